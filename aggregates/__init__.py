@@ -1,0 +1,1 @@
+"""Aggregates as deciders: a state, pure `decide_*` functions returning events, and `evolve`."""

@@ -1,0 +1,306 @@
+"""The Catalog decider: the category tree, products and their prices, interview questions, site settings.
+
+One small stream holds it all: staff change it rarely and every change must be
+recorded with who and when. Prices live here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from functools import singledispatch
+from typing import Any
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from aggregates.base import Emitter, Meta
+from events.base import Event
+from events.catalog import (
+    CategoryAdded,
+    CategoryChanged,
+    InterviewQuestionAdded,
+    InterviewQuestionChanged,
+    ProductAdded,
+    ProductChanged,
+    ProductPriceSet,
+    SiteSettingsChanged,
+)
+from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
+
+CATALOG_ID = uuid5(NAMESPACE_URL, "launchdir:catalog")
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,219}$")
+PRODUCT_CODE = re.compile(r"^[a-z0-9][a-z0-9_]{0,59}$")
+MAX_PRICE_CENTS = 100_000_000
+
+SITE_DEFAULTS: dict[str, Any] = {
+    "name": "launchdir",
+    "purpose": "A directory and launch calendar for software products.",
+    "free_queue_min_weeks": 6,
+    "free_queue_max_weeks": 8,
+    "urls": {},
+}
+SITE_KEYS = frozenset({"name", "purpose", "free_queue_min_weeks", "free_queue_max_weeks", "urls", "contact_email"})
+
+
+@dataclass(frozen=True)
+class Category:
+    slug: str
+    name: str
+    parent_slug: str | None
+    description: str
+    faqs: list[dict[str, str]]
+    attributes: list[str]
+    position: int
+
+
+@dataclass(frozen=True)
+class Product:
+    code: str
+    name: str
+    description: str
+    price_cents: int
+    needs_listing: bool
+    options: dict[str, Any] | None
+    week_window: list[int] | None
+    position: int
+
+
+@dataclass(frozen=True)
+class CatalogState:
+    id: UUID = CATALOG_ID
+    version: int = 0
+    categories: dict[str, Category] = field(default_factory=dict)
+    products: dict[str, Product] = field(default_factory=dict)
+    questions: dict[int, str] = field(default_factory=dict)
+    site: dict[str, Any] = field(default_factory=lambda: dict(SITE_DEFAULTS))
+    site_set: frozenset[str] = frozenset()
+
+
+def initial(stream_id: UUID = CATALOG_ID) -> CatalogState:
+    """The catalogue before any event: no categories, no products, default settings."""
+    return CatalogState(id=stream_id)
+
+
+# ---------------------------------------------------------------- decisions
+
+
+def decide_load(state: CatalogState, spec: dict[str, Any], meta: Meta, *, update: bool = False) -> list[Event]:
+    """Add what the catalogue file has and the catalogue lacks; with `update`, also apply changes.
+
+    Prices already set by staff are kept unless `update` is asked for, so
+    reloading the file never silently undoes a staff decision.
+    """
+    emit = Emitter(state, meta)
+    known = dict(state.categories)
+    for pos, raw in enumerate(spec.get("categories", [])):
+        cat = _category_from_spec(raw, pos, known)
+        if cat.slug not in state.categories:
+            emit(CategoryAdded, **_category_fields(cat))
+        elif update:
+            changes = _diff(_category_fields(state.categories[cat.slug]), _category_fields(cat), skip={"slug"})
+            if changes:
+                emit(CategoryChanged, slug=cat.slug, changes=changes)
+        known[cat.slug] = cat
+    for pos, raw in enumerate(spec.get("products", [])):
+        prod = _product_from_spec(raw, pos)
+        current = state.products.get(prod.code)
+        if current is None:
+            emit(ProductAdded, **_product_fields(prod))
+        elif update:
+            changes = _diff(_product_fields(current), _product_fields(prod), skip={"code", "price_cents"})
+            if changes:
+                emit(ProductChanged, code=prod.code, changes=changes)
+            if current.price_cents != prod.price_cents:
+                emit(ProductPriceSet, code=prod.code, price_cents=prod.price_cents, previous_cents=current.price_cents)
+    for pos, raw in enumerate(spec.get("interview_questions", [])):
+        qid, text = int(raw["id"]), _text(raw, "text", 1, 500)
+        if qid < 1:
+            raise InvalidInput("interview question ids start at 1", [FieldProblem("id", "minimum", "must be >= 1")])
+        if qid not in state.questions:
+            emit(InterviewQuestionAdded, question_id=qid, text=text, position=pos)
+        elif update and state.questions[qid] != text:
+            emit(InterviewQuestionChanged, question_id=qid, text=text)
+    site = spec.get("site")
+    if site:
+        wanted = {k: v for k, v in site.items() if k in SITE_KEYS}
+        changes = {k: v for k, v in wanted.items() if update or k not in _explicit_site_keys(state)}
+        changes = {k: v for k, v in changes.items() if state.site.get(k) != v}
+        if changes:
+            _check_site(state.site | changes)
+            emit(SiteSettingsChanged, changes=changes)
+    return emit.events
+
+
+def decide_set_price(state: CatalogState, code: str, price_cents: int, meta: Meta) -> list[Event]:
+    """Staff set a product's price in USD cents, excluding VAT."""
+    product = state.products.get(code)
+    if product is None:
+        raise NotFound(f"no product with code {code!r}")
+    if not 0 <= price_cents <= MAX_PRICE_CENTS:
+        raise InvalidInput("price out of range", [FieldProblem("price_cents", "range", f"0..{MAX_PRICE_CENTS}")])
+    if product.price_cents == price_cents:
+        return []
+    emit = Emitter(state, meta)
+    emit(ProductPriceSet, code=code, price_cents=price_cents, previous_cents=product.price_cents)
+    return emit.events
+
+
+def decide_change_site(state: CatalogState, changes: dict[str, Any], meta: Meta) -> list[Event]:
+    """Staff change site settings (name, purpose, public URLs, free-queue weeks)."""
+    unknown = sorted(set(changes) - SITE_KEYS)
+    if unknown:
+        raise InvalidInput("unknown site setting", [FieldProblem(k, "unknown", "not a site setting") for k in unknown])
+    real = {k: v for k, v in changes.items() if state.site.get(k) != v}
+    if not real:
+        return []
+    _check_site(state.site | real)
+    emit = Emitter(state, meta)
+    emit(SiteSettingsChanged, changes=real)
+    return emit.events
+
+
+def decide_add_category(state: CatalogState, raw: dict[str, Any], meta: Meta) -> list[Event]:
+    """Staff add one category under an existing parent (or at the top)."""
+    cat = _category_from_spec(raw, len(state.categories), state.categories)
+    if cat.slug in state.categories:
+        raise Conflict(f"category {cat.slug!r} exists")
+    emit = Emitter(state, meta)
+    emit(CategoryAdded, **_category_fields(cat))
+    return emit.events
+
+
+# ---------------------------------------------------------------- evolution
+
+
+@singledispatch
+def evolve(event: Event, state: CatalogState) -> CatalogState:
+    """Apply one event; unknown events only move the version."""
+    return replace(state, version=event.originator_version)
+
+
+@evolve.register
+def _(e: CategoryAdded, s: CatalogState) -> CatalogState:
+    cat = Category(e.slug, e.name, e.parent_slug, e.description, list(e.faqs), list(e.attributes), e.position)
+    return replace(s, version=e.originator_version, categories=s.categories | {e.slug: cat})
+
+
+@evolve.register
+def _(e: CategoryChanged, s: CatalogState) -> CatalogState:
+    cat = replace(s.categories[e.slug], **e.changes)
+    return replace(s, version=e.originator_version, categories=s.categories | {e.slug: cat})
+
+
+@evolve.register
+def _(e: ProductAdded, s: CatalogState) -> CatalogState:
+    prod = Product(
+        e.code, e.name, e.description, e.price_cents, e.needs_listing, e.options, e.week_window, e.position
+    )
+    return replace(s, version=e.originator_version, products=s.products | {e.code: prod})
+
+
+@evolve.register
+def _(e: ProductChanged, s: CatalogState) -> CatalogState:
+    prod = replace(s.products[e.code], **e.changes)
+    return replace(s, version=e.originator_version, products=s.products | {e.code: prod})
+
+
+@evolve.register
+def _(e: ProductPriceSet, s: CatalogState) -> CatalogState:
+    prod = replace(s.products[e.code], price_cents=e.price_cents)
+    return replace(s, version=e.originator_version, products=s.products | {e.code: prod})
+
+
+@evolve.register
+def _(e: InterviewQuestionAdded, s: CatalogState) -> CatalogState:
+    return replace(s, version=e.originator_version, questions=s.questions | {e.question_id: e.text})
+
+
+@evolve.register
+def _(e: InterviewQuestionChanged, s: CatalogState) -> CatalogState:
+    return replace(s, version=e.originator_version, questions=s.questions | {e.question_id: e.text})
+
+
+@evolve.register
+def _(e: SiteSettingsChanged, s: CatalogState) -> CatalogState:
+    return replace(s, version=e.originator_version, site=s.site | e.changes, site_set=s.site_set | set(e.changes))
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _explicit_site_keys(state: CatalogState) -> frozenset[str]:
+    return state.site_set
+
+
+def _check_site(site: dict[str, Any]) -> None:
+    lo, hi = site.get("free_queue_min_weeks"), site.get("free_queue_max_weeks")
+    if not (isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= hi <= 52):
+        raise InvalidInput(
+            "free-queue weeks must satisfy 1 <= min <= max <= 52",
+            [FieldProblem("free_queue_min_weeks", "range", "1 <= min <= max <= 52")],
+        )
+    if not isinstance(site.get("name"), str) or not site["name"].strip():
+        raise InvalidInput("site name is required", [FieldProblem("name", "required", "must not be empty")])
+
+
+def _text(raw: dict[str, Any], key: str, lo: int, hi: int) -> str:
+    value = raw.get(key, "")
+    if not isinstance(value, str) or not lo <= len(value) <= hi:
+        raise InvalidInput(f"{key} must be {lo}..{hi} characters", [FieldProblem(key, "length", f"{lo}..{hi}")])
+    return value
+
+
+def _category_from_spec(raw: dict[str, Any], pos: int, known: dict[str, Category]) -> Category:
+    slug = str(raw.get("slug", ""))
+    if not SLUG.match(slug):
+        raise InvalidInput("bad category slug", [FieldProblem("slug", "pattern", SLUG.pattern)])
+    parent = raw.get("parent")
+    if parent is not None and parent not in known:
+        raise InvalidInput(f"unknown parent {parent!r}", [FieldProblem("parent", "exists", "parent must come first")])
+    faqs = [{"question": str(f["question"]), "answer": str(f["answer"])} for f in raw.get("faqs", [])]
+    return Category(
+        slug=slug,
+        name=_text(raw, "name", 1, 200),
+        parent_slug=parent,
+        description=str(raw.get("description", "")),
+        faqs=faqs,
+        attributes=[str(a) for a in raw.get("attributes", [])],
+        position=int(raw.get("position", pos)),
+    )
+
+
+def _product_from_spec(raw: dict[str, Any], pos: int) -> Product:
+    code = str(raw.get("code", ""))
+    if not PRODUCT_CODE.match(code):
+        raise InvalidInput("bad product code", [FieldProblem("code", "pattern", PRODUCT_CODE.pattern)])
+    price = raw.get("price_cents")
+    if not isinstance(price, int) or not 0 <= price <= MAX_PRICE_CENTS:
+        raise InvalidInput("bad price", [FieldProblem("price_cents", "range", f"0..{MAX_PRICE_CENTS}")])
+    window = raw.get("week_window")
+    return Product(
+        code=code,
+        name=_text(raw, "name", 1, 200),
+        description=str(raw.get("description", "")),
+        price_cents=price,
+        needs_listing=bool(raw.get("needs_listing", False)),
+        options=raw.get("options"),
+        week_window=[int(window[0]), int(window[1])] if window else None,
+        position=int(raw.get("position", pos)),
+    )
+
+
+def _category_fields(c: Category) -> dict[str, Any]:
+    return {
+        "slug": c.slug, "name": c.name, "parent_slug": c.parent_slug, "description": c.description,
+        "faqs": c.faqs, "attributes": c.attributes, "position": c.position,
+    }
+
+
+def _product_fields(p: Product) -> dict[str, Any]:
+    return {
+        "code": p.code, "name": p.name, "description": p.description, "price_cents": p.price_cents,
+        "needs_listing": p.needs_listing, "options": p.options, "week_window": p.week_window, "position": p.position,
+    }
+
+
+def _diff(old: dict[str, Any], new: dict[str, Any], *, skip: set[str]) -> dict[str, Any]:
+    return {k: v for k, v in new.items() if k not in skip and old.get(k) != v}

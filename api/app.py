@@ -1,0 +1,94 @@
+"""The ASGI application: REST under /api/v1, MCP at /mcp, and the website, on one server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+from starlette.templating import Jinja2Templates
+
+from api.executor import Executor, dumps
+from api.mcp_server import VersionGuard, build_mcp_server, session_manager
+from api.openapi import openapi_document
+from api.problems import problem
+from api.rest import rest_routes
+from queries import catalog as catalog_q
+
+TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+
+
+@dataclass
+class WebConfig:
+    public_url: str
+    allowed_hosts: list[str]
+    allowed_origins: list[str]
+    on_startup: list[Callable[[], None]] = field(default_factory=list)
+    on_shutdown: list[Callable[[], None]] = field(default_factory=list)
+
+
+def create_app(executor: Executor, config: WebConfig) -> FastAPI:
+    manager = session_manager(build_mcp_server(executor), config.allowed_hosts, config.allowed_origins)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        for hook in config.on_startup:
+            hook()
+        try:
+            async with manager.run():
+                yield
+        finally:
+            for hook in config.on_shutdown:
+                hook()
+
+    app = FastAPI(title="launchdir", openapi_url=None, docs_url=None, redoc_url=None, lifespan=lifespan)
+    document = openapi_document(executor.registry, config.public_url + "/api/v1", config.public_url)
+    document_bytes = dumps(document)
+
+    async def openapi(request: Request) -> Response:
+        return Response(document_bytes, media_type="application/json")
+
+    async def docs(request: Request) -> Response:
+        return TEMPLATES.TemplateResponse(request, "api_docs.html", {"doc": document, "ops": list(executor.registry)})
+
+    async def home(request: Request) -> Response:
+        services = executor.services
+        site = catalog_q.get_site_info(services.reads, services.links, str(services.timezone))
+        tree = catalog_q.list_categories(services.reads, catalog_q.ListCategories())
+        return TEMPLATES.TemplateResponse(request, "home.html", {"site": site, "categories": tree["items"]})
+
+    async def problem_page(request: Request) -> Response:
+        code = request.path_params["code"]
+        return TEMPLATES.TemplateResponse(request, "problem.html", {"code": code})
+
+    async def bare(request: Request) -> Response:
+        return Response(b'{"ok":true}', media_type="application/json")
+
+    app.router.routes.extend(rest_routes(executor))
+    app.router.routes.extend([
+        Route("/api/v1/openapi.json", openapi, methods=["GET"]),
+        Route("/api/v1/docs", docs, methods=["GET"]),
+        Route("/api/v1/_bare", bare, methods=["GET"], include_in_schema=False),
+        Route("/mcp", VersionGuard(manager), methods=["GET", "POST", "DELETE"]),
+        Route("/", home, methods=["GET"]),
+        Route("/problems/{code}", problem_page, methods=["GET"]),
+    ])
+
+    @app.exception_handler(HTTPException)
+    async def http_problem(request: Request, exc: HTTPException) -> Response:
+        titles = {404: "Not found", 405: "Method not allowed"}
+        body = problem(exc.status_code, "not-found" if exc.status_code == 404 else "http-error",
+                       titles.get(exc.status_code, "Error"), f"{request.method} {request.url.path}: {exc.detail}")
+        return JSONResponse(body, status_code=exc.status_code, media_type="application/problem+json",
+                            headers=getattr(exc, "headers", None))
+
+    return app
+
+

@@ -1,0 +1,215 @@
+"""The one executor both front doors call.
+
+Order of work: rate limit, authenticate, authorize, validate, idempotency,
+handler, result mapping. REST and MCP differ only in how they collect the raw
+input and how they present the `Outcome`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Protocol
+from uuid import UUID
+
+import anyio.to_thread
+import orjson
+from pydantic import BaseModel, ValidationError
+
+from api.problems import from_domain, problem, validation_problem
+from api.registry import Operation, Registry
+from api.services import Call, Principal, Services
+from events.errors import DomainError, Forbidden, Unauthorized
+
+log = logging.getLogger(__name__)
+MAX_CACHED = 20_000
+
+
+class Authenticator(Protocol):
+    async def authenticate(self, authorization: str | None) -> Principal | None:
+        """None for anonymous callers; raise Unauthorized for a credential that is not valid."""
+
+
+class Idempotency(Protocol):
+    async def run(
+        self, principal: Principal | None, key: str | None, op: Operation, raw: dict[str, Any],
+        run: Callable[[], Awaitable[Outcome]],
+    ) -> Outcome:
+        """Replay the stored outcome of `key`, or run and store it."""
+
+
+class RateLimiter(Protocol):
+    async def check(self, op: Operation, principal: Principal | None, ip: str) -> dict[str, str]:
+        """Raise RateLimited when over the limit; return the rate-limit headers otherwise."""
+
+
+class Anonymous:
+    """Until accounts exist every caller is anonymous; protected operations answer 401."""
+
+    async def authenticate(self, authorization: str | None) -> Principal | None:
+        return None
+
+
+class NoIdempotency:
+    async def run(self, principal, key, op, raw, run):  # type: ignore[no-untyped-def]
+        return await run()
+
+
+class NoRateLimit:
+    async def check(self, op: Operation, principal: Principal | None, ip: str) -> dict[str, str]:
+        return {}
+
+
+@dataclass
+class Outcome:
+    status: int
+    payload: Any
+    body: bytes
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def is_problem(self) -> bool:
+        return self.status >= 400
+
+
+def dumps(payload: Any) -> bytes:
+    return orjson.dumps(payload, default=_default)
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, (datetime, date)):
+        return value.isoformat()
+    if isinstance(value, UUID):
+        return str(value)
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+def etag_of(body: bytes) -> str:
+    return '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+
+
+def problem_outcome(body: dict[str, Any], headers: dict[str, str] | None = None) -> Outcome:
+    return Outcome(body["status"], body, dumps(body), {"content-type": "application/problem+json", **(headers or {})})
+
+
+class Executor:
+    def __init__(
+        self,
+        services: Services,
+        registry: Registry,
+        authenticator: Authenticator | None = None,
+        idempotency: Idempotency | None = None,
+        rate_limiter: RateLimiter | None = None,
+        challenge: Callable[[Operation, DomainError], str] | None = None,
+    ) -> None:
+        self.services = services
+        self.registry = registry
+        self.authenticator = authenticator or Anonymous()
+        self.idempotency = idempotency or NoIdempotency()
+        self.rate_limiter = rate_limiter or NoRateLimit()
+        self.challenge = challenge or (lambda op, err: 'Bearer realm="launchdir"')
+        self._cache: dict[tuple[Any, ...], tuple[tuple[int, ...], Outcome]] = {}
+        self._lock = threading.Lock()
+
+    async def execute(
+        self,
+        op: Operation,
+        raw: dict[str, Any],
+        *,
+        channel: str,
+        authorization: str | None = None,
+        idempotency_key: str | None = None,
+        ip: str = "",
+    ) -> Outcome:
+        limit_headers: dict[str, str] = {}
+        try:
+            principal = await self.authenticator.authenticate(authorization)
+            limit_headers = await self.rate_limiter.check(op, principal, ip)
+            self._authorize(op, principal)
+            cache_key = self._cache_key(op, raw) if op.cache_projections and op.scope is None else None
+            if cache_key is not None:
+                hit = self._cached(op, cache_key)
+                if hit is not None:
+                    return _with(hit, limit_headers)
+            inp = op.input_model.model_validate(raw)
+            call = Call(principal=principal, channel=channel, at=self.services.clock(), ip=ip)
+
+            async def run() -> Outcome:
+                return await self._run(op, inp, call)
+
+            positions = self._positions(op)
+            outcome = await self.idempotency.run(principal, idempotency_key, op, raw, run)
+            if cache_key is not None and outcome.status == op.success_status and self._positions(op) == positions:
+                self._store(cache_key, positions, outcome)
+            return _with(outcome, limit_headers)
+        except ValidationError as exc:
+            return problem_outcome(validation_problem(exc), limit_headers)
+        except DomainError as exc:
+            headers = dict(limit_headers)
+            if isinstance(exc, (Unauthorized, Forbidden)):
+                headers["www-authenticate"] = self.challenge(op, exc)
+            if hasattr(exc, "retry_after"):
+                headers["retry-after"] = str(exc.retry_after)
+            return problem_outcome(from_domain(exc), headers)
+        except Exception:
+            log.exception("operation %s failed", op.operation_id)
+            return problem_outcome(problem(500, "internal-error", "Internal error", "an unexpected error occurred"))
+
+    def _authorize(self, op: Operation, principal: Principal | None) -> None:
+        if op.scope is None:
+            return
+        if principal is None:
+            raise Unauthorized("this operation needs credentials: an API key or an OAuth access token")
+        if op.scope not in principal.scopes:
+            raise Forbidden(f"this operation needs the scope {op.scope}", scope=op.scope)
+
+    async def _run(self, op: Operation, inp: BaseModel, call: Call) -> Outcome:
+        payload = await anyio.to_thread.run_sync(op.handler, self.services, inp, call)
+        body = dumps(payload)
+        headers = {"content-type": "application/json"}
+        if op.method == "GET":
+            headers["etag"] = etag_of(body)
+            if op.scope is None and op.cache_seconds:
+                headers["cache-control"] = f"public, max-age={op.cache_seconds}"
+            else:
+                headers["cache-control"] = "private, no-cache"
+        return Outcome(op.success_status, payload, body, headers)
+
+    # ------------------------------------------------------------ response cache
+
+    def _cache_key(self, op: Operation, raw: dict[str, Any]) -> tuple[Any, ...]:
+        items = tuple(sorted((k, str(v)) for k, v in raw.items()))
+        day = self.services.today() if op.cache_by_day else None
+        return (op.operation_id, items, day)
+
+    def _positions(self, op: Operation) -> tuple[int, ...]:
+        positions = self.services.runtime.positions
+        gens = self.services.runtime.generations
+        return tuple(positions.get(p, 0) * 1000 + gens.get(p, 0) for p in op.cache_projections)
+
+    def _cached(self, op: Operation, key: tuple[Any, ...]) -> Outcome | None:
+        with self._lock:
+            hit = self._cache.get(key)
+        if hit is not None and hit[0] == self._positions(op):
+            return hit[1]
+        return None
+
+    def _store(self, key: tuple[Any, ...], positions: tuple[int, ...], outcome: Outcome) -> None:
+        with self._lock:
+            if len(self._cache) >= MAX_CACHED:
+                self._cache.clear()
+            self._cache[key] = (positions, outcome)
+
+
+def _with(outcome: Outcome, headers: dict[str, str]) -> Outcome:
+    if not headers:
+        return outcome
+    return Outcome(outcome.status, outcome.payload, outcome.body, {**outcome.headers, **headers})

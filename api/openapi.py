@@ -1,0 +1,120 @@
+"""The OpenAPI 3.1 document, generated from the registry (not from framework routes).
+
+Generating it ourselves keeps REST, MCP and the document on one set of
+models: parameters and bodies are the input model's fields, responses the
+output model and the shared problem schema.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from api.problems import Problem
+from api.registry import Operation, Registry
+
+API_VERSION = "1.0.0"
+REF = "#/components/schemas/{model}"
+
+
+def _schema(model: type[BaseModel], defs: dict[str, Any]) -> dict[str, Any]:
+    schema = model.model_json_schema(ref_template=REF)
+    defs.update(schema.pop("$defs", {}))
+    return schema
+
+
+def _problem_response(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/problem+json": {"schema": {"$ref": REF.format(model="Problem")}}}}
+
+
+def _operation(op: Operation, defs: dict[str, Any]) -> dict[str, Any]:
+    schema = _schema(op.input_model, defs)
+    props: dict[str, Any] = schema.get("properties", {})
+    required = set(schema.get("required", []))
+    params = []
+    body_props: dict[str, Any] = {}
+    for name, prop in props.items():
+        where = op.location(name)
+        if where == "body":
+            body_props[name] = prop
+            continue
+        params.append({
+            "name": name, "in": where, "required": where == "path" or name in required,
+            "description": prop.get("description", ""), "schema": {k: v for k, v in prop.items() if k != "description"},
+        })
+    doc: dict[str, Any] = {
+        "operationId": op.operation_id,
+        "summary": op.summary,
+        "description": (op.input_model.__doc__ or "").strip(),
+        "tags": [op.tag],
+        "parameters": params,
+        "security": [{}] if op.scope is None else [{"oauth2": [op.scope]}, {"apiKey": []}],
+        "x-mcp-tool": op.operation_id,
+    }
+    if op.has_body:
+        body_schema = {"type": "object", "properties": body_props, "additionalProperties": False}
+        req = sorted(r for r in required if r in body_props)
+        if req:
+            body_schema["required"] = req
+        doc["requestBody"] = {"required": bool(req), "content": {"application/json": {"schema": body_schema}}}
+    if op.idempotency_key:
+        doc["parameters"].append({
+            "name": "Idempotency-Key", "in": "header", "required": False,
+            "description": "Makes retries safe: the same key with the same body replays the first response.",
+            "schema": {"type": "string", "minLength": 8, "maxLength": 255},
+        })
+    out = _schema(op.output_model, defs)
+    name = op.output_model.__name__
+    defs.setdefault(name, out)
+    responses: dict[str, Any] = {
+        str(op.success_status): {"description": "Success", "content": {"application/json": {"schema": {"$ref": REF.format(model=name)}}}},
+        "400": _problem_response("Invalid input: the body names each field and rule."),
+        "429": _problem_response("Rate limited; see Retry-After."),
+    }
+    if op.scope:
+        responses["401"] = _problem_response("No valid credentials.")
+        responses["403"] = _problem_response("The credentials lack the required scope.")
+    if op.declares_not_found:
+        responses["404"] = _problem_response("Not found.")
+    if op.method == "GET":
+        responses["304"] = {"description": "Not modified (If-None-Match matched the ETag)."}
+    doc["responses"] = responses
+    return doc
+
+
+def openapi_document(registry: Registry, server_url: str, issuer: str) -> dict[str, Any]:
+    defs: dict[str, Any] = {}
+    paths: dict[str, Any] = {}
+    for op in registry:
+        paths.setdefault(op.path, {})[op.method.lower()] = _operation(op, defs)
+    defs["Problem"] = Problem.model_json_schema(ref_template=REF)
+    defs.update(defs["Problem"].pop("$defs", {}))
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "launchdir API",
+            "version": API_VERSION,
+            "description": "A directory and launch calendar for software products. Every operation is also an MCP tool of the same name.",
+        },
+        "servers": [{"url": server_url}],
+        "paths": paths,
+        "components": {
+            "schemas": defs,
+            "securitySchemes": {
+                "apiKey": {"type": "http", "scheme": "bearer", "description": "An API key from your account page."},
+                "oauth2": {
+                    "type": "oauth2",
+                    "flows": {"authorizationCode": {
+                        "authorizationUrl": f"{issuer}/oauth/authorize",
+                        "tokenUrl": f"{issuer}/oauth/token",
+                        "scopes": {
+                            "account:read": "Read your account, drafts, listings, claims and orders.",
+                            "listings:write": "Create and edit drafts and listings, claims, invites, free plan.",
+                            "orders:write": "Quote orders and create checkouts.",
+                        },
+                    }},
+                },
+            },
+        },
+    }

@@ -1,0 +1,89 @@
+"""The operation registry: each operation declared once, read by REST, MCP, OpenAPI and tests.
+
+Input location follows the path template: fields named in the path are path
+parameters; on GET and DELETE the rest are query parameters; otherwise they
+form the JSON body. MCP tools take all of them as one flat object.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from api.services import Call, Services
+
+TOOL_NAME = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
+PATH_PARAM = re.compile(r"{([a-z_]+)}")
+Handler = Callable[[Services, Any, Call], Any]
+
+
+@dataclass(frozen=True)
+class Operation:
+    operation_id: str
+    method: str
+    path: str
+    input_model: type[BaseModel]
+    output_model: type[BaseModel]
+    handler: Handler
+    scope: str | None = None  # None: public
+    idempotency_key: bool = False
+    success_status: int = 200
+    tag: str = "directory"
+    cache_projections: tuple[str, ...] = ()  # public GETs cached until these move
+    cache_seconds: int = 0  # Cache-Control max-age for public GETs
+    cache_by_day: bool = False  # the answer also depends on today's date
+    destructive: bool = False
+
+    def __post_init__(self) -> None:
+        if not TOOL_NAME.match(self.operation_id):
+            raise ValueError(f"operation id {self.operation_id!r} is not a valid tool name")
+        for name in self.path_params:
+            if name not in self.input_model.model_fields:
+                raise ValueError(f"{self.operation_id}: path parameter {name} missing from the input model")
+
+    @property
+    def summary(self) -> str:
+        doc = (self.input_model.__doc__ or self.operation_id).strip()
+        return doc.splitlines()[0]
+
+    @property
+    def path_params(self) -> list[str]:
+        return PATH_PARAM.findall(self.path)
+
+    @property
+    def read_only(self) -> bool:
+        return self.method == "GET"
+
+    @property
+    def idempotent(self) -> bool:
+        return self.method in ("GET", "PUT", "DELETE") or self.idempotency_key
+
+    @property
+    def has_body(self) -> bool:
+        return self.method in ("POST", "PUT", "PATCH")
+
+    def location(self, field: str) -> str:
+        if field in self.path_params:
+            return "path"
+        return "body" if self.has_body else "query"
+
+    @property
+    def declares_not_found(self) -> bool:
+        return bool(self.path_params)
+
+
+class Registry:
+    def __init__(self, operations: list[Operation]) -> None:
+        self.operations = {op.operation_id: op for op in operations}
+        if len(self.operations) != len(operations):
+            raise ValueError("duplicate operation id")
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.operations.values())
+
+    def get(self, operation_id: str) -> Operation | None:
+        return self.operations.get(operation_id)

@@ -1,0 +1,1 @@
+"""Commands: validated inputs and the handlers that load aggregates, decide, and append events."""

@@ -1,0 +1,80 @@
+"""Settings, read from the environment once and passed to every layer (nothing else reads os.environ)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes", "on")
+
+
+def _list(value: str | None) -> list[str]:
+    return [v.strip() for v in (value or "").split(",") if v.strip()]
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str | None = None
+    data_dir: Path = Path(".launchdir")
+    host: str = "127.0.0.1"
+    port: int = 8000
+    public_url: str | None = None
+    timezone: str = "UTC"
+    allowed_hosts: list[str] = field(default_factory=list)
+    allowed_origins: list[str] = field(default_factory=list)
+    run_projectors: bool = True
+    db_pool_size: int = 20
+    redis_url: str | None = None
+    elasticsearch_url: str | None = None
+    anthropic_api_key: str | None = None
+    anthropic_model: str = "claude-sonnet-4-5"
+    smtp_url: str | None = None
+    crawl_allow_loopback: bool = False
+    load_catalog: bool = True
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        e = dict(os.environ if env is None else env)
+        return cls(
+            database_url=e.get("DATABASE_URL") or None,
+            data_dir=Path(e.get("LAUNCHDIR_DATA_DIR") or ".launchdir"),
+            host=e.get("LAUNCHDIR_HOST") or "127.0.0.1",
+            port=int(e.get("LAUNCHDIR_PORT") or 8000),
+            public_url=(e.get("LAUNCHDIR_PUBLIC_URL") or "").rstrip("/") or None,
+            timezone=e.get("LAUNCHDIR_TIMEZONE") or "UTC",
+            allowed_hosts=_list(e.get("LAUNCHDIR_ALLOWED_HOSTS")),
+            allowed_origins=_list(e.get("LAUNCHDIR_ALLOWED_ORIGINS")),
+            run_projectors=(e.get("LAUNCHDIR_PROJECTORS") or "inline").lower() != "external",
+            db_pool_size=int(e.get("LAUNCHDIR_DB_POOL_SIZE") or 20),
+            redis_url=e.get("REDIS_URL") or None,
+            elasticsearch_url=e.get("ELASTICSEARCH_URL") or None,
+            anthropic_api_key=e.get("ANTHROPIC_API_KEY") or None,
+            anthropic_model=e.get("ANTHROPIC_MODEL") or "claude-sonnet-4-5",
+            smtp_url=e.get("SMTP_URL") or None,
+            crawl_allow_loopback=_flag(e.get("LAUNCHDIR_CRAWL_ALLOW_LOOPBACK")),
+        )
+
+    def with_server(self, host: str, port: int) -> Settings:
+        return replace(self, host=host, port=port)
+
+    @property
+    def base_url(self) -> str:
+        """The public URL of the site; defaults to where `serve` listens."""
+        if self.public_url:
+            return self.public_url
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        if host in ("0.0.0.0", "[::]"):
+            host = "127.0.0.1"
+        return f"http://{host}:{self.port}"
+
+    def mcp_hosts(self) -> tuple[list[str], list[str]]:
+        """Hosts and origins the MCP endpoint accepts (DNS-rebinding protection)."""
+        hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*", *self.allowed_hosts]
+        origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*", *self.allowed_origins]
+        public = self.base_url.split("://", 1)[1]
+        hosts.append(public)
+        origins.append(self.base_url)
+        return hosts, origins

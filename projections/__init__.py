@@ -1,0 +1,1 @@
+"""Projections: projectors that follow the event log and own the read tables they write."""

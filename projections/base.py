@@ -1,0 +1,80 @@
+"""What a projection is: a name, the tables it owns, and one handler per event class.
+
+Table names are versioned by generation (`<name>_g<n>_<table>`), so a rebuild
+fills fresh tables while the old ones keep serving, then reads switch over.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from eventsourcing.utils import get_topic
+from psycopg import Cursor
+
+from events.base import Event
+
+Handler = Callable[[Any, Cursor[Any], "Tables", Any], None]
+NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
+
+
+class Tables:
+    """Physical names of a projection's tables for one generation."""
+
+    def __init__(self, projection: str, generation: int, logical: tuple[str, ...]) -> None:
+        self.generation = generation
+        self._names = {t: f"{projection}_g{generation}_{t}" for t in logical}
+
+    def __getitem__(self, logical: str) -> str:
+        return self._names[logical]
+
+    def all(self) -> list[str]:
+        return list(self._names.values())
+
+
+def handles(*event_classes: type[Event]) -> Callable[[Handler], Handler]:
+    """Mark a method as the handler of these event classes."""
+
+    def mark(fn: Handler) -> Handler:
+        fn.__handles__ = event_classes  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+class Projection:
+    """Subclass with `name`, `tables`, `create()` and `@handles` methods.
+
+    Handlers receive an open cursor inside the batch transaction; they must
+    only write this projection's tables. The runtime commits their writes
+    together with the new tracking position.
+    """
+
+    name: ClassVar[str]
+    tables: ClassVar[tuple[str, ...]]
+    _handlers: ClassVar[dict[type[Any], Handler]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not NAME.match(cls.name):
+            raise ValueError(f"bad projection name {cls.name!r}")
+        cls._handlers = {}
+        for attr in vars(cls).values():
+            for event_class in getattr(attr, "__handles__", ()):
+                cls._handlers[event_class] = attr
+
+    @classmethod
+    def topics(cls) -> tuple[str, ...]:
+        """Stored topics this projection reads; the database filters the rest out."""
+        return tuple(sorted(get_topic(c) for c in cls._handlers))
+
+    def create(self, cur: Cursor[Any], t: Tables) -> None:
+        """Create this generation's tables (and indexes)."""
+        raise NotImplementedError
+
+    def apply(self, cur: Cursor[Any], t: Tables, event: Any) -> None:
+        """Dispatch one event to its handler."""
+        handler = self._handlers.get(type(event))
+        if handler is not None:
+            handler(self, cur, t, event)

@@ -1,0 +1,1 @@
+"""Queries: read functions over projection tables, returning response documents."""
