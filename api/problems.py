@@ -6,7 +6,16 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from events.errors import DomainError, FieldProblem, Forbidden, InvalidInput, NotFound, RateLimited, Unauthorized
+from events.errors import (
+    Conflict,
+    DomainError,
+    FieldProblem,
+    Forbidden,
+    InvalidInput,
+    NotFound,
+    RateLimited,
+    Unauthorized,
+)
 
 PROBLEM_BASE = "/problems/"
 
@@ -15,6 +24,7 @@ STATUS = {
     Unauthorized: 401,
     Forbidden: 403,
     NotFound: 404,
+    Conflict: 409,
     RateLimited: 429,
 }
 

@@ -47,8 +47,9 @@ class LaunchdirEvents(Application[UUID]):
 class EventStore:
     """Loads decider states and appends events under optimistic concurrency."""
 
-    def __init__(self, app: Application[UUID], cache_size: int = 2048) -> None:
+    def __init__(self, app: Application[UUID], ids: Any = None, cache_size: int = 2048) -> None:
         self.app = app
+        self.ids = ids  # an IdAllocator (commands/ids.py); wired by the composition root
         self._cache: OrderedDict[tuple[UUID, int], Any] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()

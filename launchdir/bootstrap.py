@@ -20,9 +20,10 @@ from psycopg_pool import ConnectionPool
 from aggregates.base import Meta
 from api.app import WebConfig, create_app
 from api.executor import Executor
-from api.operations import build_registry
+from api.ops import build_registry
 from api.services import Services
 from commands import catalog as catalog_cmd
+from commands.ids import IdAllocator
 from commands.store import EventStore, LaunchdirEvents
 from launchdir.database import eventsourcing_env, resolve_database_url
 from launchdir.settings import Settings
@@ -36,8 +37,10 @@ log = logging.getLogger(__name__)
 
 
 def all_projections() -> list[Projection]:
-    """Every projection the service runs."""
-    return [CatalogView()]
+    """Every projection the service runs (one line each)."""
+    return [
+        CatalogView(),
+    ]
 
 
 def utc_now() -> datetime:
@@ -77,8 +80,8 @@ def links(base_url: str) -> dict[str, str]:
 def bootstrap(settings: Settings, *, clock: Any = utc_now) -> Container:
     conninfo = resolve_database_url(settings.database_url, settings.data_dir)
     app = LaunchdirEvents(env=eventsourcing_env(conninfo, settings.db_pool_size))
-    store = EventStore(app)
     pool = ConnectionPool(conninfo, min_size=2, max_size=settings.db_pool_size, open=True, name="reads")
+    store = EventStore(app, ids=IdAllocator(pool))
     runtime = ProjectionRuntime(pool, conninfo, EventLog(app), all_projections())
     runtime.setup()
     store.on_append(runtime.wake)

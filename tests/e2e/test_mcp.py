@@ -8,7 +8,7 @@ import pytest
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from api.operations import build_registry
+from api.ops import build_registry
 
 MODES = ["legacy", "auto", "2026-07-28"]
 

@@ -6,7 +6,7 @@ import warnings
 
 from api.mcp_server import tool_for
 from api.openapi import openapi_document
-from api.operations import build_registry
+from api.ops import build_registry
 from tests.spec_ops import spec_operations
 
 

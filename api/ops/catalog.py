@@ -1,10 +1,10 @@
-"""The operation table (DESIGN §3): every operation of SPEC.md built so far, declared once."""
+"""Catalogue operations: site info, categories, interview questions, products."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from api.registry import Operation, Registry
+from api.registry import Operation
 from api.services import Call, Services
 from queries import catalog as catalog_q
 
@@ -32,6 +32,7 @@ def _products(s: Services, q: catalog_q.ListProducts, c: Call) -> dict[str, Any]
 
 
 def operations() -> list[Operation]:
+    """The catalogue's rows of the operation table."""
     return [
         Operation("get_site_info", "GET", "/site", catalog_q.GetSiteInfo, catalog_q.SiteInfo, _site,
                   tag="site", cache_projections=CATALOG, cache_seconds=60),
@@ -46,6 +47,3 @@ def operations() -> list[Operation]:
                   tag="catalogue", cache_projections=CATALOG, cache_seconds=60, cache_by_day=True),
     ]
 
-
-def build_registry() -> Registry:
-    return Registry(operations())

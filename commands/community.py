@@ -1,0 +1,55 @@
+"""Votes, follows, reviews and view tallies.
+
+Votes come only from people on the website: there is no API or MCP operation
+for them; the website and the demo call these handlers directly.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+from aggregates import community
+from aggregates.base import Meta
+from commands import listing as listing_cmd
+from commands.store import EventStore, retrying
+
+
+def cast_vote(store: EventStore, listing_id: int, account_id: str, meta: Meta) -> int:
+    live = listing_cmd.load(store, listing_id).status == "live"
+    stream = community.vote_stream(listing_id, account_id)
+    return retrying(lambda: store.append(community.decide_vote(
+        store.load(stream, community.initial_toggle, community.evolve), listing_id, account_id, live, meta)))
+
+
+def withdraw_vote(store: EventStore, listing_id: int, account_id: str, meta: Meta) -> int:
+    stream = community.vote_stream(listing_id, account_id)
+    return retrying(lambda: store.append(community.decide_withdraw_vote(
+        store.load(stream, community.initial_toggle, community.evolve), listing_id, account_id, meta)))
+
+
+def follow(store: EventStore, listing_id: int, account_id: str, meta: Meta, on: bool = True) -> int:
+    listing_cmd.load(store, listing_id)
+    stream = community.follow_stream(listing_id, account_id)
+    return retrying(lambda: store.append(community.decide_follow(
+        store.load(stream, community.initial_toggle, community.evolve), listing_id, account_id, on, meta)))
+
+
+def write_review(store: EventStore, listing_id: int, account_id: str, rating: int, text: str, meta: Meta) -> tuple[str, int]:
+    """Returns (review_id, position); the review waits for moderation."""
+    listing_cmd.load(store, listing_id)
+    review_id = str(uuid.uuid4())
+    stream = community.review_stream(review_id)
+    position = store.append(community.decide_write_review(
+        community.initial_review(stream), review_id, listing_id, account_id, rating, text, meta))
+    return review_id, position
+
+
+def moderate_review(store: EventStore, review_id: str, state: str, meta: Meta) -> int:
+    stream = community.review_stream(review_id)
+    return retrying(lambda: store.append(community.decide_moderate_review(
+        store.load(stream, community.initial_review, community.evolve), state, meta)))
+
+
+def count_views(store: EventStore, counts: dict[int, int], meta: Meta) -> int:
+    """Flush an in-memory tally of views as one event (a fresh stream each time: no contention)."""
+    return store.append(community.decide_count_views(community.TallyState(id=uuid.uuid4()), counts, meta))

@@ -1,0 +1,190 @@
+"""Listing commands: create, edit, publish (free queue, paid, staff), unlock, feature, owners.
+
+Creation claims the slug in its own stream and creates the listing in one
+atomic append, so two listings can never share a slug.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from eventsourcing.persistence import IntegrityError
+from pydantic import BaseModel, ConfigDict, Field
+
+from aggregates import catalog, listing
+from aggregates.base import Meta
+from aggregates.listing import ListingState
+from aggregates.weeks import week_of
+from commands.store import EventStore, retrying
+from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
+
+MAX_SLUG_TRIES = 50
+
+
+@dataclass(frozen=True)
+class Created:
+    listing_id: int
+    slug: str
+    position: int
+
+
+class CreateListing(BaseModel):
+    """Create a saved, unpublished listing (from a draft, by staff, or for the demo)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    profile: dict[str, Any]
+    categories: list[str] = Field(min_length=1, max_length=4)
+    owner_ids: list[str] = Field(default_factory=list)
+    source: str = "staff"
+    draft_id: str | None = None
+    slug: str | None = None
+    socials: dict[str, str] = Field(default_factory=dict)
+    faqs: list[dict[str, str]] = Field(default_factory=list)
+    founders: list[dict[str, Any]] = Field(default_factory=list)
+    story: dict[str, str] = Field(default_factory=dict)
+    milestones: list[dict[str, Any]] = Field(default_factory=list)
+    not_found_on_website: list[str] = Field(default_factory=list)
+
+
+def load(store: EventStore, listing_id: int) -> ListingState:
+    state = store.load(listing.listing_stream(listing_id), listing.initial, listing.evolve)
+    if not state.exists:
+        raise NotFound(f"no listing {listing_id}")
+    return state
+
+
+def listing_id_for_slug(store: EventStore, slug: str) -> int | None:
+    state = store.load(listing.slug_stream(slug), listing.initial_slug, listing.evolve)
+    return state.listing_id
+
+
+def check_categories(store: EventStore, categories: list[str]) -> None:
+    known = store.load(catalog.CATALOG_ID, catalog.initial, catalog.evolve).categories
+    unknown = [c for c in categories if c not in known]
+    if unknown:
+        raise InvalidInput(
+            f"unknown categories: {', '.join(unknown)}",
+            [FieldProblem("fields.categories", "enum", "category slugs from list_categories")],
+        )
+
+
+def create_listing(store: EventStore, cmd: CreateListing, meta: Meta) -> Created:
+    """Allocate an id, claim a free slug (name-based, suffixed -2, -3... when taken), create."""
+    check_categories(store, cmd.categories)
+    listing_id = store.ids.next("listing")
+    base = cmd.slug or listing.slugify(str(cmd.profile.get("name", "")))
+    for n in range(1, MAX_SLUG_TRIES + 1):
+        slug = base if n == 1 else f"{base[:210]}-{n}"
+        slug_state = store.load(listing.slug_stream(slug), listing.initial_slug, listing.evolve)
+        if slug_state.listing_id is not None:
+            if cmd.slug:
+                raise Conflict(f"the slug {slug!r} is taken")
+            continue
+        state = listing.initial(listing.listing_stream(listing_id))
+        events = listing.decide_claim_slug(slug_state, slug, listing_id, meta) + listing.decide_create(
+            state, listing_id=listing_id, slug=slug, owner_ids=cmd.owner_ids, source=cmd.source,
+            draft_id=cmd.draft_id, profile=cmd.profile, categories=cmd.categories[:1], socials=cmd.socials,
+            faqs=cmd.faqs, founders=cmd.founders, story=cmd.story, milestones=cmd.milestones,
+            not_found_on_website=cmd.not_found_on_website, meta=meta,
+        )
+        try:
+            position = store.append(events)
+        except IntegrityError:  # a racing claim of the same slug (or id): try the next slug
+            continue
+        if len(cmd.categories) > 1:
+            position = unlock(store, listing_id, ["extra_categories"], "created with extra categories", meta)
+            position = edit_listing(store, listing_id, {"categories": cmd.categories}, meta)
+        return Created(listing_id, slug, position)
+    raise Conflict("no free slug found for this name")
+
+
+def _run(store: EventStore, listing_id: int, decide: Any) -> int:
+    return retrying(lambda: store.append(decide(load(store, listing_id))))
+
+
+def edit_listing(store: EventStore, listing_id: int, changes: dict[str, Any], meta: Meta) -> int:
+    if "categories" in changes and changes["categories"]:
+        check_categories(store, list(changes["categories"]))
+    return _run(store, listing_id, lambda s: listing.decide_edit(s, changes, meta))
+
+
+def set_story(store: EventStore, listing_id: int, story: dict[str, str], meta: Meta) -> int:
+    return _run(store, listing_id, lambda s: listing.decide_set_story(s, story, meta))
+
+
+def add_milestone(store: EventStore, listing_id: int, milestone: dict[str, Any], meta: Meta) -> tuple[int, int]:
+    """Returns (milestone_id, position)."""
+    holder: dict[str, int] = {}
+
+    def decide(s: ListingState) -> list[Any]:
+        holder["id"] = s.next_milestone_id
+        return listing.decide_add_milestone(s, milestone, meta)
+
+    position = _run(store, listing_id, decide)
+    return holder["id"], position
+
+
+def delete_milestone(store: EventStore, listing_id: int, milestone_id: int, meta: Meta) -> int:
+    return _run(store, listing_id, lambda s: listing.decide_delete_milestone(s, milestone_id, meta))
+
+
+def post_update(store: EventStore, listing_id: int, title: str, body: str, meta: Meta) -> tuple[int, int]:
+    """Returns (update_id, position)."""
+    holder: dict[str, int] = {}
+
+    def decide(s: ListingState) -> list[Any]:
+        holder["id"] = s.next_update_id
+        return listing.decide_post_update(s, title, body, meta)
+
+    position = _run(store, listing_id, decide)
+    return holder["id"], position
+
+
+def unlock(store: EventStore, listing_id: int, sections: list[str], reason: str, meta: Meta) -> int:
+    return _run(store, listing_id, lambda s: listing.decide_unlock(s, sections, reason, meta))
+
+
+def approve_alternatives(store: EventStore, listing_id: int, slugs: list[str], meta: Meta) -> int:
+    return _run(store, listing_id, lambda s: listing.decide_approve_alternatives(s, slugs, meta))
+
+
+def add_owner(store: EventStore, listing_id: int, account_id: str, meta: Meta) -> int:
+    return _run(store, listing_id, lambda s: listing.decide_add_owner(s, account_id, meta))
+
+
+def verify(store: EventStore, listing_id: int, method: str, meta: Meta) -> int:
+    return _run(store, listing_id, lambda s: listing.decide_verify(s, method, meta))
+
+
+def queue_free(store: EventStore, listing_id: int, week: str, meta: Meta) -> int:
+    return _run(store, listing_id, lambda s: listing.decide_queue_free(s, week, meta))
+
+
+def badge_found(store: EventStore, listing_id: int, checked_url: str, meta: Meta) -> int:
+    current = week_of(meta.at.date())
+    return _run(store, listing_id, lambda s: listing.decide_badge_found(s, checked_url, current, meta))
+
+
+def schedule_paid(store: EventStore, listing_id: int, week: str | None, meta: Meta) -> int:
+    current = week_of(meta.at.date())
+    return _run(store, listing_id, lambda s: listing.decide_schedule_paid(s, week or current, current, meta))
+
+
+def launch_if_due(store: EventStore, listing_id: int, meta: Meta) -> int:
+    current = week_of(meta.at.date())
+    return _run(store, listing_id, lambda s: listing.decide_launch_if_due(s, current, meta))
+
+
+def staff_publish(store: EventStore, listing_id: int, meta: Meta, week: str | None = None, plan: str = "free") -> int:
+    """Staff put a listing live in `week` (default: the current week), recorded with who and when."""
+    chosen = week or week_of(meta.at.date())
+    return _run(store, listing_id, lambda s: listing.decide_staff_publish(s, chosen, plan, meta))
+
+
+def feature(store: EventStore, listing_id: int, week: str, meta: Meta) -> int:
+    return _run(store, listing_id, lambda s: listing.decide_feature(s, week, meta))
+
+
+def unpublish(store: EventStore, listing_id: int, reason: str, meta: Meta) -> int:
+    return _run(store, listing_id, lambda s: listing.decide_unpublish(s, reason, meta))

@@ -1,0 +1,140 @@
+"""Events of the Listing aggregate and of its slug streams.
+
+A listing's public facts live in `profile` (a dict of the fields of SPEC §4.4
+and §4.5); edits record the values before and after, so version history and
+the staff's before/after review need nothing else.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from events.base import Event
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingCreated(Event):
+    listing_id: int
+    slug: str
+    owner_ids: list[str]
+    source: str  # "draft" | "staff" | "import" | "demo"
+    draft_id: str | None
+    profile: dict[str, Any]
+    categories: list[str]  # first is primary
+    socials: dict[str, str]
+    faqs: list[dict[str, str]]
+    founders: list[dict[str, Any]]
+    story: dict[str, str]
+    milestones: list[dict[str, Any]]
+    not_found_on_website: list[str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingEdited(Event):
+    """Changed keys of the profile and of `categories`, `socials`, `faqs`, `founders`, `not_found_on_website`."""
+
+    changes: dict[str, Any]
+    before: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingStorySet(Event):
+    story: dict[str, str]
+    before: dict[str, str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingMilestoneAdded(Event):
+    milestone_id: int
+    date: str
+    title: str
+    description: str
+    url: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingMilestoneDeleted(Event):
+    milestone_id: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingUpdatePosted(Event):
+    update_id: int
+    title: str
+    body: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingSectionsUnlocked(Event):
+    sections: list[str]  # "story" | "milestones" | "media" | "extra_categories"
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingAlternativesApproved(Event):
+    slugs: list[str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingOwnerAdded(Event):
+    account_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingQueuedForFree(Event):
+    """Free plan: queued for a launch week; goes on once the badge is found on the homepage."""
+
+    week: str  # Monday, YYYY-MM-DD
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingBadgeFound(Event):
+    checked_url: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingScheduled(Event):
+    week: str
+    plan: str  # "free" | "paid"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingLaunched(Event):
+    week: str
+    plan: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingPublishedByStaff(Event):
+    """Staff put a listing live directly (demo, done-for-you work)."""
+
+    week: str
+    plan: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingFeatured(Event):
+    week: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingVerified(Event):
+    method: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingUnpublished(Event):
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class SlugClaimed(Event):
+    slug: str
+    listing_id: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class SlugReleased(Event):
+    slug: str
+    listing_id: int

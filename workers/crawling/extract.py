@@ -1,0 +1,321 @@
+"""Turn fetched HTML into evidence: visible text, structured data and links.
+
+Profiles are drafted from what a *visitor* of the site can see, so text in
+scripts, styles, comments, templates and hidden elements is excluded: it is
+where stale, misleading or injected content tends to hide.  The HTML is
+untrusted; every function here returns empty results instead of raising on
+malformed markup, binary junk or oversized input.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import extruct
+import httpx
+import lxml.etree
+import lxml.html
+from extruct.jsonld import JsonLdExtractor
+from extruct.utils import parse_xmldom_html
+
+MAX_HTML_CHARS = 5_000_000
+"""Input beyond this many characters is ignored (the crawler caps pages lower)."""
+
+MAX_META_VALUE_CHARS = 2_000
+STRUCTURED_SYNTAXES = ("json-ld", "microdata", "opengraph", "rdfa")
+
+_SKIPPED_TAGS = frozenset(
+    {"script", "style", "noscript", "template", "head", "title", "meta", "link", "iframe",
+     "object", "embed", "canvas", "svg", "math", "datalist", "audio", "video", "select"}
+)
+_BLOCK_TAGS = frozenset(
+    {"address", "article", "aside", "blockquote", "body", "caption", "dd", "details", "dialog",
+     "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3",
+     "h4", "h5", "h6", "header", "hgroup", "hr", "html", "legend", "li", "main", "nav", "ol",
+     "p", "pre", "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul"}
+)
+_CELL_TAGS = frozenset({"td", "th"})
+_BUTTON_INPUT_TYPES = frozenset({"submit", "button", "reset"})
+_ICON_RELS = frozenset({"icon", "apple-touch-icon", "apple-touch-icon-precomposed", "mask-icon"})
+_META_NAMES = frozenset({"description", "keywords", "author", "application-name"})
+_META_URL_SUFFIXES = ("image", "image:url", "image:secure_url", "image:src", "og:url", "og:video", "og:audio")
+_LINK_SCHEMES = ("http", "https")
+_HOST_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789.-_:[]")
+_MAX_URL_CHARS = 2048
+# C0 control characters other than tab/newline/carriage return confuse the parser.
+_CONTROL_CHARS = {code: None for code in range(32) if code not in (9, 10, 13)} | {0x7F: None}
+# Source line breaks are ordinary whitespace in HTML; only block elements break lines.
+_SOURCE_WHITESPACE = str.maketrans("\n\r\t\f\v", "     ")
+
+
+@dataclass(frozen=True)
+class PageContent:
+    """Everything extracted from one HTML document."""
+
+    title: str = ""
+    text: str = ""
+    structured: dict[str, Any] = field(default_factory=dict)
+    links: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        """True when nothing usable was found (no title, text, links or metadata)."""
+        has_structured = any(self.structured.get(key) for key in (*STRUCTURED_SYNTAXES, "meta", "icons"))
+        return not (self.title or self.text or self.links or has_structured)
+
+
+def extract_page(html: str, base_url: str) -> PageContent:
+    """Parse once and extract title, visible text, structured data and links."""
+    root = _parse(html)
+    if root is None:
+        return PageContent(structured=_empty_structured())
+    return PageContent(
+        title=_title(root),
+        text=_visible_text_of(root),
+        structured=_structured(html, root, base_url),
+        links=tuple(_links(root, base_url)),
+    )
+
+
+def visible_text(html: str) -> str:
+    """The text a visitor sees: block elements on their own lines, spaces collapsed."""
+    root = _parse(html)
+    return "" if root is None else _visible_text_of(root)
+
+
+def structured_data(html: str, base_url: str) -> dict[str, Any]:
+    """json-ld, microdata, opengraph and rdfa (uniform), plus ``meta`` and ``icons``."""
+    root = _parse(html)
+    return _empty_structured() if root is None else _structured(html, root, base_url)
+
+
+def page_links(html: str, base_url: str) -> list[tuple[str, str]]:
+    """Visible ``<a href>`` targets as absolute http(s) URLs with their link text.
+
+    Fragments are dropped and each URL appears once (first non-empty text wins).
+    """
+    root = _parse(html)
+    return [] if root is None else list(_links(root, base_url))
+
+
+def page_title(html: str) -> str:
+    """The document ``<title>``, whitespace-normalised."""
+    root = _parse(html)
+    return "" if root is None else _title(root)
+
+
+def _parse(html: str) -> lxml.html.HtmlElement | None:
+    if not isinstance(html, str):
+        return None
+    cleaned = html[:MAX_HTML_CHARS].translate(_CONTROL_CHARS)
+    if not cleaned.strip():
+        return None
+    parser = lxml.html.HTMLParser(
+        encoding="utf-8", remove_comments=True, remove_pis=True, no_network=True, recover=True
+    )
+    try:
+        root = lxml.html.document_fromstring(cleaned.encode("utf-8", "replace"), parser=parser)
+    except (lxml.etree.LxmlError, ValueError, TypeError, MemoryError):
+        return None
+    return root if isinstance(root, lxml.html.HtmlElement) else None
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _title(root: lxml.html.HtmlElement) -> str:
+    node = root.find("head/title")
+    if node is None:
+        node = root.find(".//title")
+    return "" if node is None else _normalise(node.text_content())[:1000]
+
+
+def _is_hidden(element: lxml.html.HtmlElement) -> bool:
+    """Hidden by attribute or inline style (stylesheets are not evaluated)."""
+    if element.get("hidden") is not None:
+        return True
+    if (element.get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    if element.tag == "input" and (element.get("type") or "").strip().lower() == "hidden":
+        return True
+    return _style_hides(element.get("style") or "")
+
+
+def _style_hides(style: str) -> bool:
+    for declaration in style.split(";"):
+        prop, sep, value = declaration.partition(":")
+        if not sep:
+            continue
+        prop = prop.strip().lower()
+        value = value.lower().replace("!important", "").strip()
+        if (prop == "display" and value == "none") or (prop == "visibility" and value in ("hidden", "collapse")):
+            return True
+    return False
+
+
+def _invisible(element: Any) -> bool:
+    """Comments, processing instructions, non-rendered tags and hidden elements."""
+    tag = element.tag
+    if not isinstance(tag, str):
+        return True
+    return tag.lower() in _SKIPPED_TAGS or _is_hidden(element)
+
+
+def _text_pieces(root: lxml.html.HtmlElement) -> Iterator[str]:
+    """Yield text and line-break markers in document order, iteratively (no recursion)."""
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, closing = stack.pop()
+        tag = node.tag.lower() if isinstance(node.tag, str) else ""
+        if closing:
+            if tag in _BLOCK_TAGS:
+                yield "\n"
+            elif tag in _CELL_TAGS:
+                yield " "
+            if node is not root and node.tail:
+                yield node.tail.translate(_SOURCE_WHITESPACE)
+            continue
+        if _invisible(node):
+            if node is not root and node.tail:
+                yield node.tail.translate(_SOURCE_WHITESPACE)
+            continue
+        if tag in _BLOCK_TAGS or tag == "br":
+            yield "\n"
+        elif tag in _CELL_TAGS:
+            yield " "
+        if tag == "input" and (node.get("type") or "").strip().lower() in _BUTTON_INPUT_TYPES:
+            yield f" {(node.get('value') or '').translate(_SOURCE_WHITESPACE)} "
+        if node.text:
+            yield node.text.translate(_SOURCE_WHITESPACE)
+        stack.append((node, True))
+        stack.extend((child, False) for child in reversed(node))
+
+
+def _visible_text_of(root: lxml.html.HtmlElement) -> str:
+    lines = "".join(_text_pieces(root)).split("\n")
+    return "\n".join(line for line in (_normalise(raw) for raw in lines) if line)
+
+
+def _base_url(root: lxml.html.HtmlElement, base_url: str) -> str:
+    """Honour ``<base href>`` when it is an http(s) URL."""
+    base = root.find(".//base[@href]")
+    if base is not None:
+        joined = _join(base_url, base.get("href") or "")
+        if joined:
+            return joined
+    return base_url
+
+
+def _join(base_url: str, href: str) -> str | None:
+    """Absolute http(s) URL without fragment, or None for anything else."""
+    href = href.strip()
+    if not href or href.startswith("#") or len(href) > _MAX_URL_CHARS:
+        return None
+    try:
+        url = httpx.URL(base_url).join(href).copy_with(fragment=None)
+    except (httpx.InvalidURL, ValueError, TypeError, UnicodeError):
+        return None
+    if url.scheme not in _LINK_SCHEMES or not url.raw_host or not set(url.raw_host.lower()) <= _HOST_BYTES:
+        return None
+    text = str(url)
+    return text if len(text) <= _MAX_URL_CHARS else None
+
+
+def _hidden_by_ancestor(element: lxml.html.HtmlElement) -> bool:
+    return _invisible(element) or any(_invisible(ancestor) for ancestor in element.iterancestors())
+
+
+def _links(root: lxml.html.HtmlElement, base_url: str) -> Iterator[tuple[str, str]]:
+    base = _base_url(root, base_url)
+    seen: dict[str, str] = {}
+    for anchor in root.iter("a", "area"):
+        url = _join(base, anchor.get("href") or "")
+        if url is None or _hidden_by_ancestor(anchor):
+            continue
+        text = _normalise(_visible_text_of(anchor)) or _normalise(anchor.get("aria-label") or anchor.get("title") or "")
+        if url not in seen or (not seen[url] and text):
+            seen[url] = text[:300]
+    yield from seen.items()
+
+
+def _empty_structured() -> dict[str, Any]:
+    return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": []}
+
+
+def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[str, Any]:
+    result = _empty_structured()
+    result.update(_extruct(html, base_url))
+    base = _base_url(root, base_url)
+    result["meta"] = _meta(root, base)
+    result["icons"] = _icons(root, base)
+    return result
+
+
+def _extruct(html: str, base_url: str) -> dict[str, list[Any]]:
+    """Run extruct one syntax at a time so one broken block cannot hide the others."""
+    cleaned = html[:MAX_HTML_CHARS].translate(_CONTROL_CHARS).encode("utf-8", "replace")
+    try:
+        tree = parse_xmldom_html(cleaned, encoding="UTF-8")
+    except Exception:  # extruct and lxml raise many types on hostile input
+        return {}
+    output: dict[str, list[Any]] = {"json-ld": _json_ld(tree)}
+    for syntax in STRUCTURED_SYNTAXES[1:]:
+        try:
+            found = extruct.extract(tree, base_url=base_url, syntaxes=[syntax], uniform=True, errors="strict")
+            output[syntax] = _jsonable(found.get(syntax) or [])
+        except Exception:  # a broken block of one syntax must not fail the page
+            output[syntax] = []
+    return output
+
+
+def _json_ld(tree: Any) -> list[Any]:
+    """Each JSON-LD block on its own, so one malformed block does not drop the rest."""
+    items: list[Any] = []
+    extractor = JsonLdExtractor()
+    for script in tree.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json":
+            continue
+        try:
+            items.extend(extractor.extract_items(script))
+        except Exception:  # malformed JSON in one block
+            continue
+    return _jsonable(items)
+
+
+def _jsonable(value: Any) -> list[Any]:
+    """Force extruct output into plain JSON types (it is stored as JSON)."""
+    try:
+        data = json.loads(json.dumps(value, default=str))
+    except (TypeError, ValueError, RecursionError):
+        return []
+    return data if isinstance(data, list) else []
+
+
+def _meta(root: lxml.html.HtmlElement, base: str) -> dict[str, str]:
+    meta: dict[str, str] = {}
+    for element in root.iter("meta"):
+        key = (element.get("property") or element.get("name") or "").strip().lower()
+        content = element.get("content")
+        if content is None or key in meta:
+            continue
+        if key in _META_NAMES or key.startswith(("og:", "twitter:")):
+            value = _normalise(content)[:MAX_META_VALUE_CHARS]
+            if key.endswith(_META_URL_SUFFIXES):
+                value = _join(base, value) or value
+            meta[key] = value
+    return meta
+
+
+def _icons(root: lxml.html.HtmlElement, base: str) -> list[str]:
+    icons: list[str] = []
+    for element in root.iter("link"):
+        rels = set((element.get("rel") or "").lower().split())
+        if rels & _ICON_RELS:
+            url = _join(base, element.get("href") or "")
+            if url and url not in icons:
+                icons.append(url)
+    return icons

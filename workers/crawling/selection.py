@@ -1,0 +1,97 @@
+"""Choose which pages besides the homepage are worth fetching.
+
+A profile needs the pages that describe the product: about, pricing,
+features, FAQ, team, customers, contact, blog.  Candidates come from the
+homepage's links and from the sitemap; each is scored by keywords in its path
+(strongest) and link text, with a penalty for depth and query strings.
+Ties keep discovery order, so homepage links beat sitemap entries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import httpx
+
+from .urls import is_asset, page_key, same_site_url
+
+KEYWORD_WEIGHTS: dict[str, int] = {
+    "about": 10, "company": 7, "story": 5, "mission": 5,
+    "pricing": 10, "price": 9, "prices": 9, "plans": 8, "plan": 7,
+    "features": 9, "feature": 8, "tour": 6,
+    "product": 8, "products": 8, "platform": 6, "solutions": 5, "solution": 5,
+    "faq": 8, "faqs": 8, "questions": 6, "help": 4,
+    "team": 7, "people": 5, "founders": 6, "leadership": 5,
+    "customers": 6, "customer": 6, "testimonials": 5, "case": 4, "studies": 4, "showcase": 4,
+    "contact": 6,
+    "blog": 4, "news": 3, "changelog": 3, "press": 3,
+}
+MAX_CANDIDATES = 2_000
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A same-site page we may fetch."""
+
+    url: str
+    text: str
+    source: str
+    score: int
+    order: int
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case alphanumeric words of a path or a link text."""
+    return "".join(c if c.isalnum() else " " for c in text.lower()).split()
+
+
+def score(url: str, text: str) -> int:
+    """How likely the page is to describe the product."""
+    parsed = httpx.URL(url)
+    segments = [s for s in parsed.path.split("/") if s]
+    path_score = 0
+    for position, segment in enumerate(segments):
+        weight = max((KEYWORD_WEIGHTS.get(w, 0) for w in _words(segment)), default=0)
+        # Keywords in the last segment describe the page itself; earlier ones a section.
+        path_score = max(path_score, weight * 2 if position == len(segments) - 1 else weight)
+    text_score = max((KEYWORD_WEIGHTS.get(w, 0) for w in _words(text)), default=0)
+    depth_penalty = 2 * max(len(segments) - 1, 0)
+    query_penalty = 3 if parsed.query else 0
+    return path_score + text_score - depth_penalty - query_penalty
+
+
+def rank_candidates(
+    links: Iterable[tuple[str, str]], sitemap_urls: Iterable[str], *, site: str, homepage_url: str
+) -> list[Candidate]:
+    """Same-site, non-asset, de-duplicated candidates, best first.
+
+    URLs that differ only by query string (or a trailing slash) count once,
+    preferring the variant without a query.  The homepage itself is excluded.
+    """
+    excluded = {page_key(homepage_url)}
+    chosen: dict[str, Candidate] = {}
+    sources = [(url, text, "link") for url, text in links] + [(url, "", "sitemap") for url in sitemap_urls]
+    for order, (raw_url, text, source) in enumerate(sources[:MAX_CANDIDATES]):
+        url = same_site_url(raw_url, site)
+        if url is None or is_asset(url):
+            continue
+        key = page_key(url)
+        if key in excluded:
+            continue
+        candidate = Candidate(url, text, source, score(url, text), order)
+        existing = chosen.get(key)
+        if existing is None:
+            chosen[key] = candidate
+        elif _prefer(candidate, existing) or (candidate.text and not existing.text):
+            better_url = candidate.url if _prefer(candidate, existing) else existing.url
+            better_text = existing.text or candidate.text
+            chosen[key] = Candidate(
+                better_url, better_text, existing.source, score(better_url, better_text), existing.order
+            )
+    return sorted(chosen.values(), key=lambda c: (-c.score, c.order))
+
+
+def _prefer(new: Candidate, old: Candidate) -> bool:
+    """Prefer a URL without query string over one with."""
+    return bool(httpx.URL(old.url).query) and not httpx.URL(new.url).query
