@@ -140,7 +140,7 @@ class Executor:
                 if hit is not None:
                     return _with(hit, limit_headers)
             inp = op.input_model.model_validate(raw)
-            call = Call(principal=principal, channel=channel, at=self.services.clock(), ip=ip)
+            call = Call(principal=principal, channel=channel, at=self.services.now(), ip=ip)
 
             async def run() -> Outcome:
                 return await self._run(op, inp, call)

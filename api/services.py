@@ -52,6 +52,7 @@ class Services:
     extras: dict[str, Any] = field(default_factory=dict)
 
     def now(self) -> datetime:
+        """The current time in the site's timezone: days and launch weeks follow it."""
         return self.clock().astimezone(self.timezone)
 
     def today(self) -> date:

@@ -64,7 +64,7 @@ class Container:
         self.store.app.close()
 
     def system_meta(self, actor: str = "system", channel: str = "system") -> Meta:
-        return Meta(at=self.services.clock(), actor=actor, channel=channel)
+        return Meta(at=self.services.now(), actor=actor, channel=channel)
 
 
 def links(base_url: str) -> dict[str, str]:

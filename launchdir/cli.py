@@ -146,7 +146,7 @@ def set_price(code: str, cents: int, actor: str | None) -> None:
 
     c = _container()
     try:
-        meta = Meta(at=c.services.clock(), actor=_staff_actor(actor), channel="cli")
+        meta = Meta(at=c.services.now(), actor=_staff_actor(actor), channel="cli")
         position = set_product_price(c.store, SetProductPrice(code=code, price_cents=cents), meta)
         click.echo(f"{code}: {cents} cents (event position {position})")
     except Exception as exc:  # domain errors become a clean message and exit code 1
@@ -170,7 +170,7 @@ def site_setting(key: str, value: str, actor: str | None) -> None:
         parsed = value
     c = _container()
     try:
-        meta = Meta(at=c.services.clock(), actor=_staff_actor(actor), channel="cli")
+        meta = Meta(at=c.services.now(), actor=_staff_actor(actor), channel="cli")
         change_site_settings(c.store, ChangeSiteSettings(changes={key: parsed}), meta)
         click.echo(f"{key} = {json.dumps(parsed)}")
     except Exception as exc:

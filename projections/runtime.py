@@ -129,8 +129,9 @@ class ProjectionRuntime:
                 if locked is None or int(locked[0]) != start:
                     return int(locked[0]) if locked else -1
                 tables = Tables(name, gen, projection.tables)
-                for _, event in notes:
-                    projection.apply(cur, tables, event)
+                with conn.pipeline():  # handlers write without waiting for each round trip
+                    for _, event in notes:
+                        projection.apply(cur, tables, event)
                 cur.execute(
                     f"UPDATE {META} SET position=%s WHERE name=%s AND generation=%s", (new_position, name, gen)
                 )
