@@ -29,7 +29,7 @@ DEFS_REF = "#/$defs/{model}"
 
 
 def _schema(model: Any) -> dict[str, Any]:
-    schema = copy.deepcopy(model.model_json_schema(ref_template=DEFS_REF))
+    schema: dict[str, Any] = copy.deepcopy(model.model_json_schema(ref_template=DEFS_REF))
     schema.setdefault("type", "object")
     schema.setdefault("properties", {})
     schema.pop("title", None)
@@ -123,7 +123,7 @@ class VersionGuard:
         body = _negotiate(body)
         sent = False
 
-        async def replay() -> dict[str, Any]:
+        async def replay() -> Any:
             nonlocal sent
             if not sent:
                 sent = True

@@ -55,7 +55,7 @@ def problem(status: int, code: str, title: str, detail: str, errors: list[FieldP
 def status_of(error: DomainError) -> int:
     for cls in type(error).__mro__:
         if cls in STATUS:
-            return STATUS[cls]  # type: ignore[index]
+            return STATUS[cls]
     if error.code == "conflict":
         return 409
     if error.code == "unavailable":

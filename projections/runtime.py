@@ -295,8 +295,8 @@ class ProjectionRuntime:
         with self.pool.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(7311001)")
             conn.execute(f"DELETE FROM {META} WHERE name=%s AND status='building'", (name,))
-            (last,) = conn.execute(f"SELECT coalesce(max(generation), 0) FROM {META} WHERE name=%s", (name,)).fetchone()
-            gen = int(last) + 1
+            row = conn.execute(f"SELECT coalesce(max(generation), 0) FROM {META} WHERE name=%s", (name,)).fetchone()
+            gen = int(row[0] if row else 0) + 1
             self._create_generation(conn, projection, gen, status="building")
         self.catch_up(name, gen, progress)
         old = self._switch(name, gen)

@@ -181,7 +181,7 @@ def _tree(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         }
         for r in rows
     }
-    roots = []
+    roots: list[dict[str, Any]] = []
     for r in rows:
         node = nodes[r["slug"]]
         parent = nodes.get(r["parent"]) if r["parent"] else None
