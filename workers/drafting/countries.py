@@ -1,0 +1,63 @@
+"""Country names and the ISO 3166-1 alpha-2 codes a drafted ``country`` may hold.
+
+A drafted country is a code; it is supported by evidence only when a quote
+names the country (``COUNTRY_NAMES``, matched on word boundaries, case
+insensitive) or, in structured data, when a value is exactly the code (a
+JSON-LD ``addressCountry`` of "DE").  The table is deliberately small: the
+countries software companies most often state, with common aliases.  A name
+missing here means the country is left ``not_found``, never guessed.  Names
+that are also regions elsewhere (Georgia, Wales, Jordan) are left out, and
+"New England" is not England.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .text import normalise
+
+COUNTRY_NAMES: dict[str, str] = {
+    "argentina": "AR", "australia": "AU", "austria": "AT", "bangladesh": "BD", "belgium": "BE",
+    "brazil": "BR", "bulgaria": "BG", "canada": "CA", "chile": "CL", "china": "CN", "colombia": "CO",
+    "croatia": "HR", "cyprus": "CY", "czech republic": "CZ", "czechia": "CZ", "denmark": "DK",
+    "egypt": "EG", "estonia": "EE", "finland": "FI", "france": "FR", "germany": "DE", "deutschland": "DE",
+    "greece": "GR", "hong kong": "HK", "hungary": "HU", "iceland": "IS", "india": "IN",
+    "indonesia": "ID", "ireland": "IE", "israel": "IL", "italy": "IT", "japan": "JP", "kenya": "KE",
+    "latvia": "LV", "lithuania": "LT", "luxembourg": "LU", "malaysia": "MY", "malta": "MT",
+    "mexico": "MX", "morocco": "MA", "netherlands": "NL", "the netherlands": "NL", "holland": "NL",
+    "new zealand": "NZ", "nigeria": "NG", "norway": "NO", "pakistan": "PK", "peru": "PE",
+    "philippines": "PH", "poland": "PL", "portugal": "PT", "romania": "RO", "serbia": "RS",
+    "singapore": "SG", "slovakia": "SK", "slovenia": "SI", "south africa": "ZA", "south korea": "KR",
+    "korea": "KR", "spain": "ES", "sweden": "SE", "switzerland": "CH", "taiwan": "TW", "thailand": "TH",
+    "turkey": "TR", "turkiye": "TR", "t\u00fcrkiye": "TR", "ukraine": "UA", "united arab emirates": "AE",
+    "uae": "AE", "united kingdom": "GB", "uk": "GB", "great britain": "GB", "england": "GB",
+    "scotland": "GB", "northern ireland": "GB", "united states": "US",
+    "united states of america": "US", "usa": "US", "u.s.a.": "US", "u.s.": "US", "vietnam": "VN",
+    "viet nam": "VN",
+}
+"""Lower-case country name or alias -> ISO 3166-1 alpha-2 code."""
+
+COUNTRY_CODES: frozenset[str] = frozenset(COUNTRY_NAMES.values())
+
+_NAME_PATTERN = re.compile(
+    r"(?<![\w.])(" + "|".join(re.escape(n) for n in sorted(COUNTRY_NAMES, key=len, reverse=True)) + r")(?![\w])"
+)
+
+
+def country_code(value: str) -> str | None:
+    """The code for a code or a known name ("de", "Germany" -> "DE"), else None."""
+    key = normalise(value).strip(" .")
+    if len(key) == 2 and key.isalpha() and key.upper() in COUNTRY_CODES:
+        return key.upper()
+    return COUNTRY_NAMES.get(key) or COUNTRY_NAMES.get(normalise(value))
+
+
+def countries_named(text: str) -> list[tuple[str, str]]:
+    """(name as matched, code) for each country name in ``text``, in order."""
+    found: list[tuple[str, str]] = []
+    normalised = normalise(text)
+    for match in _NAME_PATTERN.finditer(normalised):
+        if match.group(1) == "england" and normalised[: match.start()].endswith("new "):
+            continue  # New England is in the United States
+        found.append((match.group(1), COUNTRY_NAMES[match.group(1)]))
+    return found

@@ -1,0 +1,218 @@
+"""Extractive finders for FAQs, founders and location (city, country).
+
+Each returns candidates with the visible lines (or metadata values) they came
+from as quotes; :func:`workers.drafting.verify.verify` checks them like any
+other drafter's output.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .countries import country_code
+from .reading import (
+    ORGANIZATION_TYPES,
+    PRODUCT_TYPES,
+    SitePage,
+    is_heading,
+    is_nav,
+    is_sentence,
+    of_kind,
+    string_value,
+    structured_items,
+    types_of,
+)
+from .text import clean, normalise, sentence_key, sentences
+
+Candidate = dict[str, Any]
+
+MAX_ANSWER_CHARS = 1_500
+NAME = r"[A-Z][a-z\u00c0-\u024f'\u2019-]+(?:\s+(?:[A-Z]\.\s+)?[A-Z][a-z\u00c0-\u024f'\u2019-]+){1,3}"
+FOUNDER_WORD = re.compile(r"\b(?:co-?founder|founder|founding)\b", re.IGNORECASE)
+FOUNDER_LINE = re.compile(rf"^(?P<name>{NAME})\s*(?:,|\u2014|\u2013|-|\||\u00b7|:|\()\s*(?P<title>[^.!?]{{2,100}}?)\)?\.?$")
+FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+\d{{4}}\s+)?by\s+(?P<names>{NAME}(?:\s*(?:,|and|&)\s*{NAME})*)")
+NAME_ONLY = re.compile(rf"^{NAME}$")
+FAQ_HEADING = re.compile(r"\bfaqs?\b|frequently asked|\bquestions\b", re.IGNORECASE)
+PLACE = r"[A-Z][\w'\u2019.-]*(?:[ -][A-Z][\w'\u2019.-]*){0,2}"
+LOCATION = re.compile(
+    r"\b(?:based|headquartered|located|founded|started|made|built|studio|team|office|offices|company|startup|hq)\b"
+    rf"[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"
+)
+NOT_PLACES = frozenset(
+    "january february march april may june july august september october november december monday tuesday "
+    "wednesday thursday friday saturday sunday europe asia africa america north south latin eu the a an our "
+    "english german french spanish italian dutch portuguese english-speaking public beta private early "
+    "production real one two three".split()
+)
+
+
+# --- FAQs ----------------------------------------------------------------------------------------
+
+
+def find_faqs(pages: list[SitePage]) -> list[Candidate]:
+    """Question/answer pairs from FAQPage structured data, then from FAQ pages' text."""
+    faqs: list[Candidate] = []
+    for page in pages:
+        for item in structured_items(page.page.structured):
+            if "question" not in types_of(item):
+                continue
+            question = string_value(item.get("name"))
+            answer_item = item.get("acceptedAnswer")
+            answer = string_value(answer_item.get("text") if isinstance(answer_item, Mapping) else answer_item)
+            if question and answer and "<" not in answer:
+                faqs.append(_faq(page, clean(question), clean(answer)))
+    for page in pages:
+        if page.kind == "faq" or any(is_heading(l) and FAQ_HEADING.search(l) for l in page.lines):
+            faqs.extend(_text_faqs(page))
+    unique: list[Candidate] = []
+    for faq in faqs:
+        if not any(normalise(f["question"]) == normalise(faq["question"]) for f in unique):
+            unique.append(faq)
+    return unique[:10]
+
+
+def _faq(page: SitePage, question: str, answer: str) -> Candidate:
+    """A structured FAQ, quoted from the visible text when it is shown there, else from metadata."""
+    evidence = []
+    q_line = next((l for l in page.lines if normalise(question) in normalise(l)), None)
+    evidence.append(page.text_evidence(q_line) if q_line else page.meta_evidence(question))
+    answer_keys = {sentence_key(s) for s in sentences(answer)}
+    a_lines = [l for l in page.lines if {sentence_key(s) for s in sentences(l)} & answer_keys]
+    evidence += [page.text_evidence(l) for l in a_lines] or [page.meta_evidence(answer)]
+    return {"question": question, "answer": answer, "evidence": evidence}
+
+
+def _text_faqs(page: SitePage) -> list[Candidate]:
+    faqs: list[Candidate] = []
+    lines = page.lines
+    for index, line in enumerate(lines):
+        if not line.endswith("?") or len(line) > 300 or is_nav(line):
+            continue
+        answer: list[str] = []
+        for following in lines[index + 1:]:
+            if following.endswith("?") or is_nav(following) or (is_heading(following) and answer):
+                break
+            if sum(len(a) for a in answer) + len(following) > MAX_ANSWER_CHARS:
+                break
+            if is_heading(following) and not answer:
+                break
+            answer.append(following)
+        if answer and any(is_sentence(a, min_words=2) for a in answer):
+            evidence = [page.text_evidence(line)] + [page.text_evidence(a) for a in answer]
+            text = " ".join(a if a.endswith((".", "!", "?")) else a + "." for a in answer)
+            faqs.append({"question": line, "answer": text, "evidence": evidence})
+    return faqs
+
+
+# --- founders ------------------------------------------------------------------------------------
+
+
+def find_founders(pages: list[SitePage]) -> list[Candidate]:
+    """People the site calls founders: structured ``founder`` values, "Name — Co-founder & CEO" lines,
+    "founded by Name and Name" sentences."""
+    founders: list[Candidate] = []
+    ordered = of_kind(pages, "team") + of_kind(pages, "about") + of_kind(pages, "home") + [
+        p for p in pages if p.kind not in ("team", "about", "home")
+    ]
+    for page in ordered:
+        for index, line in enumerate(page.lines):
+            match = FOUNDER_LINE.match(line)
+            if match and FOUNDER_WORD.search(match.group("title")):
+                founders.append(_founder_line(page, index, match.group("name"), match.group("title").strip()))
+                continue
+            following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
+            if NAME_ONLY.match(line) and FOUNDER_WORD.search(following) and len(following) <= 100:
+                founders.append(_founder_card(page, index))
+                continue
+            by = FOUNDED_BY.search(line)
+            if by:
+                for name in re.split(r"\s*(?:,|\band\b|&)\s*", by.group("names")):
+                    if name.strip():
+                        founders.append({"name": name.strip(), "title": None, "bio": None, "evidence": [page.text_evidence(line)]})
+    for page in pages:
+        for item in structured_items(page.page.structured):
+            for person in _as_list(item.get("founder")) + _as_list(item.get("founders")):
+                name = string_value(person)
+                if name:
+                    title = string_value(person.get("jobTitle")) if isinstance(person, Mapping) else None
+                    evidence = [page.meta_evidence(name)] + ([page.meta_evidence(title)] if title else [])
+                    founders.append({"name": clean(name), "title": title, "bio": None, "evidence": evidence})
+    unique: list[Candidate] = []
+    for founder in founders:
+        existing = next((f for f in unique if normalise(f["name"]) == normalise(founder["name"])), None)
+        if existing is None:
+            unique.append(founder)
+        else:
+            existing["title"] = existing.get("title") or founder.get("title")
+            existing["bio"] = existing.get("bio") or founder.get("bio")
+            existing["evidence"] = existing["evidence"] + [e for e in founder["evidence"] if e not in existing["evidence"]]
+    return unique[:6]
+
+
+def _founder_line(page: SitePage, index: int, name: str, title: str) -> Candidate:
+    evidence = [page.text_evidence(page.lines[index])]
+    bio = None
+    if index + 1 < len(page.lines):
+        following = page.lines[index + 1]
+        first_name = name.split()[0]
+        if is_sentence(following) and re.match(rf"(?:{re.escape(first_name)}|He|She|They)\b", following):
+            bio = following
+            evidence.append(page.text_evidence(following))
+    return {"name": name, "title": title, "bio": bio, "evidence": evidence}
+
+
+def _founder_card(page: SitePage, index: int) -> Candidate:
+    """A team card: the name on one line, "Founder & CEO" on the next (quoted together)."""
+    name, title = page.lines[index], page.lines[index + 1]
+    return {"name": name, "title": title.rstrip("."), "bio": None, "evidence": [page.text_evidence(f"{name} {title}")]}
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list) else [value]
+
+
+# --- location ------------------------------------------------------------------------------------
+
+
+def find_location(pages: list[SitePage], product_name: str = "") -> dict[str, Candidate]:
+    """``city`` and ``country`` candidates from a structured address or "based in Berlin, Germany"."""
+    found: dict[str, Candidate] = {}
+    for page in pages:
+        for item in structured_items(page.page.structured):
+            kinds = types_of(item)
+            address = item if "postaladdress" in kinds else item.get("address") if kinds & (ORGANIZATION_TYPES | PRODUCT_TYPES) else None
+            if not isinstance(address, Mapping):
+                continue
+            city = string_value(address.get("addressLocality"))
+            country = string_value(address.get("addressCountry"))
+            if city and "city" not in found:
+                found["city"] = {"value": clean(city), "evidence": [page.meta_evidence(city)]}
+            if country and country_code(country) and "country" not in found:
+                found["country"] = {"value": country_code(country), "evidence": [page.meta_evidence(country)]}
+    ordered = of_kind(pages, "about", "contact") + of_kind(pages, "home") + [
+        p for p in pages if p.kind not in ("about", "contact", "home")
+    ]
+    for page in ordered:
+        for line in page.lines:
+            for match in LOCATION.finditer(line):
+                _place(found, page, line, match, product_name)
+    return found
+
+
+def _place(found: dict[str, Candidate], page: SitePage, line: str, match: re.Match[str], product_name: str) -> None:
+    first = match.group("first").rstrip(".")
+    second = (match.group("second") or "").rstrip(".")
+    evidence = [page.text_evidence(line)]
+    if country_code(first):
+        found.setdefault("country", {"value": country_code(first), "evidence": evidence})
+        return
+    if normalise(first).split()[0] in NOT_PLACES or normalise(first) == normalise(product_name):
+        return
+    if "city" not in found:
+        found["city"] = {"value": first, "evidence": evidence}
+    if second and country_code(second):
+        found.setdefault("country", {"value": country_code(second), "evidence": evidence})

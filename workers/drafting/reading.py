@@ -1,0 +1,174 @@
+"""Reading a crawl the way the extractive drafter needs it: pages, lines, structured items.
+
+The crawler keeps each page's visible text with one block element per line,
+so a line is a heading, a paragraph, a list item or a table row.  These
+helpers classify lines (sentence, heading, navigation) and walk structured
+data (JSON-LD and microdata items, ``@graph`` included).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from workers.crawling import CrawledPage, CrawlResult
+
+from .model import Evidence
+from .text import contains_phrase, normalise, words
+
+PAGE_KINDS: dict[str, tuple[str, ...]] = {
+    "about": ("about", "company", "story", "mission", "us"),
+    "pricing": ("pricing", "price", "prices", "plans", "plan"),
+    "features": ("features", "feature", "tour", "product", "how"),
+    "faq": ("faq", "faqs", "questions", "help"),
+    "team": ("team", "people", "founders", "leadership"),
+    "contact": ("contact",),
+}
+NAV_WORDS = frozenset(
+    "home about us pricing plans plan faq faqs team blog contact features feature login log in sign up signup "
+    "docs documentation terms privacy careers jobs customers changelog product products company resources "
+    "enterprise email twitter github linkedin youtube discord x facebook instagram partner site support help "
+    "status security legal cookies download get started demo book menu search api integrations partners "
+    "press news community our the mastodon bluesky reddit tiktok producthunt rss".split()
+)
+_LEGAL = re.compile(r"\u00a9|\(c\)|all rights reserved|\bcookies?\b|privacy policy|terms of (?:service|use)", re.IGNORECASE)
+_TITLE_SPLIT = re.compile(r"\s+(?:[|\u2014\u2013\u00b7\u2022]|-|::)\s+|(?<=\w):\s+")
+PRODUCT_TYPES = frozenset({"softwareapplication", "webapplication", "mobileapplication", "product", "website", "service", "videogame"})
+ORGANIZATION_TYPES = frozenset({"organization", "corporation", "localbusiness", "brand", "ngo", "onlinebusiness", "organisation"})
+
+
+@dataclass(frozen=True)
+class SitePage:
+    """A crawled page with its lines and what kind of page it is."""
+
+    page: CrawledPage
+    lines: tuple[str, ...]
+    kind: str
+
+    @property
+    def url(self) -> str:
+        return self.page.url
+
+    def text_evidence(self, quote: str) -> dict[str, str]:
+        return Evidence(self.page.url, quote, "text").to_dict()
+
+    def meta_evidence(self, quote: str) -> dict[str, str]:
+        return Evidence(self.page.url, quote, "metadata").to_dict()
+
+
+def site_pages(crawl: CrawlResult) -> list[SitePage]:
+    """The crawl's pages in crawl order (homepage first) with their kind."""
+    return [
+        SitePage(page=page, lines=tuple(line for line in page.text.split("\n") if line.strip()), kind=page_kind(page.url, i == 0))
+        for i, page in enumerate(crawl.pages)
+    ]
+
+
+def page_kind(url: str, is_home: bool = False) -> str:
+    """``home``, ``about``, ``pricing``, ``features``, ``faq``, ``team``, ``contact`` or ``other``."""
+    if is_home:
+        return "home"
+    try:
+        path = httpx.URL(url).path
+    except (httpx.InvalidURL, ValueError, TypeError):
+        return "other"
+    segments = [s for s in path.lower().split("/") if s]
+    if not segments:
+        return "home"
+    last = words(segments[-1].replace("-", " ").replace("_", " ").rsplit(".", 1)[0])
+    for kind, keys in PAGE_KINDS.items():
+        if any(w in keys for w in last) and not (kind == "about" and last == ["us"]):
+            return kind
+    return "other"
+
+
+def of_kind(pages: list[SitePage], *kinds: str) -> list[SitePage]:
+    return [p for p in pages if p.kind in kinds]
+
+
+def is_nav(line: str) -> bool:
+    """A run of menu labels ("Home About us Pricing Blog")."""
+    ws = words(line)
+    if len(ws) < 3 or line.rstrip().endswith((".", "!", "?")):
+        return False
+    return sum(w in NAV_WORDS for w in ws) / len(ws) >= 0.5
+
+
+def is_sentence(line: str, *, min_words: int = 5) -> bool:
+    """A prose sentence or paragraph a visitor reads (not a menu, heading or legal line)."""
+    stripped = line.strip()
+    if not stripped or not (stripped[0].isupper() or stripped[0].isdigit()):
+        return False
+    if not stripped.endswith((".", "!", "?")) or len(stripped) > 1000:
+        return False
+    return len(words(stripped)) >= min_words and not _LEGAL.search(stripped) and not is_nav(stripped)
+
+
+def is_heading(line: str) -> bool:
+    """A short line without closing punctuation: likely a heading or a label."""
+    stripped = line.strip()
+    if not stripped or len(stripped) > 80 or stripped.endswith((".", ",", ";", "!")):
+        return False
+    n = len(words(stripped))
+    return 1 <= n <= 10 and (stripped[0].isupper() or stripped[0].isdigit()) and not is_nav(stripped)
+
+
+def title_segments(title: str) -> list[str]:
+    """The parts of a ``<title>`` split at separators ("Acme — Do X" -> ["Acme", "Do X"])."""
+    return [s.strip() for s in _TITLE_SPLIT.split(title) if s.strip()]
+
+
+def structured_items(structured: Mapping[str, Any]) -> Iterator[dict[str, Any]]:
+    """Every JSON-LD and microdata item (dict with ``@type``), nested ones included."""
+    for syntax in ("json-ld", "microdata"):
+        yield from _items(structured.get(syntax), 0)
+
+
+def _items(data: Any, depth: int) -> Iterator[dict[str, Any]]:
+    if depth > 20:
+        return
+    if isinstance(data, list):
+        for item in data:
+            yield from _items(item, depth + 1)
+    elif isinstance(data, Mapping):
+        if "@type" in data:
+            yield dict(data)
+        for key, value in data.items():
+            if isinstance(value, (list, Mapping)):
+                yield from _items(value, depth + 1)
+
+
+def types_of(item: Mapping[str, Any]) -> set[str]:
+    """Lower-case schema.org type names of an item ("https://schema.org/FAQPage" -> "faqpage")."""
+    raw = item.get("@type")
+    names = raw if isinstance(raw, list) else [raw]
+    return {str(n).rstrip("/").rsplit("/", 1)[-1].lower() for n in names if n}
+
+
+def string_value(value: Any) -> str | None:
+    """A plain string from a schema.org value (string, number, or {name|url|@value})."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (str, int, float)):
+        text = str(value).strip()
+        return text or None
+    if isinstance(value, Mapping):
+        for key in ("name", "url", "@value", "text"):
+            found = string_value(value.get(key))
+            if found:
+                return found
+    if isinstance(value, list) and value:
+        return string_value(value[0])
+    return None
+
+
+def line_with(site_page: SitePage, needle_normalised: str) -> str | None:
+    """The first line of a page containing the phrase (normalised), if any."""
+    for line in site_page.lines:
+        if contains_phrase(normalise(line), needle_normalised):
+            return line
+    return None

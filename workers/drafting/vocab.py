@@ -1,0 +1,170 @@
+"""Controlled values for ``pricing_model`` and ``stage``, and the phrases that support them.
+
+A site rarely writes "pricing model: subscription"; it writes "$12 per month".
+So a drafted ``pricing_model`` or ``stage`` is one value of a small vocabulary
+and is supported when its quotes contain the value itself or one of its cue
+phrases below (all matched on word boundaries after normalisation).  "free"
+never counts inside "free trial": a trial says nothing about a free plan.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+import httpx
+
+from .socials import host_matches, normalised_host
+from .text import contains_phrase, normalise
+
+PRICING_MODELS: tuple[str, ...] = ("free", "freemium", "subscription", "one-time", "usage-based", "open source", "paid")
+STAGES: tuple[str, ...] = ("pre-launch", "alpha", "beta", "launched")
+
+PRICING_ALIASES: dict[str, str] = {
+    "one time": "one-time", "onetime": "one-time", "lifetime": "one-time", "one-off": "one-time",
+    "open-source": "open source", "opensource": "open source", "usage based": "usage-based",
+    "pay as you go": "usage-based", "pay-as-you-go": "usage-based", "subscriptions": "subscription",
+    "free plan": "freemium", "commercial": "paid",
+}
+STAGE_ALIASES: dict[str, str] = {
+    "prelaunch": "pre-launch", "pre launch": "pre-launch", "coming soon": "pre-launch", "waitlist": "pre-launch",
+    "public beta": "beta", "private beta": "beta", "early access": "beta", "live": "launched",
+    "generally available": "launched", "ga": "launched",
+}
+
+# Price: a currency sign next to a number, or a number next to a currency code or word.
+PRICE = re.compile(
+    r"(?:[$\u20ac\u00a3\u00a5]\s?\d[\d,.]*(?:\s?[kK])?)"
+    r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
+    re.IGNORECASE,
+)
+_FREE_TRIAL = re.compile(r"\bfree\s+(?:\d+[- ]day\s+)?trials?\b|\b\d+[- ]day\s+free\s+trials?\b|\bfree\s+shipping\b")
+_SUBSCRIPTION_CUES = (
+    "subscription", "per month", "/month", "/mo", "per mo", "monthly", "per year", "/year", "/yr",
+    "annually", "yearly", "billed",
+)
+_ONE_TIME_CUES = ("one-time", "one time", "lifetime", "pay once", "single payment", "one-off", "once-off")
+_USAGE_CUES = ("usage-based", "pay as you go", "pay-as-you-go", "per request", "per api call", "metered")
+_OPEN_SOURCE_CUES = ("open source", "open-source", "opensource")
+_FREE_PLAN_CUES = ("free plan", "free tier", "free forever", "free version", "free edition", "free account")
+_FREE_CUES = ("free", "freeware", "no cost")
+_STAGE_CUES: dict[str, tuple[str, ...]] = {
+    "pre-launch": ("pre-launch", "prelaunch", "coming soon", "join the waitlist", "waitlist", "launching soon"),
+    "alpha": ("alpha",),
+    "beta": ("beta", "early access"),
+    "launched": ("launched", "now available", "generally available", "general availability", "out now"),
+}
+
+VIDEO_HOSTS: tuple[str, ...] = ("youtube.com", "youtu.be", "youtube-nocookie.com", "vimeo.com", "loom.com", "wistia.com", "wistia.net")
+VIDEO_SUFFIXES: tuple[str, ...] = (".mp4", ".webm", ".mov", ".m4v")
+
+
+def canonical_pricing_model(value: str) -> str | None:
+    """The vocabulary value for ``value`` ("Open-Source" -> "open source"), else None."""
+    key = normalise(value).strip(" .")
+    if key in PRICING_MODELS:
+        return key
+    return PRICING_ALIASES.get(key)
+
+
+def canonical_stage(value: str) -> str | None:
+    """The vocabulary value for ``value`` ("Public beta" -> "beta"), else None."""
+    key = normalise(value).strip(" .")
+    if key in STAGES:
+        return key
+    return STAGE_ALIASES.get(key)
+
+
+def _any_cue(quote: str, cues: Iterable[str]) -> bool:
+    return any(contains_phrase(quote, normalise(cue)) for cue in cues)
+
+
+def _without_trials(quote: str) -> str:
+    return _FREE_TRIAL.sub(" ", normalise(quote))
+
+
+def prices(quote: str) -> list[float]:
+    """The amounts of the prices a quote names ("$12", "19 EUR", "\u20ac9.99", "$0")."""
+    amounts: list[float] = []
+    for match in PRICE.finditer(quote):
+        digits = re.search(r"\d[\d,]*(?:\.\d+)?", match.group(0))
+        if digits:
+            try:
+                amounts.append(float(digits.group(0).replace(",", "")))
+            except ValueError:
+                continue
+    return amounts
+
+
+def has_price(quote: str) -> bool:
+    """A quote names a non-zero price."""
+    return any(amount > 0 for amount in prices(quote))
+
+
+def pricing_cues(quote: str) -> set[str]:
+    """Which pricing models a single quote speaks for (before combining quotes)."""
+    q = _without_trials(quote)
+    found: set[str] = set()
+    if contains_phrase(q, "freemium"):
+        found.add("freemium")
+    if _any_cue(q, _SUBSCRIPTION_CUES):
+        found.add("subscription")
+    if _any_cue(q, _ONE_TIME_CUES):
+        found.add("one-time")
+    if _any_cue(q, _USAGE_CUES):
+        found.add("usage-based")
+    if _any_cue(q, _OPEN_SOURCE_CUES):
+        found.add("open source")
+    zero_price = any(amount == 0 for amount in prices(q))
+    plan_named_free = re.match(r"free\b", q.strip()) is not None and len(q.split()) <= 4  # a plan called "Free"
+    if _any_cue(q, _FREE_PLAN_CUES) or zero_price or plan_named_free:
+        found.add("free plan")
+    if _any_cue(q, _FREE_CUES) or zero_price:
+        found.add("free")
+    if has_price(q) or contains_phrase(q, "paid"):
+        found.add("paid")
+    return found
+
+
+def is_paid(cues: set[str]) -> bool:
+    """The quote's cues name a paid offer: a non-zero price, "paid", or a billing term not on a free plan."""
+    return "paid" in cues or ("free plan" not in cues and bool(cues & {"subscription", "one-time", "usage-based"}))
+
+
+def supports_pricing_model(value: str, quotes: Iterable[str]) -> list[int]:
+    """Indexes of the quotes that together support ``value`` (empty: not supported).
+
+    "freemium" needs the word itself, or a free plan in one quote and a price or
+    subscription in another (or the same).
+    """
+    cues = [pricing_cues(q) for q in quotes]
+    if value == "freemium":
+        direct = [i for i, c in enumerate(cues) if "freemium" in c]
+        if direct:
+            return direct
+        free = [i for i, c in enumerate(cues) if "free plan" in c]
+        paid = [i for i, c in enumerate(cues) if is_paid(c)]
+        return sorted(set(free[:1] + paid[:1])) if free and paid else []
+    if value == "paid":
+        return [i for i, c in enumerate(cues) if is_paid(c)]
+    return [i for i, c in enumerate(cues) if value in c]
+
+
+def supports_stage(value: str, quotes: Iterable[str]) -> list[int]:
+    """Indexes of the quotes naming ``value`` or one of its cue phrases."""
+    cues = _STAGE_CUES.get(value, ())
+    return [i for i, q in enumerate(quotes) if contains_phrase(normalise(q), value) or _any_cue(normalise(q), cues)]
+
+
+def is_video_url(url: str) -> bool:
+    """A link to a video: YouTube, Vimeo, Loom or Wistia page, or a video file (hosts as in :mod:`.socials`)."""
+    found = normalised_host(url)
+    if found is None:
+        return False
+    host, path = found[0], found[1].lower()
+    if any(host_matches(host, h) for h in VIDEO_HOSTS):
+        if "youtube" in host:
+            query = httpx.URL(url.strip()).query.decode("ascii", "replace")
+            return (path == "/watch" and "v=" in query) or path.startswith(("/embed/", "/shorts/", "/live/", "/v/"))
+        return len(path.strip("/")) > 0
+    return path.endswith(VIDEO_SUFFIXES)
