@@ -49,6 +49,7 @@ PROFILE_FIELDS = frozenset({
     "name", "tagline", "short_description", "description", "stage", "pricing_model", "pricing_summary",
     "country", "city", "founded_year", "contact_email", "demo_video_url", "logo_url", "website_url",
     "tags", "features", "usps", "keywords", "headline", "summary", "seo_title", "seo_description", "media",
+    "attributes",  # category facts compare_listings shows side by side, e.g. {"open_source": true}
 })
 EDITABLE = PROFILE_FIELDS | {"categories", "socials", "faqs", "founders", "not_found_on_website"}
 

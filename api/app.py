@@ -12,8 +12,9 @@ from fastapi import FastAPI
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp
 
 from api.executor import Executor, dumps
 from api.mcp_server import VersionGuard, build_mcp_server, session_manager
@@ -32,6 +33,9 @@ class WebConfig:
     allowed_origins: list[str]
     on_startup: list[Callable[[], None]] = field(default_factory=list)
     on_shutdown: list[Callable[[], None]] = field(default_factory=list)
+    # hooks for other parts of the site (identity: sign-in pages, well-known documents, the /mcp token guard)
+    extra_routes: list[BaseRoute] = field(default_factory=list)
+    mcp_wrappers: list[Callable[[ASGIApp], ASGIApp]] = field(default_factory=list)
 
 
 def create_app(executor: Executor, config: WebConfig) -> FastAPI:
@@ -71,12 +75,16 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
     async def bare(request: Request) -> Response:
         return Response(b'{"ok":true}', media_type="application/json")
 
+    mcp_app: ASGIApp = VersionGuard(manager)
+    for wrap in config.mcp_wrappers:
+        mcp_app = wrap(mcp_app)
     app.router.routes.extend(rest_routes(executor))
+    app.router.routes.extend(config.extra_routes)
     app.router.routes.extend([
         Route("/api/v1/openapi.json", openapi, methods=["GET"]),
         Route("/api/v1/docs", docs, methods=["GET"]),
         Route("/api/v1/_bare", bare, methods=["GET"], include_in_schema=False),
-        Route("/mcp", VersionGuard(manager), methods=["GET", "POST", "DELETE"]),
+        Route("/mcp", mcp_app, methods=["GET", "POST", "DELETE"]),
         Route("/", home, methods=["GET"]),
         Route("/problems/{code}", problem_page, methods=["GET"]),
     ])

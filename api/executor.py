@@ -8,6 +8,7 @@ input and how they present the `Outcome`.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import logging
 import threading
 from collections.abc import Awaitable, Callable
@@ -108,14 +109,18 @@ class Executor:
         authenticator: Authenticator | None = None,
         idempotency: Idempotency | None = None,
         rate_limiter: RateLimiter | None = None,
-        challenge: Callable[[Operation, DomainError], str] | None = None,
+        challenge: Callable[..., str] | None = None,
     ) -> None:
+        """`challenge(op, error)` or `challenge(op, error, channel)` gives the WWW-Authenticate value of 401/403."""
         self.services = services
         self.registry = registry
         self.authenticator = authenticator or Anonymous()
         self.idempotency = idempotency or NoIdempotency()
         self.rate_limiter = rate_limiter or NoRateLimit()
         self.challenge = challenge or (lambda op, err: 'Bearer realm="launchdir"')
+        self._challenge_takes_channel = len(inspect.signature(self.challenge).parameters) >= 3
+        # an authenticator may take the channel (OAuth tokens are bound to one resource: REST or MCP)
+        self._auth_takes_channel = "channel" in inspect.signature(self.authenticator.authenticate).parameters
         self._cache: dict[tuple[Any, ...], tuple[tuple[int, ...], Outcome]] = {}
         self._lock = threading.Lock()
 
@@ -131,7 +136,8 @@ class Executor:
     ) -> Outcome:
         limit_headers: dict[str, str] = {}
         try:
-            principal = await self.authenticator.authenticate(authorization)
+            principal = await (self.authenticator.authenticate(authorization, channel=channel)  # type: ignore[call-arg]
+                               if self._auth_takes_channel else self.authenticator.authenticate(authorization))
             limit_headers = await self.rate_limiter.check(op, principal, ip)
             self._authorize(op, principal)
             cache_key = self._cache_key(op, raw) if op.cache_projections and op.scope is None else None
@@ -155,9 +161,12 @@ class Executor:
         except DomainError as exc:
             headers = dict(limit_headers)
             if isinstance(exc, (Unauthorized, Forbidden)):
-                headers["www-authenticate"] = self.challenge(op, exc)
+                headers["www-authenticate"] = (
+                    self.challenge(op, exc, channel) if self._challenge_takes_channel else self.challenge(op, exc)
+                )
             if hasattr(exc, "retry_after"):
                 headers["retry-after"] = str(exc.retry_after)
+            headers.update(getattr(exc, "headers", None) or {})  # e.g. RateLimit fields of a 429
             return problem_outcome(from_domain(exc), headers)
         except Exception:
             log.exception("operation %s failed", op.operation_id)

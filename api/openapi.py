@@ -62,7 +62,7 @@ def _operation(op: Operation, defs: dict[str, Any]) -> dict[str, Any]:
         doc["parameters"].append({
             "name": "Idempotency-Key", "in": "header", "required": False,
             "description": "Makes retries safe: the same key with the same body replays the first response.",
-            "schema": {"type": "string", "minLength": 8, "maxLength": 255},
+            "schema": {"type": "string", "minLength": 8, "maxLength": 255, "pattern": "^[\\x20-\\x7E]{8,255}$"},
         })
     out = _schema(op.output_model, defs)
     name = op.output_model.__name__
@@ -77,6 +77,11 @@ def _operation(op: Operation, defs: dict[str, Any]) -> dict[str, Any]:
         responses["403"] = _problem_response("The credentials lack the required scope.")
     if op.declares_not_found:
         responses["404"] = _problem_response("Not found.")
+    if op.method != "GET":
+        responses["409"] = _problem_response(
+            "Conflict with the current state, or an Idempotency-Key reused with a different body."
+        )
+        responses["503"] = _problem_response("The resource changed too often while we tried to update it; retry.")
     if op.method == "GET":
         responses["304"] = {"description": "Not modified (If-None-Match matched the ETag)."}
     doc["responses"] = responses

@@ -99,6 +99,68 @@ def create_listing(store: EventStore, cmd: CreateListing, meta: Meta) -> Created
     raise Conflict("no free slug found for this name")
 
 
+def create_listings_batch(store: EventStore, cmds: list[CreateListing], meta: Meta, publish_week: str | None = None,
+                          plan: str = "free") -> list[Created]:
+    """Create many listings in one append: the same events as create_listing (and staff_publish with `publish_week`).
+
+    Slugs are name-based, unique within the batch, and suffixed (-2, -3...) when
+    taken: a conflicting append finds which slugs are taken and tries again.
+    Commands with extra categories go through create_listing one by one.
+    """
+    if not cmds:
+        return []
+    check_categories(store, sorted({c for cmd in cmds for c in cmd.categories}))
+    if any(len(cmd.categories) > 1 for cmd in cmds):
+        return _one_by_one(store, cmds, meta, publish_week, plan)
+    ids = store.ids.next_many("listing", len(cmds))
+    taken: set[str] = set()
+    for _ in range(3):
+        events, made = _batch_events(cmds, ids, taken, meta, publish_week, plan)
+        try:
+            position = store.append(events)
+        except IntegrityError:  # slugs taken before this batch (or a racing claim)
+            taken |= {slug for _, slug in made if listing_id_for_slug(store, slug) is not None}
+            continue
+        return [Created(listing_id, slug, position) for listing_id, slug in made]
+    return _one_by_one(store, cmds, meta, publish_week, plan)
+
+
+def _batch_events(cmds: list[CreateListing], ids: list[int], taken: set[str], meta: Meta, week: str | None,
+                  plan: str) -> tuple[list[Any], list[tuple[int, str]]]:
+    events: list[Any] = []
+    made: list[tuple[int, str]] = []
+    used = set(taken)
+    for cmd, listing_id in zip(cmds, ids, strict=True):
+        base = cmd.slug or listing.slugify(str(cmd.profile.get("name", "")))
+        slug, n = base, 1
+        while slug in used:
+            n += 1
+            slug = f"{base[:210]}-{n}"
+        used.add(slug)
+        state = listing.initial(listing.listing_stream(listing_id))
+        created = listing.decide_create(
+            state, listing_id=listing_id, slug=slug, owner_ids=cmd.owner_ids, source=cmd.source, draft_id=cmd.draft_id,
+            profile=cmd.profile, categories=cmd.categories, socials=cmd.socials, faqs=cmd.faqs, founders=cmd.founders,
+            story=cmd.story, milestones=cmd.milestones, not_found_on_website=cmd.not_found_on_website, meta=meta,
+        )
+        events += listing.decide_claim_slug(listing.initial_slug(listing.slug_stream(slug)), slug, listing_id, meta)
+        events += created
+        if week is not None:
+            events += listing.decide_staff_publish(listing.evolve(created[0], state), week, plan, meta)
+        made.append((listing_id, slug))
+    return events, made
+
+
+def _one_by_one(store: EventStore, cmds: list[CreateListing], meta: Meta, week: str | None, plan: str) -> list[Created]:
+    out = []
+    for cmd in cmds:
+        created = create_listing(store, cmd, meta)
+        if week is not None:
+            created = Created(created.listing_id, created.slug, staff_publish(store, created.listing_id, meta, week, plan))
+        out.append(created)
+    return out
+
+
 def _run(store: EventStore, listing_id: int, decide: Any) -> int:
     return retrying(lambda: store.append(decide(load(store, listing_id))))
 

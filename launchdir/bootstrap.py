@@ -9,37 +9,63 @@ from __future__ import annotations
 import json
 import logging
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from importlib import resources
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import redis.asyncio as aioredis
 from psycopg_pool import ConnectionPool
 
 from aggregates.base import Meta
 from api.app import WebConfig, create_app
-from api.executor import Executor
+from api.badge_routes import badge_routes
+from api.executor import Executor, NoRateLimit, RateLimiter
+from api.idempotency import PostgresIdempotency
 from api.ops import build_registry
+from api.ratelimit import Limits, LocalRateLimiter, RedisRateLimiter
 from api.services import Services
+from api.oauth import OAuthServer, build_oauth  # the OAuth authorization server (docs/oauth.md)
+from api.web_auth import Identity, build_identity  # identity: accounts, sessions, API keys, mail
+from api.web_invites import invite_routes
 from commands import catalog as catalog_cmd
 from commands.ids import IdAllocator
 from commands.store import EventStore, LaunchdirEvents
 from launchdir.database import eventsourcing_env, resolve_database_url
+from launchdir.directory import Directory, wire_directory
 from launchdir.settings import Settings
+from launchdir.submission import DraftWorkers, wire_submission
+from projections.accounts_view import AccountsView
 from projections.base import Projection
 from projections.catalog_view import CatalogView
+from projections.content_view import ContentView
+from projections.draft_view import DraftView
+from projections.launches_view import LaunchesView
+from projections.leaderboard_view import LeaderboardView
+from projections.listing_view import ListingView
 from projections.log import EventLog
+from projections.mail_view import MailView
+from projections.oauth_view import OAuthView
 from projections.reads import ReadStore
 from projections.runtime import ProjectionRuntime
+from workers.scheduler import Scheduler
 
 log = logging.getLogger(__name__)
 
 
-def all_projections() -> list[Projection]:
-    """Every projection the service runs (one line each)."""
+def all_projections(timezone: str = "UTC") -> list[Projection]:
+    """Every projection the service runs (one line each); `timezone` is the site's (launch weeks follow it)."""
     return [
         CatalogView(),
+        ListingView(),
+        LaunchesView(timezone),
+        LeaderboardView(),
+        ContentView(),
+        AccountsView(),
+        MailView(),
+        DraftView(),
+        OAuthView(),
     ]
 
 
@@ -59,6 +85,8 @@ class Container:
     extras: dict[str, Any] = field(default_factory=dict)
 
     def close(self) -> None:
+        if "draft_workers" in self.services.extras:
+            self.services.extras["draft_workers"].close()  # queue first: its jobs use the pools
         self.runtime.stop()
         self.pool.close()
         self.store.app.close()
@@ -77,12 +105,27 @@ def links(base_url: str) -> dict[str, str]:
     }
 
 
+def rate_limiter(settings: Settings) -> RateLimiter:
+    """In-process limits, or Redis-backed ones shared by every process when REDIS_URL is set."""
+    if not settings.rate_limits:
+        return NoRateLimit()
+    limits = Limits.of(
+        credential=settings.rate_limit_credential, anonymous=settings.rate_limit_anonymous,
+        window=settings.rate_limit_window, burst=settings.rate_limit_burst,
+        burst_window=settings.rate_limit_burst_window,
+    )
+    if settings.redis_url:
+        client = aioredis.Redis.from_url(settings.redis_url, socket_connect_timeout=0.5, socket_timeout=0.5)
+        return RedisRateLimiter(limits, client)
+    return LocalRateLimiter(limits)
+
+
 def bootstrap(settings: Settings, *, clock: Any = utc_now) -> Container:
     conninfo = resolve_database_url(settings.database_url, settings.data_dir)
     app = LaunchdirEvents(env=eventsourcing_env(conninfo, settings.db_pool_size))
     pool = ConnectionPool(conninfo, min_size=2, max_size=settings.db_pool_size, open=True, name="reads")
     store = EventStore(app, ids=IdAllocator(pool))
-    runtime = ProjectionRuntime(pool, conninfo, EventLog(app), all_projections())
+    runtime = ProjectionRuntime(pool, conninfo, EventLog(app), all_projections(settings.timezone))
     runtime.setup()
     store.on_append(runtime.wake)
     reads = ReadStore(pool, runtime)
@@ -90,7 +133,17 @@ def bootstrap(settings: Settings, *, clock: Any = utc_now) -> Container:
         store=store, reads=reads, runtime=runtime, links=links(settings.base_url),
         timezone=ZoneInfo(settings.timezone), clock=clock, settings=settings,
     )
-    executor = Executor(services, build_registry())
+    services.extras["directory"] = wire_directory(services, settings)  # search backend, view counter
+    idempotency = PostgresIdempotency(pool, retention=timedelta(hours=settings.idempotency_retention_hours))
+    idempotency.setup()
+    identity = build_identity(services, settings.base_url, settings.smtp_url)
+    services.extras["identity"] = identity
+    services.extras["oauth"] = build_oauth(  # joins identity's bearer chain with its access-token verifier
+        services, identity, settings.base_url, allow_loopback=settings.crawl_allow_loopback,
+        ca_file=settings.oauth_cimd_ca_file, rate_limits=settings.rate_limits)
+    services.extras["draft_workers"] = wire_submission(services, settings, pool)  # job queue, drafter, crawler
+    executor = Executor(services, build_registry(), idempotency=idempotency, rate_limiter=rate_limiter(settings),
+                        authenticator=identity.authenticator, challenge=identity.challenge)
     return Container(settings, conninfo, store, pool, runtime, services, executor)
 
 
@@ -112,4 +165,23 @@ def web_app(c: Container) -> Any:
         config.on_startup.append(lambda: [c.runtime.catch_up(name) for name in c.runtime.projections])
     config.on_startup.append(lambda: c.runtime.start(run_projectors=c.settings.run_projectors))
     config.on_shutdown.append(c.runtime.stop)
+    directory: Directory = c.services.extras["directory"]
+    config.on_startup.append(directory.start)  # view flusher (and the Elasticsearch indexer when configured)
+    config.on_shutdown.insert(0, directory.stop)  # last flush of counted views
+    identity: Identity = c.services.extras["identity"]
+    config.extra_routes.extend(identity.routes())
+    oauth: OAuthServer = c.services.extras["oauth"]
+    config.extra_routes.extend(oauth.routes())  # /oauth/*, RFC 8414 metadata, consent, /account/apps
+    config.mcp_wrappers.append(oauth.mcp_guard(c.executor.registry))  # inner: HTTP 401/403 for protected tool calls
+    config.mcp_wrappers.append(identity.mcp_guard)
+    config.on_startup.append(identity.start)
+    config.on_shutdown.insert(0, identity.stop)
+    scheduler = Scheduler(c.store, c.services.reads, c.runtime, c.services.now)  # weeks open and close on time
+    config.on_startup.append(scheduler.start)
+    config.on_shutdown.insert(0, scheduler.stop)
+    config.extra_routes.extend(badge_routes(c.services))  # /badges/{slug}/{kind}.svg
+    draft_workers: DraftWorkers = c.services.extras["draft_workers"]
+    config.on_startup.append(draft_workers.start)  # resumes stalled draft jobs, then sweeps every 30 s
+    config.on_shutdown.insert(0, draft_workers.stop)
+    config.extra_routes.extend(invite_routes(identity))  # /invites/accept: co-founder invites
     return create_app(c.executor, config)

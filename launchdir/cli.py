@@ -179,6 +179,156 @@ def site_setting(key: str, value: str, actor: str | None) -> None:
         c.close()
 
 
+# ---------------------------------------------------------------- identity: accounts, staff role, API keys
+
+
+def _cli_meta(c, actor: str | None):  # type: ignore[no-untyped-def]
+    from aggregates.base import Meta
+
+    return Meta(at=c.services.now(), actor=_staff_actor(actor), channel="cli")
+
+
+@staff.command("grant")
+@click.argument("email")
+@click.option("--actor", default=None)
+def staff_grant(email: str, actor: str | None) -> None:
+    """Make the account with EMAIL staff (it sees the staff pages)."""
+    from commands.account import grant_staff
+
+    c = _container()
+    try:
+        grant_staff(c.store, email, _cli_meta(c, actor))
+        click.echo(f"{email}: staff")
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+@staff.command("revoke")
+@click.argument("email")
+@click.option("--actor", default=None)
+def staff_revoke(email: str, actor: str | None) -> None:
+    """Take the staff role away from the account with EMAIL."""
+    from commands.account import revoke_staff
+
+    c = _container()
+    try:
+        revoke_staff(c.store, email, _cli_meta(c, actor))
+        click.echo(f"{email}: not staff")
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+@main.group()
+def accounts() -> None:
+    """Accounts of people who sign in."""
+
+
+@accounts.command("create")
+@click.argument("email")
+@click.option("--password", default=None, help="Set this password (else the person sets one with a reset link).")
+@click.option("--actor", default=None)
+def accounts_create(email: str, password: str | None, actor: str | None) -> None:
+    """Create an account with a confirmed EMAIL; prints its id."""
+    from uuid import uuid4
+
+    from commands.account import RegisterAccount, register_account
+
+    from commands.account import PASSWORD_MAX, PASSWORD_MIN
+
+    if password is not None and not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise click.BadParameter(f"use {PASSWORD_MIN}..{PASSWORD_MAX} characters", param_hint="--password")
+    c = _container()
+    try:
+        cmd = RegisterAccount(account_id=uuid4(), email=email, password=password, verified=True)
+        result = register_account(c.store, cmd, _cli_meta(c, actor), None)
+        click.echo(result.account_id)
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+@main.group()
+def keys() -> None:
+    """API keys (shown once when created; only a hash is kept)."""
+
+
+@keys.command("create")
+@click.argument("email")
+@click.option("--scopes", required=True, help="Comma separated: account:read,listings:write,orders:write.")
+@click.option("--name", default="cli", show_default=True, help="A name to recognise the key by.")
+@click.option("--expires", default=None, help="Last day the key works, YYYY-MM-DD (site timezone).")
+@click.option("--actor", default=None)
+def keys_create(email: str, scopes: str, name: str, expires: str | None, actor: str | None) -> None:
+    """Create an API key for the account with EMAIL and print it (once)."""
+    from datetime import date
+
+    from commands.account import find_account
+    from commands.apikeys import CreateApiKey, create_api_key
+
+    c = _container()
+    try:
+        state = find_account(c.store, email)
+        if state is None:
+            raise click.ClickException(f"no account with the email address {email!r}")
+        cmd = CreateApiKey(account_id=state.id, name=name, scopes=[s.strip() for s in scopes.split(",") if s.strip()],
+                           expires_on=date.fromisoformat(expires) if expires else None)
+        new = create_api_key(c.store, cmd, _cli_meta(c, actor), c.services.timezone)
+        click.echo(new.key)
+        click.echo("This key is shown once; only its hash is kept.", err=True)
+    except click.ClickException:
+        raise
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+@keys.command("revoke")
+@click.argument("email")
+@click.argument("key_id")
+@click.option("--actor", default=None)
+def keys_revoke(email: str, key_id: str, actor: str | None) -> None:
+    """Revoke the key KEY_ID (the 16 characters after ldk_) of the account with EMAIL."""
+    from commands.account import find_account
+    from commands.apikeys import RevokeApiKey, revoke_api_key
+
+    c = _container()
+    try:
+        state = find_account(c.store, email)
+        if state is None:
+            raise click.ClickException(f"no account with the email address {email!r}")
+        key_id = key_id.removeprefix("ldk_")[:16]
+        revoke_api_key(c.store, RevokeApiKey(account_id=state.id, key_id=key_id), _cli_meta(c, actor))
+        click.echo(f"ldk_{key_id}_…: revoked")
+    except click.ClickException:
+        raise
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+# ---------------------------------------------------------------- end of identity commands
+
+
+@main.command()
+@click.option("--burst", is_flag=True, help="Stop when the queue is empty (jobs then run in this process).")
+def worker(burst: bool) -> None:
+    """Run background jobs (crawling, drafting) from the Redis queue at REDIS_URL."""
+    from launchdir.submission import run_worker
+
+    settings = Settings.from_env()
+    if not settings.redis_url:
+        raise click.ClickException("REDIS_URL is not set: without Redis, jobs run inside `launchdir serve`")
+    click.echo(f"worker on queue {settings.job_queue!r} at {settings.redis_url}; Ctrl-C to stop")
+    run_worker(settings, burst=burst)
+
+
 @main.command()
 def demo() -> None:
     """Load demo data through the commands (never by SQL)."""
@@ -192,6 +342,231 @@ def demo() -> None:
         click.echo("demo loaded: " + ", ".join(f"{k}={v}" for k, v in summary.items()))
     finally:
         c.close()
+
+
+# ---------------------------------------------------------------- directory: launches, awards, founders, blog
+
+
+def _staff_meta(c, actor: str | None):  # type: ignore[no-untyped-def]
+    from aggregates.base import Meta
+
+    return Meta(at=c.services.now(), actor=_staff_actor(actor), channel="cli")
+
+
+def _listing_id(c, slug: str) -> int:  # type: ignore[no-untyped-def]
+    from commands.listing import listing_id_for_slug
+
+    listing_id = listing_id_for_slug(c.store, slug)
+    if listing_id is None:
+        raise click.ClickException(f"no listing with the slug {slug!r}")
+    return listing_id
+
+
+@staff.command("publish")
+@click.argument("slug")
+@click.option("--week", default=None, help="Launch week (its Monday, YYYY-MM-DD); default: this week.")
+@click.option("--plan", type=click.Choice(["free", "paid"]), default="free", show_default=True)
+@click.option("--actor", default=None)
+def staff_publish(slug: str, week: str | None, plan: str, actor: str | None) -> None:
+    """Put the listing SLUG live in a launch week (recorded with who and when)."""
+    from commands.listing import staff_publish as publish
+
+    c = _container()
+    try:
+        publish(c.store, _listing_id(c, slug), _staff_meta(c, actor), week=week, plan=plan)
+        click.echo(f"{slug}: live")
+    except click.ClickException:
+        raise
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+@staff.command("close-week")
+@click.argument("week", required=False)
+@click.option("--actor", default=None)
+def staff_close_week(week: str | None, actor: str | None) -> None:
+    """Close launch WEEK (a date in it; default: last week): Launch of the Week #1..#3 by community votes."""
+    from datetime import date, timedelta
+
+    from queries.launches import GetLaunchWeek, get_launch_week
+    from queries.weeks import monday_of
+    from workers.scheduler import close_week
+
+    c = _container()
+    try:
+        today = c.services.today()
+        monday = monday_of(date.fromisoformat(week)) if week else monday_of(today) - timedelta(weeks=1)
+        closed = close_week(c.store, c.services.reads, c.runtime, monday, _staff_meta(c, actor))
+        c.runtime.catch_up("launches_view")
+        doc = get_launch_week(c.services.reads, GetLaunchWeek(week=monday.isoformat()), c.services.now())
+        click.echo(f"week of {monday}: {'closed now' if closed else 'was already closed'}")
+        for award in doc["awards"]:
+            click.echo(f"  #{award['rank']} {award['listing']['name']} ({award['votes']} votes)")
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+@staff.command("tick")
+def staff_tick() -> None:
+    """Run the launch scheduler once: launch what is due, close weeks that ended (serve does this every minute)."""
+    from workers.scheduler import Scheduler
+
+    c = _container()
+    try:
+        result = Scheduler(c.store, c.services.reads, c.runtime, c.services.now).tick()
+        click.echo(f"launched {len(result.launched)} listing(s); closed weeks: {', '.join(result.closed) or 'none'}")
+    finally:
+        c.close()
+
+
+@staff.group("founder")
+def staff_founder() -> None:
+    """Founder profiles (a listing links one through `founder_slug` in its founders)."""
+
+
+@staff_founder.command("create")
+@click.argument("slug")
+@click.argument("name")
+@click.option("--bio", default="")
+@click.option("--country", default=None, help="Two-letter ISO code.")
+@click.option("--avatar-url", default=None)
+@click.option("--social", multiple=True, help="platform=url (repeatable).")
+@click.option("--actor", default=None)
+def founder_create(slug: str, name: str, bio: str, country: str | None, avatar_url: str | None,
+                   social: tuple[str, ...], actor: str | None) -> None:
+    """Create the founder profile SLUG for NAME."""
+    from commands.content import CreateFounderProfile, create_founder_profile
+
+    c = _container()
+    try:
+        socials = dict(s.split("=", 1) for s in social)
+        create_founder_profile(c.store, CreateFounderProfile(
+            slug=slug, name=name, bio=bio, country=country, avatar_url=avatar_url, socials=socials), _staff_meta(c, actor))
+        click.echo(f"founder {slug} created")
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+@staff_founder.command("edit")
+@click.argument("slug")
+@click.argument("key", type=click.Choice(["name", "bio", "country", "avatar_url", "socials"]))
+@click.argument("value")
+@click.option("--actor", default=None)
+def founder_edit(slug: str, key: str, value: str, actor: str | None) -> None:
+    """Change one field of founder SLUG (socials: a JSON object)."""
+    from commands.content import EditFounderProfile, edit_founder_profile
+
+    c = _container()
+    try:
+        parsed = json.loads(value) if key == "socials" else value
+        edit_founder_profile(c.store, EditFounderProfile(slug=slug, changes={key: parsed}), _staff_meta(c, actor))
+        click.echo(f"founder {slug}: {key} changed")
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+@staff.group("blog")
+def staff_blog() -> None:
+    """Blog posts: write, revise, publish, unpublish."""
+
+
+@staff_blog.command("write")
+@click.argument("slug")
+@click.argument("markdown_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--title", required=True)
+@click.option("--summary", default="")
+@click.option("--author", default="")
+@click.option("--tag", "tags", multiple=True)
+@click.option("--faqs", "faqs_file", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None,
+              help="JSON file: a list of {question, answer}.")
+@click.option("--publish", is_flag=True, help="Publish at once.")
+@click.option("--actor", default=None)
+def blog_write(slug: str, markdown_file: Path, title: str, summary: str, author: str, tags: tuple[str, ...],
+               faqs_file: Path | None, publish: bool, actor: str | None) -> None:
+    """Write blog post SLUG from MARKDOWN_FILE (unpublished unless --publish)."""
+    from commands.content import WriteBlogPost, publish_blog_post, write_blog_post
+
+    c = _container()
+    try:
+        faqs = json.loads(faqs_file.read_text(encoding="utf-8")) if faqs_file else []
+        meta = _staff_meta(c, actor)
+        write_blog_post(c.store, WriteBlogPost(slug=slug, title=title, summary=summary, author=author, tags=list(tags),
+                                               faqs=faqs, markdown=markdown_file.read_text(encoding="utf-8")), meta)
+        if publish:
+            publish_blog_post(c.store, slug, meta)
+        click.echo(f"blog post {slug} written{' and published' if publish else ''}")
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+@staff_blog.command("revise")
+@click.argument("slug")
+@click.option("--title", default=None)
+@click.option("--summary", default=None)
+@click.option("--markdown-file", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None)
+@click.option("--actor", default=None)
+def blog_revise(slug: str, title: str | None, summary: str | None, markdown_file: Path | None, actor: str | None) -> None:
+    """Change the title, summary or text of blog post SLUG."""
+    from commands.content import ReviseBlogPost, revise_blog_post
+
+    changes = {k: v for k, v in {"title": title, "summary": summary}.items() if v is not None}
+    if markdown_file:
+        changes["markdown"] = markdown_file.read_text(encoding="utf-8")
+    c = _container()
+    try:
+        revise_blog_post(c.store, ReviseBlogPost(slug=slug, changes=changes), _staff_meta(c, actor))
+        click.echo(f"blog post {slug}: {', '.join(changes) or 'nothing'} changed")
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+@staff_blog.command("publish")
+@click.argument("slug")
+@click.option("--actor", default=None)
+def blog_publish(slug: str, actor: str | None) -> None:
+    """Publish blog post SLUG."""
+    from commands.content import publish_blog_post
+
+    c = _container()
+    try:
+        publish_blog_post(c.store, slug, _staff_meta(c, actor))
+        click.echo(f"blog post {slug}: published")
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+@staff_blog.command("unpublish")
+@click.argument("slug")
+@click.option("--actor", default=None)
+def blog_unpublish(slug: str, actor: str | None) -> None:
+    """Take blog post SLUG off the site."""
+    from commands.content import unpublish_blog_post
+
+    c = _container()
+    try:
+        unpublish_blog_post(c.store, slug, _staff_meta(c, actor))
+        click.echo(f"blog post {slug}: unpublished")
+    except Exception as exc:
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
+
+
+# ---------------------------------------------------------------- end of directory commands
 
 
 if __name__ == "__main__":

@@ -54,8 +54,8 @@ def eventsourcing_env(conninfo: str, pool_size: int) -> dict[str, str]:
         "POSTGRES_PORT": str(p.get("port", "5432")),
         "POSTGRES_USER": str(p.get("user", "postgres")),
         "POSTGRES_PASSWORD": str(p.get("password", "")),
-        "POSTGRES_POOL_SIZE": str(max(2, pool_size // 2)),
-        "POSTGRES_MAX_OVERFLOW": str(pool_size),
+        "POSTGRES_POOL_SIZE": str(max(2, pool_size // 4)),  # appends serialise on a table lock anyway
+        "POSTGRES_MAX_OVERFLOW": str(max(2, pool_size // 2)),
         "POSTGRES_CONNECT_TIMEOUT": "10",
         "CREATE_TABLE": "y",
     }

@@ -29,11 +29,24 @@ class Settings:
     db_pool_size: int = 20
     redis_url: str | None = None
     elasticsearch_url: str | None = None
+    elasticsearch_index: str = "launchdir-listings"
+    view_flush_seconds: float = 30.0
     anthropic_api_key: str | None = None
     anthropic_model: str = "claude-sonnet-4-5"
     smtp_url: str | None = None
     crawl_allow_loopback: bool = False
+    job_workers: int = 4
+    job_queue: str = "launchdir"
+    draft_timeout_seconds: int = 600
     load_catalog: bool = True
+    rate_limits: bool = True
+    rate_limit_credential: int = 6000
+    rate_limit_anonymous: int = 3000
+    rate_limit_window: int = 900
+    rate_limit_burst: int = 300
+    rate_limit_burst_window: int = 10
+    idempotency_retention_hours: int = 48
+    oauth_cimd_ca_file: str | None = None  # an extra CA to trust when fetching client ID metadata documents
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -51,10 +64,23 @@ class Settings:
             db_pool_size=int(e.get("LAUNCHDIR_DB_POOL_SIZE") or 20),
             redis_url=e.get("REDIS_URL") or None,
             elasticsearch_url=e.get("ELASTICSEARCH_URL") or None,
+            elasticsearch_index=e.get("LAUNCHDIR_ELASTICSEARCH_INDEX") or "launchdir-listings",
+            view_flush_seconds=float(e.get("LAUNCHDIR_VIEW_FLUSH_SECONDS") or 30),
             anthropic_api_key=e.get("ANTHROPIC_API_KEY") or None,
             anthropic_model=e.get("ANTHROPIC_MODEL") or "claude-sonnet-4-5",
             smtp_url=e.get("SMTP_URL") or None,
             crawl_allow_loopback=_flag(e.get("LAUNCHDIR_CRAWL_ALLOW_LOOPBACK")),
+            job_workers=int(e.get("LAUNCHDIR_JOB_WORKERS") or 4),
+            job_queue=e.get("LAUNCHDIR_JOB_QUEUE") or "launchdir",
+            draft_timeout_seconds=int(e.get("LAUNCHDIR_DRAFT_TIMEOUT") or 600),
+            rate_limits=(e.get("LAUNCHDIR_RATE_LIMITS") or "on").strip().lower() not in ("off", "0", "false", "no"),
+            rate_limit_credential=int(e.get("LAUNCHDIR_RATE_LIMIT_CREDENTIAL") or 6000),
+            rate_limit_anonymous=int(e.get("LAUNCHDIR_RATE_LIMIT_ANONYMOUS") or 3000),
+            rate_limit_window=int(e.get("LAUNCHDIR_RATE_LIMIT_WINDOW") or 900),
+            rate_limit_burst=int(e.get("LAUNCHDIR_RATE_LIMIT_BURST") or 300),
+            rate_limit_burst_window=int(e.get("LAUNCHDIR_RATE_LIMIT_BURST_WINDOW") or 10),
+            idempotency_retention_hours=int(e.get("LAUNCHDIR_IDEMPOTENCY_RETENTION_HOURS") or 48),
+            oauth_cimd_ca_file=e.get("LAUNCHDIR_OAUTH_CIMD_CA_FILE") or None,
         )
 
     def with_server(self, host: str, port: int) -> Settings:

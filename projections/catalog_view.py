@@ -2,6 +2,11 @@
 
 Each row keeps its public document as jsonb, shaped like the response, so a
 read is one indexed lookup.
+
+Categories also show live listings (SPEC §2.9): a small `listings` table (categories,
+status, votes and the card's facts) keeps each category's `live_count` current,
+so the catalogue answers its counts and "most voted first" pages from its own
+tables and its cached responses move exactly when they should.
 """
 
 from __future__ import annotations
@@ -21,12 +26,25 @@ from events.catalog import (
     ProductPriceSet,
     SiteSettingsChanged,
 )
+from events.community import VoteCast, VoteWithdrawn
+from events.listing import (
+    ListingCreated,
+    ListingEdited,
+    ListingLaunched,
+    ListingPublishedByStaff,
+    ListingQueuedForFree,
+    ListingScheduled,
+    ListingUnpublished,
+)
 from projections.base import Projection, Tables, handles
+from projections.listing_cards import CARD_FIELDS
+
+CARD_SOURCE = (*CARD_FIELDS, "socials")
 
 
 class CatalogView(Projection):
     name = "catalog_view"
-    tables = ("categories", "products", "questions", "site")
+    tables = ("categories", "products", "questions", "site", "listings")
 
     def create(self, cur: Cursor[Any], t: Tables) -> None:
         cur.execute(
@@ -37,6 +55,14 @@ class CatalogView(Projection):
         cur.execute(f"CREATE TABLE {t['products']} (code text PRIMARY KEY, position int NOT NULL, doc jsonb NOT NULL)")
         cur.execute(f"CREATE TABLE {t['questions']} (id int PRIMARY KEY, position int NOT NULL, doc jsonb NOT NULL)")
         cur.execute(f"CREATE TABLE {t['site']} (key text PRIMARY KEY, doc jsonb NOT NULL)")
+        cur.execute(
+            f"""CREATE TABLE {t['listings']} (
+                listing_id int PRIMARY KEY, stream_id uuid NOT NULL UNIQUE, slug text NOT NULL,
+                categories text[] NOT NULL, status text NOT NULL, week text, launched_at timestamptz,
+                votes int NOT NULL DEFAULT 0, src jsonb NOT NULL)"""
+        )
+        cur.execute(f"CREATE INDEX ON {t['listings']} USING gin (categories) WHERE status = 'live'")
+        cur.execute(f"CREATE INDEX ON {t['listings']} (votes DESC, launched_at, listing_id) WHERE status = 'live'")
 
     @handles(CategoryAdded)
     def _category_added(self, cur: Cursor[Any], t: Tables, e: CategoryAdded) -> None:
@@ -105,3 +131,59 @@ class CatalogView(Projection):
             f"ON CONFLICT (key) DO UPDATE SET doc = {t['site']}.doc || EXCLUDED.doc",
             (Jsonb(e.changes),),
         )
+
+    # ------------------------------------------------------------ live listings per category
+
+    @handles(ListingCreated)
+    def _listing_created(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
+        src = {k: e.profile.get(k) for k in CARD_FIELDS} | {"socials": {"website": e.socials.get("website")}}
+        cur.execute(
+            f"INSERT INTO {t['listings']} (listing_id, stream_id, slug, categories, status, src) "
+            "VALUES (%s, %s, %s, %s, 'draft', %s) ON CONFLICT (listing_id) DO NOTHING",
+            (e.listing_id, e.originator_id, e.slug, list(e.categories), Jsonb(src)),
+        )
+
+    @handles(ListingEdited)
+    def _listing_edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited) -> None:
+        if "categories" in e.changes:
+            new = list(e.changes["categories"] or [])
+            row = cur.execute(
+                f"SELECT categories, status FROM {t['listings']} WHERE stream_id = %s", (e.originator_id,)
+            ).fetchone()
+            if row is not None and row[1] == "live":
+                self._count(cur, t, list(row[0]), -1)
+                self._count(cur, t, new, +1)
+            cur.execute(f"UPDATE {t['listings']} SET categories = %s WHERE stream_id = %s", (new, e.originator_id))
+        patch = {k: v for k, v in e.changes.items() if k in CARD_SOURCE}
+        if "socials" in patch:
+            patch["socials"] = {"website": (patch["socials"] or {}).get("website")}
+        if patch:
+            cur.execute(f"UPDATE {t['listings']} SET src = src || %s WHERE stream_id = %s", (Jsonb(patch), e.originator_id))
+
+    @handles(ListingQueuedForFree, ListingScheduled, ListingLaunched, ListingPublishedByStaff, ListingUnpublished)
+    def _listing_status(self, cur: Cursor[Any], t: Tables, e: Any) -> None:
+        status = {
+            ListingQueuedForFree: "awaiting_badge", ListingScheduled: "scheduled", ListingLaunched: "live",
+            ListingPublishedByStaff: "live", ListingUnpublished: "unpublished",
+        }[type(e)]
+        # One statement (no round trip to wait for): move the status, and the counts when liveness changed.
+        cur.execute(
+            f"""WITH old AS (SELECT listing_id, categories, status FROM {t['listings']} WHERE stream_id = %(stream)s),
+                     moved AS (UPDATE {t['listings']} l SET status = %(status)s, week = coalesce(%(week)s, l.week),
+                                   launched_at = CASE WHEN %(live)s THEN %(at)s ELSE l.launched_at END
+                               FROM old WHERE l.listing_id = old.listing_id
+                               RETURNING old.categories, old.status = 'live' AS was_live)
+                UPDATE {t['categories']} c SET live_count = c.live_count + CASE WHEN %(live)s THEN 1 ELSE -1 END
+                FROM moved WHERE c.slug = ANY(moved.categories) AND moved.was_live <> %(live)s""",
+            {"stream": e.originator_id, "status": status, "week": getattr(e, "week", None), "live": status == "live",
+             "at": e.timestamp},
+        )
+
+    @handles(VoteCast, VoteWithdrawn)
+    def _listing_vote(self, cur: Cursor[Any], t: Tables, e: VoteCast | VoteWithdrawn) -> None:
+        step = 1 if isinstance(e, VoteCast) else -1
+        cur.execute(f"UPDATE {t['listings']} SET votes = greatest(votes + %s, 0) WHERE listing_id = %s", (step, e.listing_id))
+
+    def _count(self, cur: Cursor[Any], t: Tables, categories: list[str], step: int) -> None:
+        if categories:
+            cur.execute(f"UPDATE {t['categories']} SET live_count = live_count + %s WHERE slug = ANY(%s)", (step, categories))

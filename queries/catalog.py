@@ -8,6 +8,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from events.errors import NotFound
+from projections.listing_cards import card
 from projections.reads import ReadStore
 from queries.paging import SLUG_PATTERN, Paging, page_of
 
@@ -143,18 +144,19 @@ def site_settings(reads: ReadStore) -> dict[str, Any]:
     return dict(row[0]) if row else {}
 
 
-def get_site_info(reads: ReadStore, links: dict[str, str], timezone: str, live_listings: int = 0) -> dict[str, Any]:
+def get_site_info(reads: ReadStore, links: dict[str, str], timezone: str, live_listings: int | None = None) -> dict[str, Any]:
     def compute() -> dict[str, Any]:
         site = site_settings(reads)
         t = reads.tables(VIEW)
         with reads.pool.connection() as conn:
             (count,) = conn.execute(f"SELECT count(*) FROM {t['categories']}").fetchone()  # type: ignore[misc]
+            (live,) = conn.execute(f"SELECT count(*) FROM {t['listings']} WHERE status = 'live'").fetchone()  # type: ignore[misc]
         return {
             "name": site.get("name", "launchdir"),
             "purpose": site.get("purpose", ""),
             "urls": site.get("urls", {}),
             "links": links,
-            "live_listings": live_listings,
+            "live_listings": int(live) if live_listings is None else live_listings,
             "categories": int(count),
             "free_queue_weeks": {
                 "min": int(site.get("free_queue_min_weeks", 6)),
@@ -220,6 +222,7 @@ def _count(nodes: list[dict[str, Any]]) -> int:
 
 
 def get_category(reads: ReadStore, q: GetCategory, listings: list[dict[str, Any]] | None = None, listing_total: int = 0) -> dict[str, Any]:
+    """The category page; its `listings` are the live listings of it and its subcategories, most voted first."""
     rows = reads.cached((VIEW,), ("category-rows",), lambda: _category_rows(reads))
     by_slug = {r["slug"]: r for r in rows}
     row = by_slug.get(q.slug)
@@ -227,6 +230,8 @@ def get_category(reads: ReadStore, q: GetCategory, listings: list[dict[str, Any]
         raise NotFound(f"no category with slug {q.slug!r}")
     node = _find(_tree(rows), q.slug)
     parent = by_slug.get(row["parent"]) if row["parent"] else None
+    if listings is None:
+        listings, listing_total = category_listings(reads, _slugs_below(node), q, by_slug)
     return {
         "slug": row["slug"],
         "name": row["name"],
@@ -253,10 +258,33 @@ def _find(nodes: list[dict[str, Any]], slug: str) -> dict[str, Any]:
     raise NotFound(f"no category with slug {slug!r}")
 
 
-def category_and_descendants(reads: ReadStore, slug: str) -> list[str]:
-    """The slug and every subcategory below it (search filters include subcategories)."""
-    rows = reads.cached((VIEW,), ("category-rows",), lambda: _category_rows(reads))
-    node = _find(_tree(rows), slug)
+def category_listings(reads: ReadStore, slugs: list[str], paging: Paging, by_slug: dict[str, dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """Live listings in any of `slugs` (primary or extra category), most voted first; a page and the total.
+
+    Ties: more votes first, then launched earlier, then the lower listing id.
+    """
+    t = reads.tables(VIEW)
+    with reads.pool.connection() as conn:
+        rows = conn.execute(
+            f"SELECT slug, src, status, week, categories[1], votes, count(*) OVER () FROM {t['listings']} "
+            "WHERE status = 'live' AND categories && %s "
+            "ORDER BY votes DESC, launched_at, listing_id LIMIT %s OFFSET %s",
+            (slugs, paging.per_page, paging.offset),
+        ).fetchall()
+        if rows:
+            total = int(rows[0][6])
+        else:
+            (total,) = conn.execute(  # type: ignore[misc]
+                f"SELECT count(*) FROM {t['listings']} WHERE status = 'live' AND categories && %s", (slugs,)
+            ).fetchone()
+    items = []
+    for slug, src, status, week, primary, votes, _ in rows:
+        category = {"slug": primary, "name": by_slug.get(primary, {}).get("name", primary)} if primary else None
+        items.append(card(slug, src, src.get("socials"), status, week, category) | {"votes": int(votes)})
+    return items, int(total)
+
+
+def _slugs_below(node: dict[str, Any]) -> list[str]:
     out: list[str] = []
     stack = [node]
     while stack:
@@ -264,6 +292,12 @@ def category_and_descendants(reads: ReadStore, slug: str) -> list[str]:
         out.append(n["slug"])
         stack.extend(n["subcategories"])
     return out
+
+
+def category_and_descendants(reads: ReadStore, slug: str) -> list[str]:
+    """The slug and every subcategory below it (search filters include subcategories)."""
+    rows = reads.cached((VIEW,), ("category-rows",), lambda: _category_rows(reads))
+    return _slugs_below(_find(_tree(rows), slug))
 
 
 def list_interview_questions(reads: ReadStore) -> dict[str, Any]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from api.ops import catalog
+from api.ops import account, catalog, content, drafts, launches, listings
 from api.registry import Operation, Registry
 
-MODULES = (catalog,)
+MODULES = (catalog, account, launches, content, listings, drafts)
 
 
 def operations() -> list[Operation]:

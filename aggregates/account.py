@@ -1,0 +1,321 @@
+"""The Account decider: sign-up, email verification, password resets, staff role, API keys.
+
+Also the tiny email-address stream (one per normalised address, uuid5 id)
+that makes addresses unique: registering appends to both streams at once, so
+of two racing sign-ups with one address exactly one wins.
+
+Deciders get hashes, token ids, key ids and expiry times from the handler;
+they never hash, sign, draw random numbers or read the clock.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from functools import singledispatch
+from uuid import NAMESPACE_URL, UUID, uuid5
+
+from aggregates.base import Emitter, Meta
+from events.account import (
+    AccountEmailVerified,
+    AccountPasswordChanged,
+    AccountPasswordResetRequested,
+    AccountRegistered,
+    AccountStaffGranted,
+    AccountStaffRevoked,
+    ApiKeyCreated,
+    ApiKeyRevoked,
+    EmailAddressClaimed,
+)
+from events.base import Event
+from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
+
+SCOPES = ("account:read", "listings:write", "orders:write")
+EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s]+\.[^@\s]+$")
+EMAIL_MAX = 254
+KEY_ID = re.compile(r"^[0-9a-f]{16}$")
+KEY_NAME_MAX = 100
+MAX_ACTIVE_KEYS = 50
+RESET_INTERVAL = timedelta(seconds=60)  # at most one reset email per account per minute
+
+
+# ---------------------------------------------------------------- states
+
+
+@dataclass(frozen=True)
+class ApiKey:
+    key_id: str
+    name: str
+    scopes: tuple[str, ...]
+    created_at: datetime
+    expires_at: datetime | None
+    secret_hash: str
+    revoked_at: datetime | None = None
+
+    def active(self, at: datetime) -> bool:
+        return self.revoked_at is None and (self.expires_at is None or at < self.expires_at)
+
+
+@dataclass(frozen=True)
+class AccountState:
+    id: UUID
+    version: int = 0
+    email: str = ""
+    password_hash: str | None = None
+    email_verified: bool = False
+    is_staff: bool = False
+    registered_at: datetime | None = None
+    used_tokens: frozenset[str] = frozenset()
+    reset_tokens: dict[str, datetime] = field(default_factory=dict)  # issued, unused: token id -> expiry
+    last_reset_request: datetime | None = None
+    keys: dict[str, ApiKey] = field(default_factory=dict)
+
+    @property
+    def exists(self) -> bool:
+        return self.version > 0
+
+
+@dataclass(frozen=True)
+class EmailClaimState:
+    id: UUID
+    version: int = 0
+    account_id: str | None = None
+
+
+def initial(stream_id: UUID) -> AccountState:
+    return AccountState(id=stream_id)
+
+
+def initial_claim(stream_id: UUID) -> EmailClaimState:
+    return EmailClaimState(id=stream_id)
+
+
+def email_stream_id(email: str) -> UUID:
+    """The stream that records which account holds a (normalised) address."""
+    return uuid5(NAMESPACE_URL, "launchdir:email:" + email)
+
+
+def normalise_email(raw: str) -> str:
+    """Strip and lower-case the whole address, then check its shape and length."""
+    email = (raw or "").strip().lower()
+    if not email:
+        raise InvalidInput("an email address is required", [FieldProblem("email", "required", "Enter your email address.")])
+    if len(email) > EMAIL_MAX:
+        raise InvalidInput("email address too long", [FieldProblem("email", "max_length", f"At most {EMAIL_MAX} characters.")])
+    if not EMAIL.match(email):
+        raise InvalidInput("not an email address", [FieldProblem("email", "format", "Enter an address like name@example.com.")])
+    return email
+
+
+# ---------------------------------------------------------------- decisions: the address stream
+
+
+def decide_claim_email(state: EmailClaimState, email: str, account_id: str, meta: Meta) -> list[Event]:
+    """Reserve the address for one account; a second claim is a conflict."""
+    if state.account_id is not None:
+        raise Conflict("this email address already has an account")
+    emit = Emitter(state, meta)
+    emit(EmailAddressClaimed, email=email, account_id=account_id)
+    return emit.events
+
+
+# ---------------------------------------------------------------- decisions: the account
+
+
+def decide_register(
+    state: AccountState, email: str, password_hash: str | None, meta: Meta, *, verified: bool = False
+) -> list[Event]:
+    """Open the account; operators may vouch for the address (`verified`)."""
+    if state.exists:
+        raise Conflict("this account already exists")
+    emit = Emitter(state, meta)
+    emit(AccountRegistered, email=email, password_hash=password_hash)
+    if verified:
+        emit(AccountEmailVerified, email=email, token_id=None)
+    return emit.events
+
+
+def decide_verify_email(state: AccountState, token_id: str, expires_at: datetime, meta: Meta) -> list[Event]:
+    """Confirm the address with a link's token: once, before it expires; already verified is fine."""
+    _must_exist(state)
+    if token_id in state.used_tokens:
+        raise InvalidInput("this link was already used", [FieldProblem("token", "used", "This link was already used.")])
+    if state.email_verified:
+        return []
+    if meta.at >= expires_at:
+        raise InvalidInput("this link has expired", [FieldProblem("token", "expired", "This link has expired.")])
+    emit = Emitter(state, meta)
+    emit(AccountEmailVerified, email=state.email, token_id=token_id)
+    return emit.events
+
+
+def decide_request_reset(state: AccountState, token_id: str, expires_at: datetime, meta: Meta) -> list[Event]:
+    """Issue a reset token; nothing (no email) when one was issued less than a minute ago."""
+    _must_exist(state)
+    if state.last_reset_request is not None and meta.at - state.last_reset_request < RESET_INTERVAL:
+        return []
+    emit = Emitter(state, meta)
+    emit(AccountPasswordResetRequested, token_id=token_id, expires_at=expires_at)
+    return emit.events
+
+
+def decide_reset_password(state: AccountState, token_id: str, password_hash: str, meta: Meta) -> list[Event]:
+    """Set a new password with an issued, unused, unexpired reset token; it also proves the address."""
+    _must_exist(state)
+    if token_id in state.used_tokens:
+        raise InvalidInput("this link was already used", [FieldProblem("token", "used", "This link was already used.")])
+    expires_at = state.reset_tokens.get(token_id)
+    if expires_at is None:
+        raise InvalidInput("this link is no longer valid", [FieldProblem("token", "invalid", "This link is no longer valid.")])
+    if meta.at >= expires_at:
+        raise InvalidInput("this link has expired", [FieldProblem("token", "expired", "This link has expired.")])
+    emit = Emitter(state, meta)
+    emit(AccountPasswordChanged, password_hash=password_hash, reason="reset", token_id=token_id)
+    if not state.email_verified:
+        emit(AccountEmailVerified, email=state.email, token_id=None)
+    return emit.events
+
+
+def decide_change_password(state: AccountState, password_hash: str, reason: str, meta: Meta) -> list[Event]:
+    """Replace the stored hash (a stronger rehash after sign-in, or an operator's reset)."""
+    _must_exist(state)
+    if state.password_hash == password_hash:
+        return []
+    emit = Emitter(state, meta)
+    emit(AccountPasswordChanged, password_hash=password_hash, reason=reason, token_id=None)
+    return emit.events
+
+
+def decide_grant_staff(state: AccountState, meta: Meta) -> list[Event]:
+    _must_exist(state)
+    if state.is_staff:
+        return []
+    emit = Emitter(state, meta)
+    emit(AccountStaffGranted)
+    return emit.events
+
+
+def decide_revoke_staff(state: AccountState, meta: Meta) -> list[Event]:
+    _must_exist(state)
+    if not state.is_staff:
+        return []
+    emit = Emitter(state, meta)
+    emit(AccountStaffRevoked)
+    return emit.events
+
+
+def decide_create_key(
+    state: AccountState,
+    key_id: str,
+    name: str,
+    scopes: list[str],
+    expires_at: datetime | None,
+    secret_hash: str,
+    meta: Meta,
+) -> list[Event]:
+    """Add an API key: a verified address, a name, known scopes, an expiry in the future."""
+    _must_exist(state)
+    problems: list[FieldProblem] = []
+    clean_name = " ".join(name.split())
+    if not state.email_verified:
+        problems.append(FieldProblem("account", "email_unverified", "Verify your email address before creating API keys."))
+    if not clean_name:
+        problems.append(FieldProblem("name", "required", "Give the key a name."))
+    elif len(clean_name) > KEY_NAME_MAX:
+        problems.append(FieldProblem("name", "max_length", f"At most {KEY_NAME_MAX} characters."))
+    unknown = sorted(set(scopes) - set(SCOPES))
+    if unknown:
+        problems.append(FieldProblem("scopes", "enum", f"Unknown scope: {', '.join(unknown)}."))
+    elif not scopes:
+        problems.append(FieldProblem("scopes", "min_items", "Choose at least one scope."))
+    if expires_at is not None and expires_at <= meta.at:
+        problems.append(FieldProblem("expires_on", "minimum", "The expiry date must be in the future."))
+    if sum(1 for k in state.keys.values() if k.active(meta.at)) >= MAX_ACTIVE_KEYS:
+        problems.append(FieldProblem("name", "max_items", f"At most {MAX_ACTIVE_KEYS} active keys; revoke one first."))
+    if not KEY_ID.match(key_id) or key_id in state.keys:
+        raise Conflict("key id not usable; retry")
+    if problems:
+        raise InvalidInput("the API key cannot be created: " + problems[0].message, problems)
+    emit = Emitter(state, meta)
+    ordered = [s for s in SCOPES if s in set(scopes)]
+    emit(ApiKeyCreated, key_id=key_id, name=clean_name, scopes=ordered, expires_at=expires_at, secret_hash=secret_hash)
+    return emit.events
+
+
+def decide_revoke_key(state: AccountState, key_id: str, meta: Meta) -> list[Event]:
+    """Revoke one of this account's keys; revoking twice changes nothing; others' keys are not found."""
+    key = state.keys.get(key_id) if state.exists else None
+    if key is None:
+        raise NotFound("no such API key")
+    if key.revoked_at is not None:
+        return []
+    emit = Emitter(state, meta)
+    emit(ApiKeyRevoked, key_id=key_id)
+    return emit.events
+
+
+def _must_exist(state: AccountState) -> None:
+    if not state.exists:
+        raise NotFound("no such account")
+
+
+# ---------------------------------------------------------------- evolution
+
+
+@singledispatch
+def evolve(event: Event, state: AccountState) -> AccountState:
+    """Apply one event; unknown events only move the version."""
+    return replace(state, version=event.originator_version)
+
+
+@evolve.register
+def _(e: AccountRegistered, s: AccountState) -> AccountState:
+    return replace(s, version=e.originator_version, email=e.email, password_hash=e.password_hash, registered_at=e.timestamp)
+
+
+@evolve.register
+def _(e: AccountEmailVerified, s: AccountState) -> AccountState:
+    used = s.used_tokens | {e.token_id} if e.token_id else s.used_tokens
+    return replace(s, version=e.originator_version, email_verified=True, used_tokens=used)
+
+
+@evolve.register
+def _(e: AccountPasswordResetRequested, s: AccountState) -> AccountState:
+    issued = s.reset_tokens | {e.token_id: e.expires_at}
+    return replace(s, version=e.originator_version, reset_tokens=issued, last_reset_request=e.timestamp)
+
+
+@evolve.register
+def _(e: AccountPasswordChanged, s: AccountState) -> AccountState:
+    used = s.used_tokens | {e.token_id} if e.token_id else s.used_tokens
+    # a new password voids every reset link issued before it
+    return replace(s, version=e.originator_version, password_hash=e.password_hash, used_tokens=used, reset_tokens={})
+
+
+@evolve.register
+def _(e: AccountStaffGranted, s: AccountState) -> AccountState:
+    return replace(s, version=e.originator_version, is_staff=True)
+
+
+@evolve.register
+def _(e: AccountStaffRevoked, s: AccountState) -> AccountState:
+    return replace(s, version=e.originator_version, is_staff=False)
+
+
+@evolve.register
+def _(e: ApiKeyCreated, s: AccountState) -> AccountState:
+    key = ApiKey(e.key_id, e.name, tuple(e.scopes), e.timestamp, e.expires_at, e.secret_hash)
+    return replace(s, version=e.originator_version, keys=s.keys | {e.key_id: key})
+
+
+@evolve.register
+def _(e: ApiKeyRevoked, s: AccountState) -> AccountState:
+    key = replace(s.keys[e.key_id], revoked_at=e.timestamp)
+    return replace(s, version=e.originator_version, keys=s.keys | {e.key_id: key})
+
+
+def evolve_claim(event: Event, state: EmailClaimState) -> EmailClaimState:
+    if isinstance(event, EmailAddressClaimed):
+        return replace(state, version=event.originator_version, account_id=event.account_id)
+    return replace(state, version=event.originator_version)

@@ -1,0 +1,186 @@
+"""The authorization server's HTTP endpoints under /oauth, and its RFC 8414 metadata.
+
+The SDK's handlers serve /oauth/authorize, /oauth/token and /oauth/register;
+thin wrappers around them add what they lack:
+
+- /authorize: a specific `invalid_client` for a client_id that cannot be
+  used (unknown, or a metadata document that fails to fetch or validate);
+  repeated parameters refused; the raw parameters handed to the provider (it
+  refuses a missing `code_challenge_method`); RFC 9207 `iss` added to every
+  error redirect (the success redirect comes from the consent page, with `iss`).
+- /token: the form handed to the provider (RFC 8707 `resource` check).
+- /register: a per-address rate limit (open registration writes events).
+
+/oauth/revoke (RFC 7009) is ours: the SDK's revocation request model requires
+a `client_secret` field, which public clients do not have.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from mcp.server.auth.handlers.authorize import AuthorizationHandler
+from mcp.server.auth.handlers.register import RegistrationHandler
+from mcp.server.auth.handlers.token import TokenHandler
+from mcp.server.auth.middleware.client_auth import AuthenticationError
+from mcp.server.auth.provider import construct_redirect_uri
+from mcp.server.auth.settings import ClientRegistrationOptions
+from mcp.server.transport_security import RequestBodyLimitMiddleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute, Route, request_response
+from starlette.types import ASGIApp
+
+from aggregates.account import SCOPES
+from api.oauth.clients import SecretAuthenticator
+from api.oauth.provider import AUTHORIZE_PARAMS, TOKEN_FORM, Provider, StoredAccessToken, StoredRefreshToken
+from api.ratelimit import Limits, LocalRateLimiter, OverLimit
+from commands import oauth as oauth_cmd
+
+METADATA_PATH = "/.well-known/oauth-authorization-server"
+MAX_BODY = 64 * 1024
+NO_STORE = {"cache-control": "no-store", "pragma": "no-cache"}
+
+
+def metadata_document(issuer: str) -> dict[str, Any]:
+    """RFC 8414 metadata. `issuer` is the site's base URL exactly as RFC 9207 clients compare it (no trailing slash)."""
+    methods = ["none", "client_secret_post", "client_secret_basic"]
+    return {
+        "issuer": issuer,
+        "authorization_endpoint": issuer + "/oauth/authorize",
+        "token_endpoint": issuer + "/oauth/token",
+        "registration_endpoint": issuer + "/oauth/register",
+        "revocation_endpoint": issuer + "/oauth/revoke",
+        "scopes_supported": list(SCOPES),
+        "response_types_supported": ["code"],
+        "response_modes_supported": ["query"],
+        "grant_types_supported": ["authorization_code", "refresh_token"],
+        "token_endpoint_auth_methods_supported": methods,
+        "revocation_endpoint_auth_methods_supported": methods,
+        "code_challenge_methods_supported": ["S256"],
+        "client_id_metadata_document_supported": True,
+        "authorization_response_iss_parameter_supported": True,
+        "service_documentation": issuer + "/api/v1/docs",
+    }
+
+
+def oauth_error(error: str, description: str, status: int = 400, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse({"error": error, "error_description": description}, status_code=status,
+                        headers={**NO_STORE, **(headers or {})})
+
+
+def _cors(app: ASGIApp, methods: list[str]) -> ASGIApp:
+    return CORSMiddleware(app, allow_origins=["*"], allow_methods=methods, allow_headers=["Authorization", "Content-Type",
+                                                                                       "MCP-Protocol-Version"])
+
+
+def _endpoint(fn: Callable[[Request], Awaitable[Response]], cors: bool = True) -> ASGIApp:
+    app: ASGIApp = RequestBodyLimitMiddleware(request_response(fn), MAX_BODY)
+    return _cors(app, ["GET", "POST", "OPTIONS"]) if cors else app
+
+
+class OAuthEndpoints:
+    def __init__(self, provider: Provider, registration_limit: LocalRateLimiter | None) -> None:
+        self.provider = provider
+        self.issuer = provider.issuer
+        self.authenticator = SecretAuthenticator(provider.resolver)
+        self.authorize_handler = AuthorizationHandler(provider)  # type: ignore[arg-type]
+        self.token_handler = TokenHandler(provider, self.authenticator)  # type: ignore[arg-type]
+        self.register_handler = RegistrationHandler(
+            provider, ClientRegistrationOptions(enabled=True, valid_scopes=list(SCOPES)))  # type: ignore[arg-type]
+        self.registration_limit = registration_limit
+        self.metadata = metadata_document(self.issuer)
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route(METADATA_PATH, _endpoint(self.serve_metadata), methods=["GET", "OPTIONS"]),
+            Route("/oauth/authorize", _endpoint(self.authorize, cors=False), methods=["GET", "POST"]),
+            Route("/oauth/token", _endpoint(self.token), methods=["POST", "OPTIONS"]),
+            Route("/oauth/register", _endpoint(self.register), methods=["POST", "OPTIONS"]),
+            Route("/oauth/revoke", _endpoint(self.revoke), methods=["POST", "OPTIONS"]),
+        ]
+
+    async def serve_metadata(self, request: Request) -> Response:
+        return JSONResponse(self.metadata, headers={"cache-control": "public, max-age=3600",
+                                                    "access-control-allow-origin": "*"})
+
+    # ------------------------------------------------------------ /oauth/authorize
+
+    async def authorize(self, request: Request) -> Response:
+        params = request.query_params if request.method == "GET" else await request.form()
+        repeated = sorted({k for k in params.keys() if len(params.getlist(k)) > 1})
+        if repeated:
+            return oauth_error("invalid_request", f"parameter {repeated[0]} is repeated (each may appear once)")
+        client_id = params.get("client_id")
+        if isinstance(client_id, str) and client_id:
+            client, problem = await self.provider.resolver.resolve(client_id)
+            if client is None:  # no trusted redirect URI: answer here, never redirect (RFC 6749 §4.1.2.1)
+                return oauth_error("invalid_client", problem)
+        token = AUTHORIZE_PARAMS.set({k: v for k, v in params.items() if isinstance(v, str)})
+        try:
+            response = await self.authorize_handler.handle(request)
+        finally:
+            AUTHORIZE_PARAMS.reset(token)
+        return self._with_iss(response)
+
+    def _with_iss(self, response: Response) -> Response:
+        """RFC 9207: every authorization response redirected to the client names us (`iss`)."""
+        location = response.headers.get("location")
+        if response.status_code not in (302, 303) or not location or location.startswith(self.provider.consent_url):
+            return response
+        return RedirectResponse(construct_redirect_uri(location, iss=self.issuer), status_code=response.status_code,
+                                headers={"cache-control": "no-store"})
+
+    # ------------------------------------------------------------ /oauth/token
+
+    async def token(self, request: Request) -> Response:
+        form = await request.form()  # cached on the request: the SDK handler reads the same form
+        token = TOKEN_FORM.set(form)
+        try:
+            response: Response = await self.token_handler.handle(request)
+            return response
+        finally:
+            TOKEN_FORM.reset(token)
+
+    # ------------------------------------------------------------ /oauth/register
+
+    async def register(self, request: Request) -> Response:
+        if self.registration_limit is not None:
+            try:
+                self.registration_limit.hit(None, request.client.host if request.client else "")
+            except OverLimit as exc:
+                return oauth_error("rate_limited", "too many client registrations from this address; "
+                                   f"try again in {exc.retry_after} s", 429, {"retry-after": str(exc.retry_after)})
+        return await self.register_handler.handle(request)
+
+    # ------------------------------------------------------------ /oauth/revoke (RFC 7009)
+
+    async def revoke(self, request: Request) -> Response:
+        try:
+            client = await self.authenticator.authenticate_request(request)
+        except AuthenticationError as exc:
+            return oauth_error("invalid_client", exc.message, 401)
+        form = await request.form()
+        value = form.get("token")
+        if not isinstance(value, str) or not value:
+            return oauth_error("invalid_request", "token is missing: send the access or refresh token to revoke")
+        hint = form.get("token_type_hint")
+        if hint not in (None, "", "access_token", "refresh_token"):
+            return oauth_error("unsupported_token_type", f"token_type_hint {str(hint)[:40]!r}: use access_token or refresh_token")
+        found: StoredAccessToken | StoredRefreshToken | None
+        if oauth_cmd.refresh_family(value) is not None:
+            found = await self.provider.load_refresh_token(client, value)
+        else:
+            found = await self.provider.load_access_token(value)
+        if found is not None and found.client_id == client.client_id:
+            await self.provider.revoke_token(found)
+        return Response(status_code=200, headers=NO_STORE)  # unknown or foreign tokens: 200 too (RFC 7009 §2.2)
+
+
+def registration_limiter(enabled: bool) -> LocalRateLimiter | None:
+    """60 registrations per address per hour, at most 10 a minute (in this process)."""
+    if not enabled:
+        return None
+    return LocalRateLimiter(Limits.of(credential=60, anonymous=60, window=3600, burst=10, burst_window=60))

@@ -1,0 +1,110 @@
+"""Draft operations (SPEC §4.3): submit a site, read and edit drafts, invite co-founders, save as a listing.
+
+Writes answer with the draft as the projection shows it after the write
+(read-your-writes: the handler waits, bounded, for `draft_view` to reach the
+write's position). Background work (crawl, draft, redraft, competitor) goes
+through the job queue of `services.extras["submission"]`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aggregates import draft as d
+from api.registry import Operation
+from api.services import Call, Services
+from commands import draft as draft_cmd
+from commands import invites as invites_cmd
+from events.errors import Unauthorized
+from queries import drafts as drafts_q
+from queries.paging import Paging
+from workers.crawling import CrawlSettings
+from workers.draft_jobs import QueueJobs, SubmissionContext, url_guard
+
+VIEWS = ("draft_view",)
+LISTING_VIEWS = ("draft_view", "listing_view")
+WAIT = 2.0
+
+
+def _account(c: Call) -> str:
+    if c.principal is None:  # the executor refuses anonymous calls first; kept for direct callers
+        raise Unauthorized("this operation needs credentials")
+    return c.principal.account_id
+
+
+def _ports(s: Services) -> tuple[draft_cmd.UrlGuard, QueueJobs | None]:
+    sub: SubmissionContext | None = s.extras.get("submission")
+    if sub is not None:
+        return url_guard(sub.crawl_settings), QueueJobs(sub.queue)
+    loopback = bool(getattr(s.settings, "crawl_allow_loopback", False))
+    return url_guard(CrawlSettings(allow_loopback=loopback)), None
+
+
+def _wait(s: Services, position: int, views: tuple[str, ...] = VIEWS) -> None:
+    s.runtime.wait_for([v for v in views if v in s.runtime.projections], position, WAIT)
+
+
+def _read(s: Services, draft_id: Any, account_id: str) -> dict[str, Any]:
+    return drafts_q.get_draft(s.reads, draft_id, account_id, s.now())
+
+
+def _submit_listing(s: Services, cmd: draft_cmd.SubmitListing, c: Call) -> dict[str, Any]:
+    account = _account(c)
+    check_url, jobs = _ports(s)
+    result = draft_cmd.submit_listing(s.store, cmd, account, c.meta(), check_url=check_url, jobs=None)
+    try:
+        _wait(s, result.position)
+        return {**_read(s, result.draft_id, account), "existing": result.existing}
+    finally:  # queued after the answer is read, so a new draft is answered in status `crawling` (SPEC §3.1)
+        if not result.existing and jobs is not None:
+            draft_cmd.queue_job(lambda: jobs.crawl(result.draft_id))
+
+
+def _get_draft(s: Services, q: drafts_q.GetDraft, c: Call) -> dict[str, Any]:
+    return _read(s, q.id, _account(c))
+
+
+def _list_drafts(s: Services, q: drafts_q.ListMyDrafts, c: Call) -> dict[str, Any]:
+    return drafts_q.list_my_drafts(s.reads, _account(c), Paging(page=q.page, per_page=q.per_page))
+
+
+def _update_draft(s: Services, cmd: draft_cmd.UpdateDraft, c: Call) -> dict[str, Any]:
+    account = _account(c)
+    check_url, jobs = _ports(s)
+    position = draft_cmd.update_draft(s.store, cmd, account, c.meta(), check_url=check_url, jobs=jobs)
+    _wait(s, position, LISTING_VIEWS)
+    return _read(s, cmd.id, account)
+
+
+def _invite(s: Services, cmd: draft_cmd.InviteCofounder, c: Call) -> dict[str, Any]:
+    account = _account(c)
+    invited = invites_cmd.invite_cofounder(s.store, cmd, account, c.meta(), website=s.links["website"])
+    _wait(s, invited.position)
+    doc = _read(s, cmd.id, account)
+    invite = next(i for i in doc["invites"] if i["id"] == invited.invite_id)
+    return {"draft_id": doc["id"], "invite": invite, "invites_left": max(0, d.MAX_INVITES - len(doc["invites"]))}
+
+
+def _submit_draft(s: Services, cmd: draft_cmd.SubmitDraft, c: Call) -> dict[str, Any]:
+    account = _account(c)
+    listed = draft_cmd.submit_draft(s.store, cmd, account, c.meta())
+    _wait(s, listed.position, LISTING_VIEWS)
+    return {**_read(s, cmd.id, account), "listing_id": listed.listing_id, "created": listed.created}
+
+
+def operations() -> list[Operation]:
+    """The draft rows of the operation table."""
+    return [
+        Operation("submit_listing", "POST", "/drafts", draft_cmd.SubmitListing, drafts_q.SubmittedDraft,
+                  _submit_listing, scope="listings:write", idempotency_key=True, success_status=201, tag="drafts"),
+        Operation("list_my_drafts", "GET", "/drafts", drafts_q.ListMyDrafts, drafts_q.DraftList, _list_drafts,
+                  scope="account:read", tag="drafts"),
+        Operation("get_draft", "GET", "/drafts/{id}", drafts_q.GetDraft, drafts_q.Draft, _get_draft,
+                  scope="account:read", tag="drafts"),
+        Operation("update_draft", "PATCH", "/drafts/{id}", draft_cmd.UpdateDraft, drafts_q.Draft, _update_draft,
+                  scope="listings:write", idempotency_key=True, tag="drafts"),
+        Operation("invite_cofounder", "POST", "/drafts/{id}/invites", draft_cmd.InviteCofounder, drafts_q.InviteSent,
+                  _invite, scope="listings:write", idempotency_key=True, success_status=201, tag="drafts"),
+        Operation("submit_draft", "POST", "/drafts/{id}/submit", draft_cmd.SubmitDraft, drafts_q.DraftAsListing,
+                  _submit_draft, scope="listings:write", idempotency_key=True, tag="drafts"),
+    ]

@@ -1,0 +1,215 @@
+"""Directory benchmark: 100,000 listings, projection catch-up, typo search latency, get_listing throughput.
+
+One run, on a scratch database it creates and drops:
+
+1. generates listings through the batched creation command (live, one launch
+   week), plus some votes through cast_vote;
+2. catches every projection up in this process and reports events/s;
+3. times typo queries in-process against the search query (p50/p95/p99);
+4. starts `launchdir serve` in its own process and times the same queries over
+   HTTP (each request a distinct cache key, so every one really searches);
+5. drives get_listing and the bare endpoint of that server with the same
+   keep-alive load (loopback only, bounded in time) and prints the ratio.
+
+    python -m bench.bench_directory [--listings 100000] [--seconds 20] [--connections 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import statistics
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import httpx
+import psycopg
+
+from bench.common import load, scratch_database, server_process
+
+REAL = ["Notion", "Notion Calendar", "Figma", "FigJam", "Linear", "Obsidian", "Slack", "Miro", "Airtable", "Zapier"]
+SYLLABLES = ["zor", "vik", "plen", "ta", "lum", "ora", "kwi", "bex", "dal", "fyn", "mor", "qua", "rix", "sol", "tem",
+             "vel", "wyn", "xar", "yol", "zen", "bri", "cor", "dex", "eva", "gal", "hub", "ion", "jet", "kin", "lab"]
+ADJ = ["fast", "simple", "private", "collaborative", "open", "smart", "lightweight", "secure", "visual", "automated"]
+NOUN = ["workspace", "dashboard", "editor", "planner", "tracker", "assistant", "platform", "toolkit", "monitor", "studio"]
+AUDIENCE = ["teams", "developers", "designers", "marketers", "founders", "students", "agencies", "shops", "writers"]
+KEYWORDS = ["project management", "analytics", "notes", "design", "email marketing", "automation", "crm", "invoicing",
+            "monitoring", "seo", "chatbot", "scheduling", "documentation", "testing", "security", "payments",
+            "hiring", "payroll", "accounting", "video editing", "podcasting", "customer support", "help desk",
+            "time tracking", "knowledge base", "forms", "surveys", "landing pages", "website builder", "ecommerce",
+            "inventory", "logistics", "fleet", "observability", "logging", "feature flags", "ci cd", "code review",
+            "api gateway", "databases", "vector search", "llm ops", "transcription", "translation", "image generation",
+            "social media", "influencers", "affiliate", "newsletters", "community", "events", "ticketing",
+            "booking", "restaurants", "fitness", "health", "education", "language learning", "budgeting", "crypto"]
+FILLER = ("build ship measure grow manage share plan write track review publish deploy sync export import connect "
+          "customer revenue growth content workflow pipeline report insight metric campaign release feedback roadmap "
+          "sprint ticket invoice budget calendar meeting document wiki knowledge search data chart team client").split()
+STAGES = ["idea", "beta", "launched", "growth"]
+PRICING = ["free", "freemium", "paid", "free-trial", "open-source"]
+COUNTRIES = ["US", "DE", "GB", "FR", "IN", "CA", "NL", "ES", "SE", "BR"]
+TYPOS = ["notin", "figmaa", "linaer", "obsidain", "projct managment", "analitics dashbord", "emial marketing",
+         "slak", "zappier", "calender planer", "colaborative editr", "invoicng", "chatbott", "documentaton wiki",
+         "secure monitorng", "airtabel", "mirro", "workspase", "scheduling asistant", "privte notes"]
+
+
+def _vocabulary(rng: random.Random, size: int = 4000) -> tuple[list[str], list[float]]:
+    """Description words: the filler words plus made-up ones, drawn with Zipf weights (a few common, most rare)."""
+    made = {"".join(rng.choice(SYLLABLES) for _ in range(rng.choice((2, 3, 4)))) for _ in range(size)}
+    words = FILLER + sorted(made)
+    rng.shuffle(words)
+    return words, list(itertools.accumulate(1.0 / (rank + 1) for rank in range(len(words))))
+
+
+def _name(rng: random.Random, i: int) -> str:
+    """Real names first, then brand-like names (unique: the index spelled in syllables)."""
+    if i < len(REAL):
+        return REAL[i]
+    word, n = "", i
+    while n:
+        n, digit = divmod(n, len(SYLLABLES))
+        word += SYLLABLES[digit]
+    return word.capitalize() + ("" if rng.random() < 0.7 else " " + rng.choice(NOUN).capitalize())
+
+
+def _profile(rng: random.Random, i: int, vocabulary: tuple[list[str], list[float]]) -> dict[str, object]:
+    name = _name(rng, i)
+    return {
+        "name": name,
+        "tagline": f"The {rng.choice(ADJ)} {rng.choice(NOUN)} for {rng.choice(AUDIENCE)}",
+        "description": " ".join(rng.choices(vocabulary[0], cum_weights=vocabulary[1], k=40)),
+        "keywords": rng.sample(KEYWORDS, 3),
+        "website_url": f"https://{name.lower().replace(' ', '')}{i}.example",
+        "country": rng.choice(COUNTRIES), "stage": rng.choice(STAGES), "pricing_model": rng.choice(PRICING),
+    }
+
+
+def _pct(values: list[float], p: float) -> float:
+    data = sorted(values)
+    return data[min(len(data) - 1, int(round(p / 100 * (len(data) - 1))))]
+
+
+def _line(label: str, values: list[float]) -> str:
+    return (f"{label:<34} p50 {_pct(values, 50):6.2f} ms   p95 {_pct(values, 95):6.2f} ms   "
+            f"p99 {_pct(values, 99):6.2f} ms   n={len(values)}")
+
+
+def generate(c, listings: int, votes: int, batch: int = 1000) -> tuple[float, int]:  # type: ignore[no-untyped-def]
+    from aggregates.base import Meta
+    from commands import community
+    from commands import listing as listing_cmd
+
+    rng = random.Random(7)
+    meta = Meta(at=datetime(2026, 11, 18, 12, tzinfo=timezone.utc), actor="staff:bench", channel="cli")
+    categories = ["developer-tools", "apis-sdks", "devops", "testing", "ai", "ai-assistants", "ai-infrastructure",
+                  "productivity", "project-management", "notes-docs", "marketing", "seo", "email-marketing", "design",
+                  "finance", "analytics", "security", "no-code", "education", "ecommerce"]
+    vocabulary = _vocabulary(rng)
+    started = time.perf_counter()
+    ids: list[int] = []
+    for start in range(0, listings, batch):
+        cmds = [listing_cmd.CreateListing(profile=_profile(rng, i, vocabulary), categories=[rng.choice(categories)], source="demo")
+                for i in range(start, min(listings, start + batch))]
+        ids += [m.listing_id for m in listing_cmd.create_listings_batch(c.store, cmds, meta, publish_week="2026-11-16")]
+    for n in range(votes):
+        community.cast_vote(c.store, ids[int(rng.paretovariate(1.2)) % len(ids)], f"voter-{n}", meta)
+    return time.perf_counter() - started, c.store.position()
+
+
+def catch_up(c) -> None:  # type: ignore[no-untyped-def]
+    head = c.store.position()
+    total_started = time.perf_counter()
+    for name in c.runtime.projections:
+        started = time.perf_counter()
+        c.runtime.catch_up(name)
+        took = time.perf_counter() - started
+        print(f"  catch-up {name:<22} {took:7.1f} s   {head / took:9.0f} events/s (log positions scanned)")
+    print(f"  all projections                 {time.perf_counter() - total_started:7.1f} s")
+    started = time.perf_counter()
+    with psycopg.connect(c.conninfo, autocommit=True) as conn:  # what autovacuum does soon after a bulk load
+        conn.execute("VACUUM ANALYZE")
+    print(f"  VACUUM ANALYZE after the load   {time.perf_counter() - started:7.1f} s")
+
+
+def search_in_process(c, rounds: int) -> list[float]:  # type: ignore[no-untyped-def]
+    from queries import listings as listings_q
+    from queries.search import PostgresSearch
+
+    reads = c.services.reads
+    backend = PostgresSearch(reads)
+    today = datetime(2026, 11, 18).date()
+    timings: list[float] = []
+    per_query: dict[str, list[float]] = {q: [] for q in TYPOS}
+    totals: dict[str, int] = {}
+    for q in TYPOS:  # warm-up
+        totals[q] = listings_q.search_listings(reads, backend, listings_q.SearchListings(q=q), today)["total"]
+    for _ in range(rounds):
+        for q in TYPOS:
+            started = time.perf_counter()
+            listings_q.search_listings(reads, backend, listings_q.SearchListings(q=q), today)
+            took = (time.perf_counter() - started) * 1000
+            timings.append(took)
+            per_query[q].append(took)
+    for q in TYPOS:
+        print(f"    {q!r:<26} matches {totals[q]:>6}   median {statistics.median(per_query[q]):7.2f} ms")
+    return timings
+
+
+def search_over_http(url: str, rounds: int) -> list[float]:
+    timings: list[float] = []
+    with httpx.Client(base_url=url, timeout=10) as client:
+        for r in range(rounds):
+            for i, q in enumerate(TYPOS):
+                params = {"q": q, "per_page": str(1 + (r * len(TYPOS) + i) % 100)}  # a distinct cache key each time
+                started = time.perf_counter()
+                response = client.get("/api/v1/listings", params=params)
+                timings.append((time.perf_counter() - started) * 1000)
+                assert response.status_code == 200, response.text
+    return timings
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--listings", type=int, default=100_000)
+    parser.add_argument("--votes", type=int, default=3000)
+    parser.add_argument("--seconds", type=float, default=20.0, help="load duration per endpoint")
+    parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument("--rounds", type=int, default=10, help="rounds over the typo queries")
+    args = parser.parse_args()
+
+    from launchdir.bootstrap import bootstrap, ensure_catalog
+    from launchdir.settings import Settings
+
+    with scratch_database() as db:
+        c = bootstrap(Settings(database_url=db, data_dir=Path("/tmp"), rate_limits=False))
+        try:
+            ensure_catalog(c)
+            took, head = generate(c, args.listings, args.votes)
+            print(f"directory benchmark: {args.listings} listings, {args.votes} votes")
+            print(f"  generated {head} events in {took:.1f} s ({head / took:.0f} events/s appended, batched commands)")
+            catch_up(c)
+            reads = c.services.reads
+            from queries import listings as listings_q
+
+            first = listings_q.search_listings(reads, c.services.extras["search"],
+                                               listings_q.SearchListings(q="notin", per_page=3), datetime(2026, 11, 18).date())
+            print("  'notin' ->", ", ".join(i["name"] for i in first["items"]))
+            print(_line("search, in process (typo queries)", search_in_process(c, args.rounds)))
+        finally:
+            c.close()
+        with server_process(db) as url:
+            print(_line("search over HTTP (typo queries)", search_over_http(url, args.rounds)))
+            slug = httpx.get(url + "/api/v1/listings", params={"q": "notion", "per_page": "1"}).json()["items"][0]["slug"]
+            for path in ("/api/v1/_bare", f"/api/v1/listings/{slug}"):
+                load(url, path, connections=2, seconds=1.0)  # warm-up
+            bare = load(url, "/api/v1/_bare", connections=args.connections, seconds=args.seconds)
+            listing = load(url, f"/api/v1/listings/{slug}", connections=args.connections, seconds=args.seconds)
+            print(f"  load: {args.connections} connections, {args.seconds:.0f} s per endpoint, loopback")
+            print("  " + bare.line())
+            print("  " + listing.line() + f"   ratio to bare {listing.rps / bare.rps:.2f}")
+            print(f"  median get_listing latency {statistics.median(listing.latencies_ms):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,290 @@
+"""Account commands: sign up, verify the address, reset the password, check a password, staff role.
+
+Handlers hash passwords (argon2id), draw token ids and sign email links; the
+deciders only see hashes and ids. Emails are queued in the same append as the
+change they announce (see `commands/mail.py`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+from uuid import UUID, uuid4
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from itsdangerous import BadData, URLSafeSerializer
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from aggregates import account, mail
+from aggregates.base import Meta
+from commands.store import EventStore, retrying
+from events.base import Event
+from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
+
+PASSWORD_MIN = 10
+PASSWORD_MAX = 256
+VERIFY_TTL = timedelta(hours=48)
+RESET_TTL = timedelta(hours=1)
+SITE = "launchdir"
+
+PASSWORDS = PasswordHasher()  # argon2id, RFC 9106 low-memory profile (t=3, m=64 MiB, p=4)
+_DUMMY_HASH = PASSWORDS.hash(secrets.token_urlsafe(16))  # verified against when there is no account, to equalise timing
+
+
+# ---------------------------------------------------------------- commands
+
+
+class RegisterAccount(BaseModel):
+    """Create an account with an email address and a password; a verification link is emailed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    account_id: UUID
+    email: str = Field(max_length=account.EMAIL_MAX)
+    password: SecretStr | None = Field(None, min_length=PASSWORD_MIN, max_length=PASSWORD_MAX)
+    verified: bool = False  # operators vouch for the address (CLI); no email is sent
+
+
+class ResetPassword(BaseModel):
+    """Set a new password with the token of a reset link."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    token: str = Field(max_length=1000)
+    password: SecretStr = Field(min_length=PASSWORD_MIN, max_length=PASSWORD_MAX)
+
+
+# ---------------------------------------------------------------- links in emails
+
+
+class AccountLinks:
+    """Signs and reads the tokens of email links, and writes the messages that carry them.
+
+    A token is signed (HMAC, itsdangerous) with a purpose-specific salt; expiry
+    and single use are decided by the Account decider, not by the signature.
+    """
+
+    def __init__(self, secret: bytes, website: str, site_name: str = SITE) -> None:
+        self.website = website if website.endswith("/") else website + "/"
+        self.site = site_name
+        self._secret = secret
+
+    def _serializer(self, purpose: str) -> URLSafeSerializer:
+        return URLSafeSerializer(self._secret, salt="launchdir:" + purpose,
+                                 signer_kwargs={"digest_method": hashlib.sha256})
+
+    def sign(self, purpose: str, payload: dict[str, Any]) -> str:
+        return str(self._serializer(purpose).dumps(payload))
+
+    def read(self, purpose: str, token: str) -> dict[str, Any]:
+        try:
+            payload = self._serializer(purpose).loads(token)
+        except BadData:
+            payload = None
+        if not isinstance(payload, dict) or not isinstance(payload.get("a"), str) or not isinstance(payload.get("j"), str):
+            raise InvalidInput("this link is not valid", [FieldProblem("token", "invalid", "This link is not valid.")])
+        return payload
+
+    def verification(self, account_id: str, token_id: str, expires_at: datetime) -> tuple[str, str]:
+        token = self.sign("verify", {"a": account_id, "j": token_id, "e": int(expires_at.timestamp())})
+        link = f"{self.website}verify?token={token}"
+        return (
+            f"Confirm your email address for {self.site}",
+            f"Hello,\n\nplease confirm your email address for {self.site} by opening this link:\n\n{link}\n\n"
+            f"The link works once and expires in {int(VERIFY_TTL.total_seconds() // 3600)} hours.\n"
+            f"If you did not sign up for {self.site}, ignore this email.\n",
+        )
+
+    def signup_existing(self) -> tuple[str, str]:
+        return (
+            f"Sign-up attempt with your email address on {self.site}",
+            f"Hello,\n\nsomeone (perhaps you) tried to sign up for {self.site} with this email address, "
+            f"which already has an account.\n\nSign in: {self.website}signin\n"
+            f"Forgot your password? Reset it: {self.website}reset\n\n"
+            "If it was not you, you can ignore this email; nothing was changed.\n",
+        )
+
+    def reset(self, account_id: str, token_id: str) -> tuple[str, str]:
+        token = self.sign("reset", {"a": account_id, "j": token_id})
+        link = f"{self.website}reset/confirm?token={token}"
+        return (
+            f"Reset your {self.site} password",
+            f"Hello,\n\nto choose a new password for {self.site}, open this link:\n\n{link}\n\n"
+            f"The link works once and expires in {int(RESET_TTL.total_seconds() // 60)} minutes.\n"
+            "If you did not ask for this, ignore this email; your password stays as it is.\n",
+        )
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class Registered:
+    position: int
+    account_id: str | None  # None when the address already had an account: callers must not tell
+
+
+# ---------------------------------------------------------------- handlers
+
+
+def load_account(store: EventStore, account_id: UUID | str) -> account.AccountState:
+    state: account.AccountState = store.load(UUID(str(account_id)), account.initial, account.evolve)
+    return state
+
+
+def _claim(store: EventStore, email: str) -> account.EmailClaimState:
+    return store.load(account.email_stream_id(email), account.initial_claim, account.evolve_claim)
+
+
+def _queue(store: EventStore, key: str, to: str, subject_text: tuple[str, str], kind: str,
+           account_id: str | None, meta: Meta) -> list[Event]:
+    msg_id = mail.message_id(key)
+    state = store.load(msg_id, mail.initial, mail.evolve)
+    return mail.decide_queue(state, to, subject_text[0], subject_text[1], kind, account_id, meta)
+
+
+def find_account(store: EventStore, email: str) -> account.AccountState | None:
+    """The account holding this address, from the write side (no projection lag)."""
+    try:
+        normal = account.normalise_email(email)
+    except InvalidInput:
+        return None
+    owner = _claim(store, normal).account_id
+    return load_account(store, owner) if owner else None
+
+
+def register_account(store: EventStore, cmd: RegisterAccount, meta: Meta, links: AccountLinks | None) -> Registered:
+    """Sign up. An address that already has an account gets a notice by email instead, and the
+    result looks the same to the caller (no account enumeration); operators (`verified`) get a Conflict."""
+    email = account.normalise_email(cmd.email)
+    pw_hash = PASSWORDS.hash(cmd.password.get_secret_value()) if cmd.password else None
+    account_id = str(cmd.account_id)
+
+    def attempt() -> Registered:
+        claim = _claim(store, email)
+        if claim.account_id is not None:
+            if cmd.verified or links is None:
+                raise Conflict("an account with this email address exists")
+            hour = meta.at.astimezone(timezone.utc).strftime("%Y%m%d%H")  # at most one notice an hour
+            events = _queue(store, f"signup-existing:{email}:{hour}", email, links.signup_existing(),
+                            "signup_existing", claim.account_id, meta)
+            return Registered(store.append(events), None)
+        events = account.decide_claim_email(claim, email, account_id, meta)
+        events += account.decide_register(load_account(store, account_id), email, pw_hash, meta, verified=cmd.verified)
+        if not cmd.verified and links is not None:
+            token_id = uuid4().hex
+            events += _queue(store, f"verify:{token_id}", email,
+                             links.verification(account_id, token_id, meta.at + VERIFY_TTL),
+                             "verify_email", account_id, meta)
+        return Registered(store.append(events), account_id)
+
+    return retrying(attempt)
+
+
+def resend_verification(store: EventStore, account_id: str, meta: Meta, links: AccountLinks) -> int:
+    """Email a fresh verification link (at most one a minute); nothing when already verified."""
+    state = load_account(store, account_id)
+    if not state.exists:
+        raise NotFound("no such account")
+    if state.email_verified:
+        return store.position()
+    token_id = uuid4().hex
+    minute = meta.at.astimezone(timezone.utc).strftime("%Y%m%d%H%M")
+    subject_text = links.verification(account_id, token_id, meta.at + VERIFY_TTL)
+    return retrying(lambda: store.append(
+        _queue(store, f"verify-again:{account_id}:{minute}", state.email, subject_text, "verify_email", account_id, meta)))
+
+
+def verify_email(store: EventStore, token: str, meta: Meta, links: AccountLinks) -> tuple[int, str]:
+    """Confirm the address from a verification link; returns the position and the account id."""
+    payload = links.read("verify", token)
+    expires_at = datetime.fromtimestamp(int(payload.get("e", 0)), timezone.utc)
+
+    def attempt() -> int:
+        state = load_account(store, payload["a"])
+        if not state.exists:
+            raise InvalidInput("this link is not valid", [FieldProblem("token", "invalid", "This link is not valid.")])
+        return store.append(account.decide_verify_email(state, payload["j"], expires_at, meta))
+
+    return retrying(attempt), payload["a"]
+
+
+def request_password_reset(store: EventStore, email: str, meta: Meta, links: AccountLinks) -> int:
+    """Email a reset link when the address has an account; otherwise do nothing, visibly the same."""
+    normal = account.normalise_email(email)
+
+    def attempt() -> int:
+        owner = _claim(store, normal).account_id
+        if owner is None:
+            return store.position()
+        state = load_account(store, owner)
+        token_id = uuid4().hex
+        events = account.decide_request_reset(state, token_id, meta.at + RESET_TTL, meta)
+        if events:
+            events += _queue(store, f"reset:{token_id}", state.email, links.reset(owner, token_id),
+                             "password_reset", owner, meta)
+        return store.append(events)
+
+    return retrying(attempt)
+
+
+def reset_password(store: EventStore, cmd: ResetPassword, meta: Meta, links: AccountLinks) -> tuple[int, str]:
+    """Set the new password from a reset link; returns the position and the account id (to end its sessions)."""
+    payload = links.read("reset", cmd.token)
+    pw_hash = PASSWORDS.hash(cmd.password.get_secret_value())
+
+    def attempt() -> int:
+        state = load_account(store, payload["a"])
+        if not state.exists:
+            raise InvalidInput("this link is not valid", [FieldProblem("token", "invalid", "This link is not valid.")])
+        return store.append(account.decide_reset_password(state, payload["j"], pw_hash, meta))
+
+    return retrying(attempt), payload["a"]
+
+
+def check_password(store: EventStore, email: str, password: str, meta: Meta) -> account.AccountState | None:
+    """The account when the address and password match, else None (same work either way).
+
+    A hash made with weaker parameters than today's is replaced after a
+    successful check (an `AccountPasswordChanged` with reason `rehash`).
+    """
+    state = find_account(store, email)
+    stored = state.password_hash if state is not None else None
+    try:
+        PASSWORDS.verify(stored or _DUMMY_HASH, password)
+    except (VerificationError, InvalidHashError):
+        return None
+    if state is None or stored is None:
+        return None
+    if PASSWORDS.check_needs_rehash(stored):
+        new_hash = PASSWORDS.hash(password)
+        try:
+            store.append(account.decide_change_password(state, new_hash, "rehash", meta))
+        except Exception:  # noqa: BLE001 - a lost race only postpones the rehash
+            pass
+    return state
+
+
+def set_password(store: EventStore, email: str, password: str, meta: Meta) -> int:
+    """Operators set a password directly (CLI)."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise InvalidInput("bad password", [FieldProblem("password", "length", f"{PASSWORD_MIN}..{PASSWORD_MAX} characters")])
+    pw_hash = PASSWORDS.hash(password)
+    return retrying(lambda: store.append(account.decide_change_password(_existing(store, email), pw_hash, "operator", meta)))
+
+
+def grant_staff(store: EventStore, email: str, meta: Meta) -> int:
+    return retrying(lambda: store.append(account.decide_grant_staff(_existing(store, email), meta)))
+
+
+def revoke_staff(store: EventStore, email: str, meta: Meta) -> int:
+    return retrying(lambda: store.append(account.decide_revoke_staff(_existing(store, email), meta)))
+
+
+def _existing(store: EventStore, email: str) -> account.AccountState:
+    state = find_account(store, email)
+    if state is None:
+        raise NotFound(f"no account with the email address {email!r}")
+    return state

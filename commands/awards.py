@@ -1,0 +1,66 @@
+"""Closing a launch week: Launch of the Week #1, #2 and #3, by community votes only.
+
+The vote standings come from the caller (the scheduler and the staff CLI read
+them from the `launches_view` projection after catching it up); the handler
+keeps only listings that really are live launches of that week, and the
+decider ranks them (`aggregates/awards.py` has the rule). Closing is
+idempotent: a closed week never changes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from aggregates import awards
+from aggregates.base import Meta
+from aggregates.weeks import week_of
+from commands import listing as listing_cmd
+from commands.store import EventStore, retrying
+from events.errors import NotFound
+
+
+class StandingIn(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    listing_id: int = Field(ge=1)
+    votes: int = Field(ge=0)
+    first_vote_at: datetime | None = Field(default=None)
+
+
+class CloseLaunchWeek(BaseModel):
+    """Close a launch week and grant its awards from the community vote standings."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    week: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    standings: list[StandingIn] = Field(default_factory=list)
+
+
+def _week(store: EventStore, week: str) -> awards.WeekState:
+    state: awards.WeekState = store.load(awards.week_stream(week), awards.initial, awards.evolve)
+    return state
+
+
+def is_closed(store: EventStore, week: str) -> bool:
+    return _week(store, week).closed
+
+
+def _launched_in(store: EventStore, listing_id: int, week: str) -> bool:
+    try:
+        state = listing_cmd.load(store, listing_id)
+    except NotFound:
+        return False
+    return state.status == "live" and state.week == week
+
+
+def close_week(store: EventStore, cmd: CloseLaunchWeek, meta: Meta) -> int:
+    """Returns the notification position (the current head when the week was already closed)."""
+    if is_closed(store, cmd.week):
+        return store.position()
+    current = week_of(meta.at.date())
+    standings = [
+        awards.Standing(s.listing_id, s.votes, s.first_vote_at)
+        for s in cmd.standings
+        if _launched_in(store, s.listing_id, cmd.week)
+    ]
+    return retrying(lambda: store.append(awards.decide_close(_week(store, cmd.week), cmd.week, current, standings, meta)))

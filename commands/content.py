@@ -1,0 +1,112 @@
+"""Founder profiles and blog posts: create, edit, publish, unpublish.
+
+Staff write these (CLI, demo); a founder's own account may own a profile
+(`account_id`) once accounts exist. Slugs are the ids of tiny uuid5 streams,
+so a slug is unique without any lookup table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from aggregates import content
+from aggregates.base import Meta
+from commands.store import EventStore, retrying
+
+SLUG_PATTERN = r"^[a-z0-9][a-z0-9-]{0,219}$"
+
+
+class Faq(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    question: str = Field(max_length=content.MAX_QUESTION)
+    answer: str = Field(max_length=content.MAX_ANSWER)
+
+
+class CreateFounderProfile(BaseModel):
+    """Create a founder profile under a new slug."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    slug: str = Field(pattern=SLUG_PATTERN, max_length=220)
+    name: str = Field(min_length=1, max_length=content.MAX_NAME)
+    bio: str = Field(default="", max_length=content.MAX_BIO)
+    country: str | None = Field(default=None, pattern=r"^[A-Za-z]{2}$")
+    socials: dict[str, str] = Field(default_factory=dict)
+    avatar_url: str | None = Field(default=None, max_length=content.MAX_URL)
+    account_id: str | None = Field(default=None, max_length=content.MAX_URL)
+
+
+class EditFounderProfile(BaseModel):
+    """Change some fields of a founder profile; only what is sent changes."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    slug: str = Field(pattern=SLUG_PATTERN, max_length=220)
+    changes: dict[str, Any]
+
+
+class WriteBlogPost(BaseModel):
+    """Write a new blog post (unpublished until published)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    slug: str = Field(pattern=SLUG_PATTERN, max_length=220)
+    title: str = Field(min_length=1, max_length=content.MAX_TITLE)
+    markdown: str = Field(min_length=1, max_length=content.MAX_MARKDOWN)
+    summary: str = Field(default="", max_length=content.MAX_SUMMARY)
+    faqs: list[Faq] = Field(default_factory=list, max_length=content.MAX_FAQS)
+    tags: list[str] = Field(default_factory=list, max_length=content.MAX_TAGS)
+    author: str = Field(default="", max_length=content.MAX_AUTHOR)
+
+
+class ReviseBlogPost(BaseModel):
+    """Change some fields of a blog post (title, summary, markdown, faqs, tags, author)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    slug: str = Field(pattern=SLUG_PATTERN, max_length=220)
+    changes: dict[str, Any]
+
+
+def _founder(store: EventStore, slug: str) -> content.FounderState:
+    state: content.FounderState = store.load(content.founder_stream(slug), content.initial_founder, content.evolve)
+    return state
+
+
+def _post(store: EventStore, slug: str) -> content.PostState:
+    state: content.PostState = store.load(content.post_stream(slug), content.initial_post, content.evolve)
+    return state
+
+
+def create_founder_profile(store: EventStore, cmd: CreateFounderProfile, meta: Meta) -> int:
+    """Returns the notification position; a taken slug is a Conflict (a racing creator loses on retry)."""
+    fields = cmd.model_dump(exclude={"slug"})
+    return retrying(lambda: store.append(content.decide_create_founder(_founder(store, cmd.slug), cmd.slug, fields, meta)))
+
+
+def edit_founder_profile(store: EventStore, cmd: EditFounderProfile, meta: Meta) -> int:
+    return retrying(lambda: store.append(content.decide_edit_founder(_founder(store, cmd.slug), cmd.changes, meta)))
+
+
+def founder_exists(store: EventStore, slug: str) -> bool:
+    return _founder(store, slug).exists
+
+
+def write_blog_post(store: EventStore, cmd: WriteBlogPost, meta: Meta) -> int:
+    fields = cmd.model_dump(exclude={"slug"})
+    return retrying(lambda: store.append(content.decide_write_post(_post(store, cmd.slug), cmd.slug, fields, meta)))
+
+
+def revise_blog_post(store: EventStore, cmd: ReviseBlogPost, meta: Meta) -> int:
+    return retrying(lambda: store.append(content.decide_revise_post(_post(store, cmd.slug), cmd.changes, meta)))
+
+
+def publish_blog_post(store: EventStore, slug: str, meta: Meta) -> int:
+    return retrying(lambda: store.append(content.decide_publish_post(_post(store, slug), meta)))
+
+
+def unpublish_blog_post(store: EventStore, slug: str, meta: Meta) -> int:
+    return retrying(lambda: store.append(content.decide_unpublish_post(_post(store, slug), meta)))
+
+
+def blog_post_state(store: EventStore, slug: str) -> content.PostState:
+    """The post as the write side sees it (staff tools, the demo's idempotency check)."""
+    return _post(store, slug)

@@ -1,0 +1,97 @@
+"""Co-founder invites: an emailed link that makes its (signed-in) opener a co-owner of a draft and its listing.
+
+The link carries a random 256-bit secret; only its SHA-256 is stored in the
+draft's events. The invite and its email (the outbox, `aggregates/mail.py`) are
+appended together, so an invite exists if and only if its email is queued.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from urllib.parse import urlencode
+from uuid import UUID
+
+from aggregates import draft as d
+from aggregates import mail
+from aggregates.base import Meta
+from commands import listing as listing_cmd
+from commands.draft import InviteCofounder, load, load_owned
+from commands.store import EventStore, retrying
+
+SITE = "launchdir"
+
+
+@dataclass(frozen=True)
+class Invited:
+    draft_id: UUID
+    invite_id: str
+    email: str
+    link: str
+    position: int
+
+
+@dataclass(frozen=True)
+class Accepted:
+    draft_id: UUID
+    listing_id: int | None
+    position: int
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def invite_link(website: str, draft_id: UUID, invite_id: str, token: str) -> str:
+    """Where the emailed link points: the invite page of the website."""
+    query = urlencode({"draft": str(draft_id), "invite": invite_id, "token": token})
+    return f"{website.rstrip('/')}/invites/accept?{query}"
+
+
+def invite_cofounder(
+    store: EventStore, cmd: InviteCofounder, account_id: str, meta: Meta, *, website: str,
+    new_token: Callable[[], str] = lambda: secrets.token_urlsafe(32),
+    new_invite_id: Callable[[], str] = lambda: uuid.uuid4().hex[:16],
+) -> Invited:
+    """Record the invite and queue its email in one append (at most 10 invites per draft)."""
+    email = cmd.email.strip().lower()
+    token, invite_id = new_token(), new_invite_id()
+    link = invite_link(website, cmd.id, invite_id, token)
+
+    def attempt() -> int:
+        state = load_owned(store, cmd.id, account_id)
+        events = d.decide_invite(state, invite_id=invite_id, email=email, token_hash=token_hash(token),
+                                 expires_at=meta.at + d.INVITE_TTL, meta=meta)
+        msg = store.load(mail.message_id(f"draft-invite:{cmd.id}:{invite_id}"), mail.initial, mail.evolve)
+        subject, text = _message(state, link)
+        events += mail.decide_queue(msg, email, subject, text, "cofounder_invite", None, meta)
+        return store.append(events)
+
+    return Invited(cmd.id, invite_id, email, link, retrying(attempt))
+
+
+def accept_invite(
+    store: EventStore, draft_id: UUID, invite_id: str, token: str, account_id: str, meta: Meta
+) -> Accepted:
+    """The signed-in opener of the link becomes a co-owner of the draft and, if there is one, its listing."""
+    position = retrying(lambda: store.append(d.decide_accept_invite(
+        load(store, draft_id), invite_id=invite_id, token_hash=token_hash(token), account_id=account_id, meta=meta)))
+    state = load(store, draft_id)
+    if state.listing_id is not None:
+        position = max(position, listing_cmd.add_owner(store, state.listing_id, account_id, meta))
+    return Accepted(draft_id, state.listing_id, position)
+
+
+def _message(state: d.DraftState, link: str) -> tuple[str, str]:
+    product = " ".join(str(state.value("name") or state.site).split())[:120]
+    subject = f"You are invited to co-own {product} on {SITE}"[: mail.SUBJECT_MAX]
+    text = (
+        f"Hello,\n\nyou have been invited to co-own the {SITE} profile of {product} ({state.url}).\n\n"
+        f"Sign in (or create an account) and open this link to accept:\n\n{link}\n\n"
+        f"The link works once and expires in {d.INVITE_TTL.days} days. "
+        "If you do not know what this is about, ignore this email.\n"
+    )
+    return subject, text

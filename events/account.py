@@ -1,0 +1,70 @@
+"""Events of the Account aggregate (people who sign in, their API keys) and of email-address claims.
+
+Only hashes are stored: `password_hash` is an argon2id hash, `secret_hash` the
+SHA-256 of a random 256-bit API key. Tokens sent by email are referred to by
+their id (`token_id`) once used, so each link works once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from events.base import Event
+
+
+@dataclass(frozen=True, kw_only=True)
+class AccountRegistered(Event):
+    email: str  # normalised: stripped, lower-case
+    password_hash: str | None  # None: no password yet (operator-created); sign in after a reset
+
+
+@dataclass(frozen=True, kw_only=True)
+class AccountEmailVerified(Event):
+    email: str
+    token_id: str | None  # the verification link used; None when an operator vouched for it
+
+
+@dataclass(frozen=True, kw_only=True)
+class AccountPasswordResetRequested(Event):
+    token_id: str
+    expires_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class AccountPasswordChanged(Event):
+    password_hash: str
+    reason: str  # "reset" | "rehash" | "operator"
+    token_id: str | None  # the reset link used, when there was one
+
+
+@dataclass(frozen=True, kw_only=True)
+class AccountStaffGranted(Event):
+    pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class AccountStaffRevoked(Event):
+    pass
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApiKeyCreated(Event):
+    key_id: str  # the public part of the key: ldk_<key_id>_<secret>
+    name: str
+    scopes: list[str]
+    expires_at: datetime | None
+    secret_hash: str  # sha256 hex of the whole key
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApiKeyRevoked(Event):
+    key_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class EmailAddressClaimed(Event):
+    """On the address's own stream (uuid5 of the address): at most one account per address."""
+
+    email: str
+    account_id: str

@@ -1,0 +1,209 @@
+"""Read tables of founder profiles and the blog.
+
+Founders: the profiles (`FounderProfileCreated`/`Edited`), the links from
+listings to profiles (a listing's `founders` entry that carries a
+`founder_slug`), and compact rows of those listings (status, plan, unlocked
+sections, story) so a founder page shows their live companies and published
+stories without reading any other projection.
+
+Blog: one row per post with a weighted full-text vector (title, then summary
+and tags, then the Markdown body).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg import Cursor
+from psycopg.types.json import Jsonb
+
+from events.content import (
+    BlogPostPublished,
+    BlogPostRevised,
+    BlogPostUnpublished,
+    BlogPostWritten,
+    FounderProfileCreated,
+    FounderProfileEdited,
+)
+from events.listing import (
+    ListingCreated,
+    ListingEdited,
+    ListingLaunched,
+    ListingPublishedByStaff,
+    ListingQueuedForFree,
+    ListingScheduled,
+    ListingSectionsUnlocked,
+    ListingStorySet,
+    ListingUnpublished,
+    SlugClaimed,
+)
+from projections.base import Projection, Tables, handles
+
+FOUNDER_COLUMNS = ("name", "bio", "country", "socials", "avatar_url", "account_id")
+COMPANY_COLUMNS = {"name": "name", "tagline": "tagline", "logo_url": "logo_url", "website_url": "url"}
+POST_COLUMNS = ("title", "summary", "markdown", "faqs", "tags", "author")
+JSON_COLUMNS = ("socials", "faqs", "tags")
+
+
+class ContentView(Projection):
+    name = "content_view"
+    tables = ("founders", "links", "companies", "posts")
+
+    def create(self, cur: Cursor[Any], t: Tables) -> None:
+        cur.execute(
+            f"""CREATE TABLE {t['founders']} (slug text PRIMARY KEY, name text NOT NULL, bio text NOT NULL,
+                country text, socials jsonb NOT NULL, avatar_url text, account_id text,
+                created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)"""
+        )
+        cur.execute(f"CREATE INDEX ON {t['founders']} (lower(name), slug)")
+        cur.execute(
+            f"""CREATE TABLE {t['links']} (listing_id bigint NOT NULL, founder_slug text NOT NULL,
+                position int NOT NULL, title text, PRIMARY KEY (listing_id, founder_slug))"""
+        )
+        cur.execute(f"CREATE INDEX ON {t['links']} (founder_slug)")
+        cur.execute(
+            f"""CREATE TABLE {t['companies']} (listing_id bigint PRIMARY KEY, stream uuid NOT NULL UNIQUE,
+                slug text NOT NULL, name text NOT NULL, tagline text, logo_url text, url text,
+                status text NOT NULL, plan text, unlocked jsonb NOT NULL DEFAULT '[]', story jsonb NOT NULL DEFAULT '{{}}',
+                launched_at timestamptz)"""
+        )
+        cur.execute(
+            f"""CREATE TABLE {t['posts']} (slug text PRIMARY KEY, title text NOT NULL, summary text NOT NULL,
+                markdown text NOT NULL, faqs jsonb NOT NULL, tags jsonb NOT NULL, author text NOT NULL,
+                published boolean NOT NULL DEFAULT false, published_at timestamptz,
+                created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL,
+                search tsvector GENERATED ALWAYS AS (
+                    setweight(to_tsvector('english'::regconfig, title), 'A') ||
+                    setweight(to_tsvector('english'::regconfig, summary || ' ' || (tags #>> '{{}}')), 'B') ||
+                    setweight(to_tsvector('english'::regconfig, markdown), 'C')) STORED)"""
+        )
+        cur.execute(f"CREATE INDEX ON {t['posts']} USING gin (search)")
+        cur.execute(f"CREATE INDEX ON {t['posts']} (published, published_at DESC)")
+
+    # ------------------------------------------------------------ founders
+
+    @handles(FounderProfileCreated)
+    def _founder(self, cur: Cursor[Any], t: Tables, e: FounderProfileCreated) -> None:
+        cur.execute(
+            f"""INSERT INTO {t['founders']} (slug, name, bio, country, socials, avatar_url, account_id, created_at, updated_at)
+                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (slug) DO NOTHING""",
+            (e.founder_slug, e.name, e.bio, e.country, Jsonb(e.socials), e.avatar_url, e.account_id, e.timestamp, e.timestamp),
+        )
+
+    @handles(FounderProfileEdited)
+    def _founder_edited(self, cur: Cursor[Any], t: Tables, e: FounderProfileEdited) -> None:
+        sets, values = _sets(e.changes, FOUNDER_COLUMNS)
+        cur.execute(
+            f"UPDATE {t['founders']} SET {''.join(s + ', ' for s in sets)}updated_at = %s WHERE slug = %s",
+            (*values, e.timestamp, e.founder_slug),
+        )
+
+    # ------------------------------------------------------------ listings behind founders
+
+    @handles(ListingCreated)
+    def _company(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
+        p = e.profile
+        cur.execute(
+            f"""INSERT INTO {t['companies']} (listing_id, stream, slug, name, tagline, logo_url, url, status, story)
+                VALUES (%s, %s, %s, %s, %s, %s, %s, 'draft', %s) ON CONFLICT (listing_id) DO NOTHING""",
+            (e.listing_id, e.originator_id, e.slug, str(p.get("name") or ""), p.get("tagline"), p.get("logo_url"),
+             p.get("website_url"), Jsonb(dict(e.story))),
+        )
+        _relink(cur, t, e.listing_id, e.founders)
+
+    @handles(ListingEdited)
+    def _company_edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited) -> None:
+        sets = [f"{column} = %s" for key, column in COMPANY_COLUMNS.items() if key in e.changes]
+        values = [e.changes[key] if key != "name" else str(e.changes[key] or "") for key in COMPANY_COLUMNS if key in e.changes]
+        row = cur.execute(
+            f"UPDATE {t['companies']} SET {''.join(s + ', ' for s in sets)}stream = stream WHERE stream = %s RETURNING listing_id",
+            (*values, e.originator_id),
+        ).fetchone()
+        if row is not None and "founders" in e.changes:
+            _relink(cur, t, int(row[0]), e.changes["founders"] or [])
+
+    @handles(SlugClaimed)
+    def _slug(self, cur: Cursor[Any], t: Tables, e: SlugClaimed) -> None:
+        cur.execute(f"UPDATE {t['companies']} SET slug = %s WHERE listing_id = %s", (e.slug, e.listing_id))
+
+    @handles(ListingStorySet)
+    def _story(self, cur: Cursor[Any], t: Tables, e: ListingStorySet) -> None:
+        cur.execute(f"UPDATE {t['companies']} SET story = %s WHERE stream = %s", (Jsonb(dict(e.story)), e.originator_id))
+
+    @handles(ListingSectionsUnlocked)
+    def _unlocked(self, cur: Cursor[Any], t: Tables, e: ListingSectionsUnlocked) -> None:
+        cur.execute(
+            f"""UPDATE {t['companies']} SET unlocked = (
+                    SELECT jsonb_agg(DISTINCT s) FROM jsonb_array_elements_text(unlocked || %s) AS s)
+                WHERE stream = %s""",
+            (Jsonb(list(e.sections)), e.originator_id),
+        )
+
+    @handles(ListingQueuedForFree, ListingScheduled, ListingUnpublished)
+    def _status(self, cur: Cursor[Any], t: Tables, e: Any) -> None:
+        status = {ListingQueuedForFree: "awaiting_badge", ListingScheduled: "scheduled", ListingUnpublished: "unpublished"}[type(e)]
+        plan = getattr(e, "plan", None) or ("free" if isinstance(e, ListingQueuedForFree) else None)
+        cur.execute(
+            f"UPDATE {t['companies']} SET status = %s, plan = coalesce(%s, plan) WHERE stream = %s",
+            (status, plan, e.originator_id),
+        )
+
+    @handles(ListingLaunched, ListingPublishedByStaff)
+    def _live(self, cur: Cursor[Any], t: Tables, e: ListingLaunched | ListingPublishedByStaff) -> None:
+        cur.execute(
+            f"UPDATE {t['companies']} SET status = 'live', plan = %s, launched_at = %s WHERE stream = %s",
+            (e.plan, e.timestamp, e.originator_id),
+        )
+
+    # ------------------------------------------------------------ blog
+
+    @handles(BlogPostWritten)
+    def _post(self, cur: Cursor[Any], t: Tables, e: BlogPostWritten) -> None:
+        cur.execute(
+            f"""INSERT INTO {t['posts']} (slug, title, summary, markdown, faqs, tags, author, created_at, updated_at)
+                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (slug) DO NOTHING""",
+            (e.slug, e.title, e.summary, e.markdown, Jsonb(e.faqs), Jsonb(e.tags), e.author, e.timestamp, e.timestamp),
+        )
+
+    @handles(BlogPostRevised)
+    def _revised(self, cur: Cursor[Any], t: Tables, e: BlogPostRevised) -> None:
+        sets, values = _sets(e.changes, POST_COLUMNS)
+        cur.execute(
+            f"UPDATE {t['posts']} SET {''.join(s + ', ' for s in sets)}updated_at = %s WHERE slug = %s",
+            (*values, e.timestamp, e.slug),
+        )
+
+    @handles(BlogPostPublished)
+    def _published(self, cur: Cursor[Any], t: Tables, e: BlogPostPublished) -> None:
+        """The first publication dates the post; unpublishing and publishing again keeps that date."""
+        cur.execute(
+            f"UPDATE {t['posts']} SET published = true, published_at = coalesce(published_at, %s) WHERE slug = %s",
+            (e.timestamp, e.slug),
+        )
+
+    @handles(BlogPostUnpublished)
+    def _unpublished(self, cur: Cursor[Any], t: Tables, e: BlogPostUnpublished) -> None:
+        cur.execute(f"UPDATE {t['posts']} SET published = false WHERE slug = %s", (e.slug,))
+
+
+def _sets(changes: dict[str, Any], columns: tuple[str, ...]) -> tuple[list[str], list[Any]]:
+    sets, values = [], []
+    for column in columns:
+        if column in changes:
+            sets.append(f"{column} = %s")
+            value = changes[column]
+            values.append(Jsonb(value) if column in JSON_COLUMNS else value)
+    return sets, values
+
+
+def _relink(cur: Cursor[Any], t: Tables, listing_id: int, founders: list[dict[str, Any]]) -> None:
+    """A listing founder links to a profile through its `founder_slug`; the list order is kept."""
+    cur.execute(f"DELETE FROM {t['links']} WHERE listing_id = %s", (listing_id,))
+    for position, founder in enumerate(founders):
+        slug = founder.get("founder_slug") if isinstance(founder, dict) else None
+        if slug:
+            cur.execute(
+                f"""INSERT INTO {t['links']} (listing_id, founder_slug, position, title) VALUES (%s, %s, %s, %s)
+                    ON CONFLICT (listing_id, founder_slug) DO NOTHING""",
+                (listing_id, str(slug), position, founder.get("title")),
+            )

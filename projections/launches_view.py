@@ -1,0 +1,274 @@
+"""Read tables of the launch calendar and the community rankings.
+
+Compact listing rows (the card fields, status, launch week, community
+counters), one row per standing vote, votes per listing and UTC hour (for the
+time-decayed trending score), approved-review tallies, and the closed weeks
+with their awards. Only community signals live here: billboard money, Domain
+Rating and revenue are in `leaderboard_view`, so they cannot leak into the
+community boards or the awards by construction.
+
+`week_votes` counts a listing's standing votes cast before its launch week
+ended (Monday 00:00 of the next week in the site's timezone). It is what the
+launch-week page, the weekly board and the awards rank by, so late votes never
+reorder a past week. The timezone is a setting: after changing
+`LAUNCHDIR_TIMEZONE`, rebuild this projection.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from psycopg import Cursor
+from psycopg.types.json import Jsonb
+
+from events.awards import LaunchWeekClosed
+from events.community import (
+    ListingFollowed,
+    ListingUnfollowed,
+    ListingViewsCounted,
+    ReviewModerated,
+    ReviewWritten,
+    VoteCast,
+    VoteWithdrawn,
+)
+from events.listing import (
+    ListingCreated,
+    ListingEdited,
+    ListingFeatured,
+    ListingLaunched,
+    ListingPublishedByStaff,
+    ListingQueuedForFree,
+    ListingScheduled,
+    ListingUnpublished,
+    ListingVerified,
+    SlugClaimed,
+)
+from projections.base import Projection, Tables, handles
+
+# profile key or listing key -> column of the compact row
+EDITABLE_COLUMNS = {"name": "name", "tagline": "tagline", "logo_url": "logo_url", "website_url": "url"}
+
+
+class LaunchesView(Projection):
+    name = "launches_view"
+    tables = ("listings", "votes", "vote_hours", "reviews", "weeks", "awards")
+
+    def __init__(self, timezone: str = "UTC") -> None:
+        ZoneInfo(timezone)  # refuse an unknown zone at start, not in the middle of a batch
+        self.timezone = timezone
+
+    def create(self, cur: Cursor[Any], t: Tables) -> None:
+        cur.execute(
+            f"""CREATE TABLE {t['listings']} (
+                id bigint PRIMARY KEY, stream uuid NOT NULL UNIQUE, slug text NOT NULL, name text NOT NULL,
+                tagline text, logo_url text, url text,
+                categories jsonb NOT NULL DEFAULT '[]', status text NOT NULL, plan text, week date,
+                created_at timestamptz NOT NULL, scheduled_at timestamptz, launched_at timestamptz,
+                featured_weeks jsonb NOT NULL DEFAULT '[]', verified boolean NOT NULL DEFAULT false,
+                votes int NOT NULL DEFAULT 0, week_votes int NOT NULL DEFAULT 0, first_vote_at timestamptz,
+                followers int NOT NULL DEFAULT 0, views bigint NOT NULL DEFAULT 0,
+                reviews int NOT NULL DEFAULT 0, rating_sum int NOT NULL DEFAULT 0)"""
+        )
+        cur.execute(f"CREATE INDEX ON {t['listings']} (slug)")
+        cur.execute(f"CREATE INDEX ON {t['listings']} (status, week)")
+        cur.execute(f"CREATE INDEX ON {t['listings']} (status, votes DESC, id)")
+        cur.execute(f"CREATE INDEX ON {t['listings']} (status, launched_at DESC, id)")
+        cur.execute(
+            f"""CREATE TABLE {t['votes']} (listing_id bigint NOT NULL, account_id text NOT NULL,
+                cast_at timestamptz NOT NULL, PRIMARY KEY (listing_id, account_id))"""
+        )
+        cur.execute(f"CREATE INDEX ON {t['votes']} (listing_id, cast_at)")
+        cur.execute(
+            f"""CREATE TABLE {t['vote_hours']} (listing_id bigint NOT NULL, hour timestamptz NOT NULL,
+                n int NOT NULL, PRIMARY KEY (listing_id, hour))"""
+        )
+        cur.execute(f"CREATE INDEX ON {t['vote_hours']} (hour)")
+        cur.execute(
+            f"""CREATE TABLE {t['reviews']} (review_id text PRIMARY KEY, listing_id bigint NOT NULL,
+                rating int NOT NULL, state text NOT NULL)"""
+        )
+        cur.execute(f"CREATE INDEX ON {t['reviews']} (listing_id)")
+        cur.execute(f"CREATE TABLE {t['weeks']} (week date PRIMARY KEY, closed_at timestamptz NOT NULL)")
+        cur.execute(
+            f"""CREATE TABLE {t['awards']} (week date NOT NULL, rank int NOT NULL, listing_id bigint NOT NULL,
+                votes int NOT NULL, first_vote_at timestamptz, PRIMARY KEY (week, rank))"""
+        )
+        cur.execute(f"CREATE INDEX ON {t['awards']} (listing_id)")
+
+    def _week_end(self, week_sql: str) -> str:
+        """SQL for the instant a week ends: the next Monday 00:00 in the site's timezone."""
+        return f"(({week_sql} + 7)::timestamp AT TIME ZONE '{self.timezone}')"
+
+    # ------------------------------------------------------------ listing facts
+
+    @handles(ListingCreated)
+    def _created(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
+        p = e.profile
+        cur.execute(
+            f"""INSERT INTO {t['listings']} (id, stream, slug, name, tagline, logo_url, url, categories, status, created_at)
+                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'draft', %s) ON CONFLICT (id) DO NOTHING""",
+            (e.listing_id, e.originator_id, e.slug, str(p.get("name") or ""), p.get("tagline"), p.get("logo_url"),
+             p.get("website_url"), Jsonb(list(e.categories)), e.timestamp),
+        )
+
+    @handles(ListingEdited)
+    def _edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited) -> None:
+        sets: list[str] = []
+        values: list[Any] = []
+        for key, column in EDITABLE_COLUMNS.items():
+            if key in e.changes:
+                sets.append(f"{column} = %s")
+                value = e.changes[key]
+                values.append(("" if value is None else str(value)) if key == "name" else value)
+        if "categories" in e.changes:
+            sets.append("categories = %s")
+            values.append(Jsonb(list(e.changes["categories"] or [])))
+        if sets:
+            cur.execute(
+                f"UPDATE {t['listings']} SET {', '.join(sets)} WHERE stream = %s",
+                (*values, e.originator_id),
+            )
+
+    @handles(SlugClaimed)
+    def _slug(self, cur: Cursor[Any], t: Tables, e: SlugClaimed) -> None:
+        cur.execute(f"UPDATE {t['listings']} SET slug = %s WHERE id = %s", (e.slug, e.listing_id))
+
+    @handles(ListingQueuedForFree)
+    def _queued(self, cur: Cursor[Any], t: Tables, e: ListingQueuedForFree) -> None:
+        self._status(cur, t, e, "awaiting_badge", week=e.week, plan="free")
+
+    @handles(ListingScheduled)
+    def _scheduled(self, cur: Cursor[Any], t: Tables, e: ListingScheduled) -> None:
+        cur.execute(
+            f"UPDATE {t['listings']} SET status='scheduled', week=%s, plan=%s, scheduled_at=%s WHERE stream = %s",
+            (e.week, e.plan, e.timestamp, e.originator_id),
+        )
+
+    @handles(ListingLaunched, ListingPublishedByStaff)
+    def _launched(self, cur: Cursor[Any], t: Tables, e: ListingLaunched | ListingPublishedByStaff) -> None:
+        """Live in `week`; launch-week votes are recounted (a relaunch moves the window)."""
+        end = self._week_end("%s::date")
+        cur.execute(
+            f"""UPDATE {t['listings']} l SET status='live', week=%s, plan=%s, launched_at=%s,
+                (week_votes, first_vote_at) = (SELECT count(*), min(v.cast_at) FROM {t['votes']} v
+                                               WHERE v.listing_id = l.id AND v.cast_at < {end})
+                WHERE stream = %s""",
+            (e.week, e.plan, e.timestamp, e.week, e.originator_id),
+        )
+
+    @handles(ListingUnpublished)
+    def _unpublished(self, cur: Cursor[Any], t: Tables, e: ListingUnpublished) -> None:
+        self._status(cur, t, e, "unpublished")
+
+    @handles(ListingFeatured)
+    def _featured(self, cur: Cursor[Any], t: Tables, e: ListingFeatured) -> None:
+        cur.execute(
+            f"""UPDATE {t['listings']} SET featured_weeks = featured_weeks || to_jsonb(%s::text)
+                WHERE stream = %s AND NOT featured_weeks ? %s""",
+            (e.week, e.originator_id, e.week),
+        )
+
+    @handles(ListingVerified)
+    def _verified(self, cur: Cursor[Any], t: Tables, e: ListingVerified) -> None:
+        cur.execute(f"UPDATE {t['listings']} SET verified = true WHERE stream = %s", (e.originator_id,))
+
+    def _status(self, cur: Cursor[Any], t: Tables, e: Any, status: str, week: str | None = None, plan: str | None = None) -> None:
+        cur.execute(
+            f"UPDATE {t['listings']} SET status=%s, week=coalesce(%s::date, week), plan=coalesce(%s, plan) WHERE stream = %s",
+            (status, week, plan, e.originator_id),
+        )
+
+    # ------------------------------------------------------------ community signals
+
+    @handles(VoteCast)
+    def _vote(self, cur: Cursor[Any], t: Tables, e: VoteCast) -> None:
+        counted = f"(l.week IS NOT NULL AND ins.cast_at < {self._week_end('l.week')})"
+        cur.execute(
+            f"""WITH ins AS (
+                    INSERT INTO {t['votes']} (listing_id, account_id, cast_at) VALUES (%s, %s, %s)
+                    ON CONFLICT DO NOTHING RETURNING listing_id, cast_at),
+                upd AS (
+                    UPDATE {t['listings']} l SET votes = l.votes + 1,
+                        week_votes = l.week_votes + {counted}::int,
+                        first_vote_at = CASE WHEN {counted} THEN least(l.first_vote_at, ins.cast_at) ELSE l.first_vote_at END
+                    FROM ins WHERE l.id = ins.listing_id RETURNING 1)
+                INSERT INTO {t['vote_hours']} (listing_id, hour, n)
+                SELECT listing_id, date_trunc('hour', cast_at, 'UTC'), 1 FROM ins
+                ON CONFLICT (listing_id, hour) DO UPDATE SET n = {t['vote_hours']}.n + 1""",
+            (e.listing_id, e.account_id, e.timestamp),
+        )
+
+    @handles(VoteWithdrawn)
+    def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn) -> None:
+        end = self._week_end("l.week")
+        counted = f"(l.week IS NOT NULL AND del.cast_at < {end})"
+        # every part of the statement sees the votes table as it was before the DELETE,
+        # so the recomputed first vote leaves the withdrawn one out explicitly
+        cur.execute(
+            f"""WITH del AS (
+                    DELETE FROM {t['votes']} WHERE listing_id = %s AND account_id = %s RETURNING listing_id, cast_at),
+                hrs AS (
+                    UPDATE {t['vote_hours']} h SET n = h.n - 1 FROM del
+                    WHERE h.listing_id = del.listing_id AND h.hour = date_trunc('hour', del.cast_at, 'UTC') RETURNING 1)
+                UPDATE {t['listings']} l SET votes = greatest(l.votes - 1, 0),
+                    week_votes = greatest(l.week_votes - {counted}::int, 0),
+                    first_vote_at = CASE WHEN {counted} THEN (
+                        SELECT min(v.cast_at) FROM {t['votes']} v
+                        WHERE v.listing_id = l.id AND v.account_id <> %s AND v.cast_at < {end})
+                        ELSE l.first_vote_at END
+                FROM del WHERE l.id = del.listing_id""",
+            (e.listing_id, e.account_id, e.account_id),
+        )
+
+    @handles(ListingFollowed, ListingUnfollowed)
+    def _follow(self, cur: Cursor[Any], t: Tables, e: ListingFollowed | ListingUnfollowed) -> None:
+        step = 1 if isinstance(e, ListingFollowed) else -1
+        cur.execute(
+            f"UPDATE {t['listings']} SET followers = greatest(followers + %s, 0) WHERE id = %s", (step, e.listing_id)
+        )
+
+    @handles(ListingViewsCounted)
+    def _views(self, cur: Cursor[Any], t: Tables, e: ListingViewsCounted) -> None:
+        ids = [int(k) for k in e.counts]
+        counts = [int(v) for v in e.counts.values()]
+        cur.execute(
+            f"""UPDATE {t['listings']} l SET views = l.views + c.n
+                FROM unnest(%s::bigint[], %s::bigint[]) AS c(id, n) WHERE l.id = c.id""",
+            (ids, counts),
+        )
+
+    @handles(ReviewWritten)
+    def _review(self, cur: Cursor[Any], t: Tables, e: ReviewWritten) -> None:
+        cur.execute(
+            f"INSERT INTO {t['reviews']} (review_id, listing_id, rating, state) VALUES (%s, %s, %s, 'pending') "
+            "ON CONFLICT (review_id) DO NOTHING",
+            (e.review_id, e.listing_id, e.rating),
+        )
+
+    @handles(ReviewModerated)
+    def _moderated(self, cur: Cursor[Any], t: Tables, e: ReviewModerated) -> None:
+        cur.execute(f"UPDATE {t['reviews']} SET state = %s WHERE review_id = %s", (e.state, e.review_id))
+        cur.execute(
+            f"""UPDATE {t['listings']} l SET (reviews, rating_sum) = (
+                    SELECT count(*), coalesce(sum(r.rating), 0) FROM {t['reviews']} r
+                    WHERE r.listing_id = l.id AND r.state = 'approved')
+                WHERE l.id = %s""",
+            (e.listing_id,),
+        )
+
+    # ------------------------------------------------------------ weeks and awards
+
+    @handles(LaunchWeekClosed)
+    def _closed(self, cur: Cursor[Any], t: Tables, e: LaunchWeekClosed) -> None:
+        cur.execute(
+            f"INSERT INTO {t['weeks']} (week, closed_at) VALUES (%s, %s) ON CONFLICT (week) DO NOTHING",
+            (e.week, e.timestamp),
+        )
+        for w in e.winners:
+            cur.execute(
+                f"""INSERT INTO {t['awards']} (week, rank, listing_id, votes, first_vote_at)
+                    VALUES (%s, %s, %s, %s, %s) ON CONFLICT (week, rank) DO NOTHING""",
+                (e.week, int(w["rank"]), int(w["listing_id"]), int(w["votes"]), w.get("first_vote_at")),
+            )
+

@@ -1,0 +1,94 @@
+"""Pure helpers the listing projections share: normalised facts, the summary card, search words.
+
+Both `listing_view` and `catalog_view` build listing cards from the same
+events; keeping the rules here means a card looks the same wherever it is shown.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+from urllib.parse import urlsplit
+
+WORD = re.compile(r"[a-z0-9]+")
+MAX_WORD = 40
+# Profile keys whose change alters the card (and what the card calls them).
+CARD_FIELDS = {"name": "name", "tagline": "tagline", "logo_url": "logo_url", "website_url": "url"}
+# Profile keys the full-text search reads (SPEC §4.2: name, tagline, description, keywords).
+SEARCH_FIELDS = ("name", "tagline", "description", "keywords")
+PUBLIC_STATUSES = ("live",)
+UPCOMING_STATUSES = ("scheduled", "awaiting_badge")
+
+
+def fold(text: str) -> str:
+    """Lower case ASCII without accents: the form every search comparison uses."""
+    return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+
+def key_of(value: Any) -> str | None:
+    """A filter key: `Open Beta` -> `open-beta` (stages, pricing models); None when empty."""
+    if value is None:
+        return None
+    key = re.sub(r"[^a-z0-9]+", "-", fold(str(value))).strip("-")
+    return key or None
+
+
+def domain_of(url: Any) -> str | None:
+    """The host of a website URL without `www.` and port, lower case; accepts a bare host too."""
+    if not url:
+        return None
+    text = str(url).strip()
+    if "://" not in text:
+        text = "http://" + text
+    try:
+        host = urlsplit(text).hostname or ""
+    except ValueError:
+        return None
+    host = host.lower().rstrip(".")
+    return host.removeprefix("www.") or None
+
+
+def text_of(value: Any) -> str:
+    """Strings stay; lists are joined; None is empty."""
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return " ".join(str(v) for v in value if v is not None)
+    return str(value)
+
+
+def words_of(*texts: str) -> list[str]:
+    """Distinct folded words (2..40 characters) of the texts, in first-seen order."""
+    seen: dict[str, None] = {}
+    for text in texts:
+        for word in WORD.findall(fold(text)):
+            if 2 <= len(word) <= MAX_WORD:
+                seen.setdefault(word, None)
+    return list(seen)
+
+
+def website_of(profile: dict[str, Any], socials: dict[str, Any] | None = None) -> str | None:
+    """The listing's real website: `profile.website_url`, else the `website` social link."""
+    url = profile.get("website_url") or (socials or {}).get("website")
+    return str(url) if url else None
+
+
+def card_fields(profile: dict[str, Any], socials: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The profile part of a card: name, url (the real website), tagline, logo_url."""
+    return {
+        "name": str(profile.get("name") or ""),
+        "url": website_of(profile, socials),
+        "tagline": _str_or_none(profile.get("tagline")),
+        "logo_url": _str_or_none(profile.get("logo_url")),
+    }
+
+
+def card(slug: str, profile: dict[str, Any], socials: dict[str, Any] | None, status: str, week: str | None,
+         category: dict[str, str] | None) -> dict[str, Any]:
+    """A listing summary as search results and lists show it (votes are added when read)."""
+    return {"slug": slug, **card_fields(profile, socials), "status": status, "launch_week": week, "category": category}
+
+
+def _str_or_none(value: Any) -> str | None:
+    return str(value) if value not in (None, "") else None

@@ -1,0 +1,471 @@
+"""The listing read side: one public profile document and one search/summary row per listing.
+
+Tables (per generation):
+
+- `profiles`: the private state (every fact the events told) and the public
+  get_listing document built from it (`projections/listing_docs.py`).
+- `listings`: what search, sorting and summaries read: status, filters
+  (categories, stage, country, pricing, domain), text vectors, counters
+  (votes, followers, views, rating), the trending log-sum, and the card.
+- `votes` (cast times, for trending), `reviews` (ratings and moderation),
+  `domain_ratings` (snapshots), `categories` (names for the documents),
+  `words` (the search vocabulary for typo correction: every word of the
+  searched fields of live and upcoming listings).
+
+Content events rebuild a listing's document from its state; counter events
+(votes, follows, views, reviews) patch the document in SQL. Billboard money is
+kept in the document's labelled `billboard` section only: it never reaches a
+search column or the community section.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import date
+from typing import Any
+from uuid import UUID
+
+from psycopg import Cursor
+from psycopg.types.json import Jsonb
+
+from events.catalog import CategoryAdded, CategoryChanged
+from events.community import (
+    ListingFollowed,
+    ListingUnfollowed,
+    ListingViewsCounted,
+    ReviewModerated,
+    ReviewWritten,
+    VoteCast,
+    VoteWithdrawn,
+)
+from events.listing import (
+    ListingAlternativesApproved,
+    ListingCreated,
+    ListingEdited,
+    ListingFeatured,
+    ListingLaunched,
+    ListingMilestoneAdded,
+    ListingMilestoneDeleted,
+    ListingOwnerAdded,
+    ListingPublishedByStaff,
+    ListingQueuedForFree,
+    ListingScheduled,
+    ListingSectionsUnlocked,
+    ListingStorySet,
+    ListingUnpublished,
+    ListingUpdatePosted,
+    ListingVerified,
+)
+from events.metrics import BillboardContributed, DomainRatingRecorded, RevenueRecorded
+from projections import listing_docs as docs
+from projections.base import Projection, Tables, handles
+from projections.listing_cards import (
+    PUBLIC_STATUSES,
+    UPCOMING_STATUSES,
+    domain_of,
+    fold,
+    key_of,
+    text_of,
+    website_of,
+    words_of,
+)
+
+NAME = "listing_view"
+SEARCHABLE = PUBLIC_STATUSES + UPCOMING_STATUSES
+COUNTERS = "l.votes, l.followers, l.views, l.rating_avg, l.rating_count"
+# The live-listing sort orders; each has a partial index so a page is an index scan.
+SORT_INDEXES = {
+    "votes": "votes DESC, launched_at, listing_id",
+    "newest": "listed_at DESC, listing_id DESC",
+    "trending": "trend_log DESC NULLS LAST, votes DESC, launched_at, listing_id",
+    "most_viewed": "views DESC, votes DESC, launched_at, listing_id",
+    "most_followed": "followers DESC, votes DESC, launched_at, listing_id",
+}
+
+
+class ListingView(Projection):
+    name = NAME
+    tables = ("profiles", "listings", "votes", "reviews", "domain_ratings", "categories", "words")
+
+    def create(self, cur: Cursor[Any], t: Tables) -> None:
+        cur.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+        cur.execute("CREATE EXTENSION IF NOT EXISTS fuzzystrmatch")  # levenshtein, for typo correction
+        cur.execute(
+            f"""CREATE TABLE {t['profiles']} (
+                listing_id int PRIMARY KEY, stream_id uuid NOT NULL UNIQUE, slug text NOT NULL UNIQUE,
+                status text NOT NULL, state jsonb NOT NULL, doc jsonb NOT NULL)"""
+        )
+        cur.execute(
+            f"""CREATE TABLE {t['listings']} (
+                listing_id int PRIMARY KEY, slug text NOT NULL UNIQUE, status text NOT NULL, week text, plan text,
+                listed_at timestamptz, launched_at timestamptz, categories text[] NOT NULL DEFAULT '{{}}',
+                primary_category text, stage text, country text, pricing text, domain text,
+                name_lc text NOT NULL DEFAULT '', name_fts tsvector, head tsvector, fts tsvector, text_key text,
+                votes int NOT NULL DEFAULT 0, followers int NOT NULL DEFAULT 0, views bigint NOT NULL DEFAULT 0,
+                trend_log float8, rating_avg numeric, rating_count int NOT NULL DEFAULT 0, card jsonb NOT NULL)"""
+        )
+        ls = t["listings"]
+        # A small pending list keeps GIN scans fast between vacuums while inserts still batch.
+        cur.execute(f"CREATE INDEX ON {ls} USING gin (fts) WITH (gin_pending_list_limit = 256)")
+        cur.execute(f"CREATE INDEX ON {ls} USING gin (name_lc gin_trgm_ops) WITH (gin_pending_list_limit = 256)")
+        cur.execute(f"CREATE INDEX ON {ls} USING gin (name_fts) WITH (gin_pending_list_limit = 256)")
+        cur.execute(f"CREATE INDEX ON {ls} USING gin (categories)")
+        cur.execute(f"CREATE INDEX ON {ls} (domain)")
+        cur.execute(f"CREATE INDEX ON {ls} (primary_category, votes DESC, launched_at, listing_id) WHERE status = 'live'")
+        for order in SORT_INDEXES.values():
+            cur.execute(f"CREATE INDEX ON {ls} ({order}) WHERE status = 'live'")
+        cur.execute(f"CREATE INDEX ON {ls} (week) WHERE status IN ('scheduled', 'awaiting_badge')")
+        cur.execute(f"CREATE TABLE {t['votes']} (listing_id int NOT NULL, account_id text NOT NULL, x float8 NOT NULL, "
+                    "PRIMARY KEY (listing_id, account_id))")
+        cur.execute(f"CREATE TABLE {t['reviews']} (review_id text PRIMARY KEY, listing_id int NOT NULL, "
+                    "rating int NOT NULL, state text NOT NULL)")
+        cur.execute(f"CREATE INDEX ON {t['reviews']} (listing_id)")
+        cur.execute(f"CREATE TABLE {t['domain_ratings']} (listing_id int NOT NULL, measured_on date NOT NULL, "
+                    "value int NOT NULL, source text NOT NULL, PRIMARY KEY (listing_id, measured_on))")
+        cur.execute(f"CREATE TABLE {t['categories']} (slug text PRIMARY KEY, name text NOT NULL, parent text, "
+                    "attributes jsonb NOT NULL DEFAULT '[]')")
+        cur.execute(f"CREATE TABLE {t['words']} (word text PRIMARY KEY)")
+        cur.execute(f"CREATE INDEX ON {t['words']} USING gin (word gin_trgm_ops) WITH (gin_pending_list_limit = 256)")
+
+    # ------------------------------------------------------------ catalogue: category names
+
+    @handles(CategoryAdded)
+    def _category_added(self, cur: Cursor[Any], t: Tables, e: CategoryAdded) -> None:
+        cur.execute(
+            f"INSERT INTO {t['categories']} (slug, name, parent, attributes) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT (slug) DO NOTHING",
+            (e.slug, e.name, e.parent_slug, Jsonb(list(e.attributes))),
+        )
+        self._names_cache = None
+
+    @handles(CategoryChanged)
+    def _category_changed(self, cur: Cursor[Any], t: Tables, e: CategoryChanged) -> None:
+        c = e.changes
+        cur.execute(
+            f"UPDATE {t['categories']} SET name = coalesce(%s, name), attributes = coalesce(%s, attributes), "
+            "parent = CASE WHEN %s THEN %s ELSE parent END WHERE slug = %s",
+            (c.get("name"), Jsonb(c["attributes"]) if "attributes" in c else None, "parent_slug" in c,
+             c.get("parent_slug"), e.slug),
+        )
+        self._names_cache = None  # names are re-read on the next write
+        if "name" in c:  # documents and cards carry category names
+            rows = cur.execute(f"SELECT listing_id FROM {t['listings']} WHERE categories @> ARRAY[%s]", (e.slug,)).fetchall()
+            for (listing_id,) in rows:
+                self._change(cur, t, lambda s: None, listing_id=listing_id)
+
+    # ------------------------------------------------------------ listing content and status
+
+    @handles(ListingCreated)
+    def _created(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
+        self._write(cur, t, docs.new_state(e), _zero_counters(), None, insert=True)
+
+    @handles(ListingEdited)
+    def _edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited) -> None:
+        self._change(cur, t, lambda s: docs.apply_edit(s, e.changes), stream=e.originator_id)
+
+    @handles(ListingStorySet)
+    def _story(self, cur: Cursor[Any], t: Tables, e: ListingStorySet) -> None:
+        self._change(cur, t, lambda s: s.update(story=dict(e.story)), stream=e.originator_id)
+
+    @handles(ListingMilestoneAdded)
+    def _milestone_added(self, cur: Cursor[Any], t: Tables, e: ListingMilestoneAdded) -> None:
+        m = {"milestone_id": e.milestone_id, "date": e.date, "title": e.title, "description": e.description, "url": e.url}
+        self._change(cur, t, lambda s: docs.add_milestone(s, m), stream=e.originator_id)
+
+    @handles(ListingMilestoneDeleted)
+    def _milestone_deleted(self, cur: Cursor[Any], t: Tables, e: ListingMilestoneDeleted) -> None:
+        def drop(s: dict[str, Any]) -> None:
+            s["milestones"] = [m for m in s["milestones"] if m.get("milestone_id") != e.milestone_id]
+
+        self._change(cur, t, drop, stream=e.originator_id)
+
+    @handles(ListingUpdatePosted)
+    def _update_posted(self, cur: Cursor[Any], t: Tables, e: ListingUpdatePosted) -> None:
+        u = {"update_id": e.update_id, "title": e.title, "body": e.body, "posted_at": e.timestamp.isoformat()}
+        self._change(cur, t, lambda s: docs.add_update(s, u), stream=e.originator_id)
+
+    @handles(ListingSectionsUnlocked)
+    def _unlocked(self, cur: Cursor[Any], t: Tables, e: ListingSectionsUnlocked) -> None:
+        self._change(cur, t, lambda s: s.update(unlocked=sorted(set(s["unlocked"]) | set(e.sections))), stream=e.originator_id)
+
+    @handles(ListingAlternativesApproved)
+    def _alternatives(self, cur: Cursor[Any], t: Tables, e: ListingAlternativesApproved) -> None:
+        self._change(cur, t, lambda s: s.update(alternatives=list(e.slugs)), stream=e.originator_id)
+
+    @handles(ListingOwnerAdded)
+    def _owner(self, cur: Cursor[Any], t: Tables, e: ListingOwnerAdded) -> None:
+        self._change(cur, t, lambda s: s.update(owner_ids=[*s["owner_ids"], e.account_id]), stream=e.originator_id)
+
+    @handles(ListingVerified)
+    def _verified(self, cur: Cursor[Any], t: Tables, e: ListingVerified) -> None:
+        self._change(cur, t, lambda s: s.update(verified=True), stream=e.originator_id)
+
+    @handles(ListingFeatured)
+    def _featured(self, cur: Cursor[Any], t: Tables, e: ListingFeatured) -> None:
+        self._change(cur, t, lambda s: s.update(featured_weeks=sorted({*s["featured_weeks"], e.week})), stream=e.originator_id)
+
+    @handles(ListingQueuedForFree)
+    def _queued(self, cur: Cursor[Any], t: Tables, e: ListingQueuedForFree) -> None:
+        at = e.timestamp.isoformat()
+        self._change(cur, t, lambda s: s.update(status="awaiting_badge", plan="free", week=e.week, listed_at=at),
+                     stream=e.originator_id)
+
+    @handles(ListingScheduled)
+    def _scheduled(self, cur: Cursor[Any], t: Tables, e: ListingScheduled) -> None:
+        at = e.timestamp.isoformat()
+        self._change(cur, t, lambda s: s.update(status="scheduled", plan=e.plan, week=e.week, listed_at=at),
+                     stream=e.originator_id)
+
+    @handles(ListingLaunched, ListingPublishedByStaff)
+    def _live(self, cur: Cursor[Any], t: Tables, e: ListingLaunched | ListingPublishedByStaff) -> None:
+        at = e.timestamp.isoformat()
+        self._change(cur, t, lambda s: s.update(status="live", plan=e.plan, week=e.week, launched_at=at, listed_at=at),
+                     stream=e.originator_id)
+
+    @handles(ListingUnpublished)
+    def _unpublished(self, cur: Cursor[Any], t: Tables, e: ListingUnpublished) -> None:
+        self._change(cur, t, lambda s: s.update(status="unpublished"), stream=e.originator_id)
+
+    # ------------------------------------------------------------ metrics
+
+    @handles(DomainRatingRecorded)
+    def _domain_rating(self, cur: Cursor[Any], t: Tables, e: DomainRatingRecorded) -> None:
+        cur.execute(
+            f"INSERT INTO {t['domain_ratings']} (listing_id, measured_on, value, source) VALUES (%s, %s, %s, %s) "
+            "ON CONFLICT (listing_id, measured_on) DO UPDATE SET value = EXCLUDED.value, source = EXCLUDED.source",
+            (e.listing_id, date.fromisoformat(e.measured_on), e.value, e.source),
+        )
+        rows = cur.execute(
+            f"SELECT measured_on, value, source FROM {t['domain_ratings']} WHERE listing_id = %s", (e.listing_id,)
+        ).fetchall()
+        trend = docs.domain_rating_trend([(r[0], int(r[1]), str(r[2])) for r in rows])
+        self._change(cur, t, lambda s: s.update(domain_rating=trend), listing_id=e.listing_id)
+
+    @handles(RevenueRecorded)
+    def _revenue(self, cur: Cursor[Any], t: Tables, e: RevenueRecorded) -> None:
+        self._change(cur, t, lambda s: docs.record_revenue(s, e.amount_cents, e.period, e.source), listing_id=e.listing_id)
+
+    @handles(BillboardContributed)
+    def _billboard(self, cur: Cursor[Any], t: Tables, e: BillboardContributed) -> None:
+        # Paid placement: kept in its labelled document section, never in search or community fields.
+        self._change(cur, t, lambda s: s.update(billboard_cents=int(s["billboard_cents"]) + e.amount_cents),
+                     listing_id=e.listing_id)
+
+    # ------------------------------------------------------------ community counters (patched in SQL)
+
+    @handles(VoteCast)
+    def _vote(self, cur: Cursor[Any], t: Tables, e: VoteCast) -> None:
+        self._forget(cur, e.listing_id)
+        x = docs.trend_exponent(e.timestamp)
+        cur.execute(
+            f"""WITH v AS (INSERT INTO {t['votes']} (listing_id, account_id, x) VALUES (%(id)s, %(acct)s, %(x)s)
+                          ON CONFLICT DO NOTHING RETURNING listing_id)
+                UPDATE {t['listings']} SET votes = votes + 1,
+                    trend_log = CASE WHEN trend_log IS NULL THEN %(x)s
+                        ELSE greatest(trend_log, %(x)s)
+                             + ln(1 + power(2::float8, greatest(-1000, -abs(trend_log - %(x)s)))) / ln(2) END
+                WHERE listing_id = (SELECT listing_id FROM v)""",
+            {"id": e.listing_id, "acct": e.account_id, "x": x},
+        )
+        self._patch_counter(cur, t, e.listing_id, "votes")
+
+    @handles(VoteWithdrawn)
+    def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn) -> None:
+        self._forget(cur, e.listing_id)
+        deleted = cur.execute(
+            f"DELETE FROM {t['votes']} WHERE listing_id = %s AND account_id = %s RETURNING 1", (e.listing_id, e.account_id)
+        ).fetchone()
+        if deleted is None:
+            return
+        cur.execute(
+            f"""UPDATE {t['listings']} SET votes = greatest(votes - 1, 0), trend_log = (
+                    SELECT max(m) + ln(sum(power(2::float8, greatest(-1000, x - m)))) / ln(2)
+                    FROM (SELECT x, max(x) OVER () AS m FROM {t['votes']} WHERE listing_id = %(id)s) s)
+                WHERE listing_id = %(id)s""",
+            {"id": e.listing_id},
+        )
+        self._patch_counter(cur, t, e.listing_id, "votes")
+
+    @handles(ListingFollowed, ListingUnfollowed)
+    def _follow(self, cur: Cursor[Any], t: Tables, e: ListingFollowed | ListingUnfollowed) -> None:
+        self._forget(cur, e.listing_id)
+        step = 1 if isinstance(e, ListingFollowed) else -1
+        cur.execute(f"UPDATE {t['listings']} SET followers = greatest(followers + %s, 0) WHERE listing_id = %s",
+                    (step, e.listing_id))
+        self._patch_counter(cur, t, e.listing_id, "followers")
+
+    @handles(ListingViewsCounted)
+    def _views(self, cur: Cursor[Any], t: Tables, e: ListingViewsCounted) -> None:
+        pairs = [(int(k), int(v)) for k, v in e.counts.items() if str(k).isdigit() and int(v) > 0]
+        if not pairs:
+            return
+        self._forget(cur, *(p[0] for p in pairs))
+        cur.execute(
+            f"""WITH c AS (SELECT * FROM unnest(%s::int[], %s::bigint[]) AS c(id, n)),
+                     l AS (UPDATE {t['listings']} SET views = views + c.n FROM c WHERE listing_id = c.id
+                           RETURNING listing_id, views)
+                UPDATE {t['profiles']} p SET doc = jsonb_set(p.doc, '{{community,views}}', to_jsonb(l.views))
+                FROM l WHERE p.listing_id = l.listing_id""",
+            ([p[0] for p in pairs], [p[1] for p in pairs]),
+        )
+
+    @handles(ReviewWritten)
+    def _review_written(self, cur: Cursor[Any], t: Tables, e: ReviewWritten) -> None:
+        cur.execute(
+            f"INSERT INTO {t['reviews']} (review_id, listing_id, rating, state) VALUES (%s, %s, %s, 'pending') "
+            "ON CONFLICT (review_id) DO NOTHING",
+            (e.review_id, e.listing_id, e.rating),
+        )
+
+    @handles(ReviewModerated)
+    def _review_moderated(self, cur: Cursor[Any], t: Tables, e: ReviewModerated) -> None:
+        self._forget(cur, e.listing_id)
+        cur.execute(f"UPDATE {t['reviews']} SET state = %s WHERE review_id = %s", (e.state, e.review_id))
+        cur.execute(
+            f"""UPDATE {t['listings']} l SET rating_avg = r.a, rating_count = r.n
+                FROM (SELECT round(avg(rating), 2) AS a, count(*) AS n FROM {t['reviews']}
+                      WHERE listing_id = %(id)s AND state = 'approved') r
+                WHERE l.listing_id = %(id)s""",
+            {"id": e.listing_id},
+        )
+        cur.execute(
+            f"""UPDATE {t['profiles']} p SET doc = jsonb_set(p.doc, '{{community,rating}}',
+                    jsonb_build_object('average', l.rating_avg::float8, 'count', l.rating_count))
+                FROM {t['listings']} l WHERE l.listing_id = p.listing_id AND p.listing_id = %s""",
+            (e.listing_id,),
+        )
+
+    # ------------------------------------------------------------ writing
+
+    def _patch_counter(self, cur: Cursor[Any], t: Tables, listing_id: int, column: str) -> None:
+        cur.execute(
+            f"""UPDATE {t['profiles']} p SET doc = jsonb_set(p.doc, '{{community,{column}}}', to_jsonb(l.{column}))
+                FROM {t['listings']} l WHERE l.listing_id = p.listing_id AND p.listing_id = %s""",
+            (listing_id,),
+        )
+
+    def _change(self, cur: Cursor[Any], t: Tables, mutate: Any, *, stream: UUID | None = None,
+                listing_id: int | None = None) -> None:
+        """Load a listing's state, apply `mutate`, and write the document and search row again."""
+        self._batch(cur)
+        known = self._streams.get(str(stream)) if stream is not None else listing_id
+        if known is not None and known in self._states:
+            state, counters, text_key = self._states[known]
+            mutate(state)
+            self._write(cur, t, state, counters, text_key)
+            return
+        where, key = ("p.stream_id = %s", stream) if stream is not None else ("p.listing_id = %s", listing_id)
+        row = cur.execute(
+            f"SELECT p.state, {COUNTERS}, l.text_key FROM {t['profiles']} p "
+            f"JOIN {t['listings']} l USING (listing_id) WHERE {where}",
+            (key,),
+        ).fetchone()
+        if row is None:  # an event for a listing this generation never saw created: nothing to show
+            return
+        state = row[0]
+        mutate(state)
+        counters = dict(zip(("votes", "followers", "views", "rating_avg", "rating_count"), row[1:6], strict=True))
+        self._write(cur, t, state, counters, row[6])
+
+    # ------------------------------------------------------------ batch memory
+    #
+    # What this batch has read or written, kept in memory for the batch only: the runtime opens one
+    # cursor per batch (one transaction), and a new cursor forgets everything, so nothing here can
+    # outlive a rollback. It saves a round trip per event when, say, a listing is created and
+    # published in the same batch.
+
+    _batch_cursor: Any = None
+    _names_cache: dict[str, str] | None = None
+    _words_seen: set[str] = set()
+    _states: dict[int, tuple[dict[str, Any], dict[str, Any], str | None]] = {}
+    _streams: dict[str, int] = {}
+
+    def _batch(self, cur: Cursor[Any]) -> None:
+        if self._batch_cursor is not cur:
+            self._batch_cursor, self._names_cache, self._words_seen, self._states, self._streams = cur, None, set(), {}, {}
+
+    def _forget(self, cur: Cursor[Any], *listing_ids: int) -> None:
+        """A counter changed in SQL: the remembered counters of these listings are stale."""
+        self._batch(cur)
+        for listing_id in listing_ids:
+            self._states.pop(listing_id, None)
+
+    def _names(self, cur: Cursor[Any], t: Tables) -> dict[str, str]:
+        """Category names, read once per batch."""
+        self._batch(cur)
+        if self._names_cache is None:
+            self._names_cache = dict(cur.execute(f"SELECT slug, name FROM {t['categories']}").fetchall())
+        return self._names_cache
+
+    def _write(self, cur: Cursor[Any], t: Tables, state: dict[str, Any], counters: dict[str, Any],
+               old_text_key: str | None, insert: bool = False) -> None:
+        """Write the state, the document and the search row; text vectors only when the searched text changed.
+
+        Only searchable listings (live or upcoming) carry text vectors and add their words to the vocabulary.
+        """
+        names = self._names(cur, t)
+        p = state["profile"]
+        # Only live listings are public: other statuses keep an empty document (rebuilt when they go live).
+        doc = docs.public_doc(state, counters, names) if state["status"] in PUBLIC_STATUSES else {}
+        searchable = state["status"] in SEARCHABLE
+        name = str(p.get("name") or "")
+        tk = text_of(p.get("tagline")) + " " + text_of(p.get("keywords"))
+        description = text_of(p.get("description"))
+        text_key = hashlib.blake2b(repr((searchable, name, tk, description)).encode(), digest_size=12).hexdigest()
+        country = str(p.get("country") or "").strip().upper()
+        params = {
+            "id": state["listing_id"], "stream": state["stream_id"], "slug": state["slug"], "state": Jsonb(state),
+            "doc": Jsonb(doc), "status": state["status"], "week": state["week"], "plan": state["plan"],
+            "listed_at": state["listed_at"], "launched_at": state["launched_at"], "categories": state["categories"],
+            "primary": state["categories"][0] if state["categories"] else None,
+            "stage": key_of(p.get("stage")), "pricing": key_of(p.get("pricing_model")),
+            "country": country if len(country) == 2 and country.isalpha() else None,
+            "domain": domain_of(website_of(p, state["socials"])), "name_lc": fold(name), "card": Jsonb(docs.summary_card(state, names)),
+            "name": name, "tk": tk, "description": description, "text_key": text_key, "searchable": searchable,
+        }
+        name_fts = "CASE WHEN %(searchable)s THEN to_tsvector('english', %(name)s) END"
+        head = """CASE WHEN %(searchable)s THEN setweight(to_tsvector('english', %(name)s), 'A')
+                    || setweight(to_tsvector('english', %(tk)s), 'B') END"""
+        fts = """CASE WHEN %(searchable)s THEN setweight(to_tsvector('english', %(name)s), 'A')
+                    || setweight(to_tsvector('english', %(tk)s), 'B')
+                    || setweight(to_tsvector('english', %(description)s), 'C') END"""
+        params["words"] = self._new_words(cur, words_of(name, tk, description)) if searchable and text_key != old_text_key else []
+        self._states[state["listing_id"]] = (state, counters, text_key)
+        self._streams[str(state["stream_id"])] = state["listing_id"]
+        # The vocabulary only grows (an insert that finds the word changes nothing); a rebuild trims it.
+        words = f"w AS (INSERT INTO {t['words']} (word) SELECT unnest(%(words)s::text[]) ON CONFLICT DO NOTHING)"
+        if insert:
+            cur.execute(
+                f"""WITH {words}, p AS (INSERT INTO {t['profiles']} (listing_id, stream_id, slug, status, state, doc)
+                               VALUES (%(id)s, %(stream)s, %(slug)s, %(status)s, %(state)s, %(doc)s))
+                    INSERT INTO {t['listings']} (listing_id, slug, status, week, plan, listed_at, launched_at,
+                        categories, primary_category, stage, country, pricing, domain, name_lc, card, text_key, name_fts, head, fts)
+                    VALUES (%(id)s, %(slug)s, %(status)s, %(week)s, %(plan)s, %(listed_at)s, %(launched_at)s,
+                        %(categories)s, %(primary)s, %(stage)s, %(country)s, %(pricing)s, %(domain)s, %(name_lc)s,
+                        %(card)s, %(text_key)s, {name_fts}, {head}, {fts})""",
+                params,
+            )
+        else:
+            text = (f", text_key = %(text_key)s, name_fts = {name_fts}, head = {head}, fts = {fts}"
+                    if text_key != old_text_key else "")
+            cur.execute(
+                f"""WITH {words}, p AS (UPDATE {t['profiles']} SET state = %(state)s, doc = %(doc)s, status = %(status)s
+                               WHERE listing_id = %(id)s)
+                    UPDATE {t['listings']} SET status = %(status)s, week = %(week)s, plan = %(plan)s,
+                        listed_at = %(listed_at)s, launched_at = %(launched_at)s, categories = %(categories)s,
+                        primary_category = %(primary)s, stage = %(stage)s, country = %(country)s, pricing = %(pricing)s,
+                        domain = %(domain)s, name_lc = %(name_lc)s, card = %(card)s {text}
+                    WHERE listing_id = %(id)s""",
+                params,
+            )
+
+    def _new_words(self, cur: Cursor[Any], words: list[str]) -> list[str]:
+        """The words this batch has not added yet."""
+        self._batch(cur)
+        new = [w for w in words if w not in self._words_seen]
+        self._words_seen.update(new)
+        return new
+
+
+def _zero_counters() -> dict[str, Any]:
+    return {"votes": 0, "followers": 0, "views": 0, "rating_avg": None, "rating_count": 0}

@@ -1,0 +1,157 @@
+"""Outgoing mail: the SMTP adapter and the outbox sender.
+
+Commands queue messages as `EmailQueued` events (the outbox); the
+`OutboxSender` reads due messages from the `mail_view` projection, claims each
+one with an event (so two senders never both send it), sends it with smtplib
+and records `EmailSent` or `EmailFailed` (retried with backoff, then given up).
+
+Delivery is at least once: a sender that dies after the SMTP server accepted
+a message but before `EmailSent` is stored sends it again once the claim is
+stale (10 minutes).
+
+`SMTP_URL`: ``smtp://[user[:password]@]host[:port][?starttls=1&from=addr]``
+or ``smtps://...`` (TLS from the first byte, port 465 by default).
+Without it nothing is sent; messages stay `queued` in the outbox.
+"""
+
+from __future__ import annotations
+
+import logging
+import smtplib
+import ssl
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from aggregates import mail as mail_agg
+from aggregates.base import Meta
+from commands import mail as mail_cmd
+from commands.store import EventStore
+from projections.reads import ReadStore
+from queries import mail as mail_q
+
+log = logging.getLogger(__name__)
+ACTOR = "system:mailer"
+
+
+@dataclass(frozen=True)
+class SmtpMailer:
+    """Sends one plain-text message per call over SMTP (a fresh connection each time)."""
+
+    host: str
+    port: int
+    sender: str
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False  # implicit TLS (smtps)
+    starttls: bool = False
+    timeout: float = 20.0
+
+    @classmethod
+    def from_url(cls, url: str, default_sender: str) -> SmtpMailer:
+        parts = urlsplit(url)
+        if parts.scheme not in ("smtp", "smtps"):
+            raise ValueError("SMTP_URL must start with smtp:// or smtps://")
+        query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+        tls = parts.scheme == "smtps"
+        starttls = query.get("starttls", "").lower() in ("1", "true", "yes")
+        return cls(
+            host=parts.hostname or "127.0.0.1",
+            port=parts.port or (465 if tls else 587 if starttls else 25),
+            sender=query.get("from") or default_sender,
+            username=unquote(parts.username) if parts.username else None,
+            password=unquote(parts.password) if parts.password else None,
+            tls=tls,
+            starttls=starttls,
+        )
+
+    def build(self, to: str, subject: str, text: str, at: datetime) -> EmailMessage:
+        msg = EmailMessage()
+        msg["From"] = self.sender
+        msg["To"] = to
+        msg["Subject"] = subject
+        msg["Date"] = format_datetime(at)
+        msg["Message-ID"] = make_msgid(domain=self.sender.rsplit("@", 1)[-1].strip(">") or None)
+        msg.set_content(text)
+        return msg
+
+    def send(self, to: str, subject: str, text: str, at: datetime) -> None:
+        message = self.build(to, subject, text, at)
+        context = ssl.create_default_context()
+        smtp: smtplib.SMTP
+        if self.tls:
+            smtp = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=context)
+        else:
+            smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+        with smtp:
+            if self.starttls:
+                smtp.starttls(context=context)
+            if self.username:
+                smtp.login(self.username, self.password or "")
+            smtp.send_message(message)
+
+
+class OutboxSender:
+    """Sends due outbox messages; `run_once` for tests and the CLI, `start` for a server thread."""
+
+    def __init__(self, store: EventStore, reads: ReadStore, mailer: SmtpMailer, clock: Callable[[], datetime],
+                 poll_seconds: float = 2.0) -> None:
+        self.store = store
+        self.reads = reads
+        self.mailer = mailer
+        self.clock = clock
+        self.poll_seconds = poll_seconds
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def run_once(self) -> int:
+        """Send every message due now; return how many were sent."""
+        now = self.clock()
+        sent = 0
+        for message_id in mail_q.due(self.reads, now, now - mail_agg.STALE_CLAIM):
+            meta = Meta(at=self.clock(), actor=ACTOR, channel="system")
+            claimed = mail_cmd.claim_for_sending(self.store, message_id, meta)
+            if claimed is None:
+                continue
+            state, attempt = claimed
+            try:
+                self.mailer.send(state.to, state.subject, state.text, meta.at)
+            except Exception as exc:  # noqa: BLE001 - every failure is recorded and retried
+                log.warning("sending %s to %s failed: %s", message_id, state.to, exc)
+                mail_cmd.record_failed(self.store, message_id, attempt, f"{type(exc).__name__}: {exc}",
+                                       Meta(at=self.clock(), actor=ACTOR, channel="system"))
+            else:
+                mail_cmd.record_sent(self.store, message_id, attempt, Meta(at=self.clock(), actor=ACTOR, channel="system"))
+                sent += 1
+        return sent
+
+    def on_move(self, projection: str, _position: int) -> None:
+        """Projection listener: new outbox rows wake the sender at once."""
+        if projection == mail_q.VIEW:
+            self._wake.set()
+
+    def start(self) -> None:
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._loop, name="outbox-sender", daemon=True)
+        self._thread.start()
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.run_once()
+            except Exception:  # noqa: BLE001 - the database may be away for a moment
+                log.exception("outbox sender failed; will retry")
+            self._wake.wait(self.poll_seconds)
+            self._wake.clear()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None

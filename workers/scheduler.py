@@ -1,0 +1,123 @@
+"""The in-process scheduler: launch weeks open and close on time.
+
+`launchdir serve` starts one `Scheduler` thread. Every `interval` seconds (60
+by default) it runs `tick()`, which
+
+1. launches the scheduled listings whose launch week has begun
+   (`commands.listing.launch_if_due`), and
+2. closes every past week that has not been closed: the previous week, and
+   any week of the last `CATCH_UP_WEEKS` with live launches (missed during
+   downtime), granting Launch of the Week #1..#3 from community votes
+   (`commands.awards.close_week`). Older weeks are closed by staff
+   (`launchdir staff close-week WEEK`).
+
+So a week starts and its predecessor closes within a minute of Monday 00:00
+in the site's timezone. Every step is idempotent, so a tick may run in
+several processes at once or be repeated; `tick(now)` can be called directly
+(tests, `launchdir staff tick`). Before reading vote standings it brings
+`launches_view` up to the log head itself, so it never ranks from a lagging
+projection.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from aggregates.base import Meta
+from commands import awards as awards_cmd
+from commands import listing as listing_cmd
+from commands.store import EventStore
+from projections.reads import ReadStore
+from projections.runtime import ProjectionRuntime
+from queries import launches as launches_q
+from queries.awards import week_standings
+from queries.weeks import monday_of
+
+log = logging.getLogger(__name__)
+VIEW = "launches_view"
+DEFAULT_INTERVAL = 60.0
+CATCH_UP_WEEKS = 8
+
+
+@dataclass
+class TickResult:
+    launched: list[int] = field(default_factory=list)
+    closed: list[str] = field(default_factory=list)
+
+
+def close_week(store: EventStore, reads: ReadStore, runtime: ProjectionRuntime, week: date, meta: Meta) -> bool:
+    """Close `week` from fresh community standings; False when it was closed already."""
+    if awards_cmd.is_closed(store, week.isoformat()):
+        return False
+    runtime.catch_up(VIEW)
+    standings = [awards_cmd.StandingIn(**s) for s in week_standings(reads, week)]
+    awards_cmd.close_week(store, awards_cmd.CloseLaunchWeek(week=week.isoformat(), standings=standings), meta)
+    return True
+
+
+class Scheduler:
+    """Runs `tick` now and then every `interval` seconds on a daemon thread."""
+
+    def __init__(self, store: EventStore, reads: ReadStore, runtime: ProjectionRuntime,
+                 now: Callable[[], datetime], interval: float = DEFAULT_INTERVAL) -> None:
+        self.store = store
+        self.reads = reads
+        self.runtime = runtime
+        self.now = now  # the current time in the site's timezone
+        self.interval = interval
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def tick(self, now: datetime | None = None) -> TickResult:
+        """Launch what is due and close what has ended, as of `now` (default: the clock)."""
+        with self._lock:
+            at = now.astimezone(self.now().tzinfo) if now else self.now()  # days and weeks in the site's timezone
+            meta = Meta(at=at, actor="system", channel="system")
+            current = monday_of(at.date())
+            result = TickResult()
+            self.runtime.catch_up(VIEW)
+            for listing_id in launches_q.due_launches(self.reads, current):
+                try:
+                    listing_cmd.launch_if_due(self.store, listing_id, meta)
+                    result.launched.append(listing_id)
+                except Exception:
+                    log.exception("scheduler: launching listing %s failed; next tick retries", listing_id)
+            self.runtime.catch_up(VIEW)
+            since = current - timedelta(weeks=CATCH_UP_WEEKS)
+            weeks = {w for w in launches_q.unclosed_weeks(self.reads, current) if w >= since}
+            weeks.add(current - timedelta(weeks=1))
+            for week in sorted(weeks):
+                try:
+                    if close_week(self.store, self.reads, self.runtime, week, meta):
+                        result.closed.append(week.isoformat())
+                except Exception:
+                    log.exception("scheduler: closing week %s failed; next tick retries", week)
+            if result.launched or result.closed:
+                log.info("scheduler: launched %s, closed %s", result.launched, result.closed)
+            return result
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="launch-scheduler", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.tick()
+            except Exception:
+                log.exception("scheduler tick failed; retrying in %.0f s", self.interval)
+            self._stop.wait(self.interval)
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+            self._thread = None
