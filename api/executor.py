@@ -136,8 +136,12 @@ class Executor:
     ) -> Outcome:
         limit_headers: dict[str, str] = {}
         try:
-            principal = await (self.authenticator.authenticate(authorization, channel=channel)  # type: ignore[call-arg]
-                               if self._auth_takes_channel else self.authenticator.authenticate(authorization))
+            try:
+                principal = await (self.authenticator.authenticate(authorization, channel=channel)  # type: ignore[call-arg]
+                                   if self._auth_takes_channel else self.authenticator.authenticate(authorization))
+            except Unauthorized:
+                await self.rate_limiter.check(op, None, ip)  # bad credentials count against the caller's address
+                raise
             limit_headers = await self.rate_limiter.check(op, principal, ip)
             self._authorize(op, principal)
             cache_key = self._cache_key(op, raw) if op.cache_projections and op.scope is None else None

@@ -88,3 +88,15 @@ def test_the_key_header_is_ignored_on_reads(limited: RunningServer) -> None:
     with client_at(limited, "198.51.100.5") as http:
         r = http.get("/api/v1/site", headers={"Idempotency-Key": "x"})  # malformed, and irrelevant here
     assert r.status_code == 200 and "Idempotent-Replayed" not in r.headers
+
+
+def test_bad_credentials_spend_the_address_quota(limited: RunningServer) -> None:
+    """Guessing API keys is rate limited like any anonymous caller."""
+    with client_at(limited, "198.51.100.6") as http:
+        statuses = [
+            http.get("/api/v1/site", headers={"Authorization": f"Bearer ldk_{n:016x}_{'0' * 64}"}).status_code
+            for n in range(BURST + 1)
+        ]
+    assert statuses[:BURST] == [401] * BURST
+    assert statuses[BURST] == 429
+
