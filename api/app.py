@@ -65,7 +65,7 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
     async def home(request: Request) -> Response:
         services = executor.services
         site = catalog_q.get_site_info(services.reads, services.links, str(services.timezone))
-        tree = catalog_q.list_categories(services.reads, catalog_q.ListCategories())
+        tree = catalog_q.list_categories(services.reads, catalog_q.ListCategories(include_empty=True))
         return TEMPLATES.TemplateResponse(request, "home.html", {"site": site, "categories": tree["items"]})
 
     async def problem_page(request: Request) -> Response:

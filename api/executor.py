@@ -165,9 +165,8 @@ class Executor:
         except DomainError as exc:
             headers = dict(limit_headers)
             if isinstance(exc, (Unauthorized, Forbidden)):
-                headers["www-authenticate"] = (
-                    self.challenge(op, exc, channel) if self._challenge_takes_channel else self.challenge(op, exc)
-                )
+                challenge: Callable[..., str] = self.challenge
+                headers["www-authenticate"] = challenge(op, exc, channel) if self._challenge_takes_channel else challenge(op, exc)
             if hasattr(exc, "retry_after"):
                 headers["retry-after"] = str(exc.retry_after)
             headers.update(getattr(exc, "headers", None) or {})  # e.g. RateLimit fields of a 429

@@ -59,7 +59,7 @@ class EventStore:
         """Call `listener(position)` after each successful append (wakes in-process projectors)."""
         self._listeners.append(listener)
 
-    def load(self, stream_id: UUID, initial: Callable[[UUID], S], evolve: Callable[[Any, S], S]) -> S:
+    def load(self, stream_id: UUID, initial: Callable[[UUID], S], evolve: Callable[[Any, Any], Any]) -> S:
         """Fold the stream's events into a state, starting from the cached state when there is one."""
         key = (stream_id, id(evolve))
         with self._lock:
@@ -68,7 +68,7 @@ class EventStore:
             state = initial(stream_id)
         version = getattr(state, "version", 0)
         for event in self.app.events.get(stream_id, gt=version or None):
-            state = evolve(event, state)
+            state = evolve(event, state)  # evolve keeps the state's type (singledispatch hides it)
         with self._lock:
             self._cache[key] = state
             self._cache.move_to_end(key)

@@ -158,11 +158,17 @@ def ensure_catalog(c: Container, path: Path | None = None, update: bool = False)
     return catalog_cmd.load_catalog(c.store, catalog_cmd.LoadCatalog(spec=spec, update=update), c.system_meta())
 
 
+def _catch_up_all(c: Container) -> None:
+    """Before serving, bring every projection to the head of the log."""
+    for name in c.runtime.projections:
+        c.runtime.catch_up(name)
+
+
 def web_app(c: Container) -> Any:
     hosts, origins = c.settings.mcp_hosts()
     config = WebConfig(public_url=c.settings.base_url, allowed_hosts=hosts, allowed_origins=origins)
     if c.settings.run_projectors:
-        config.on_startup.append(lambda: [c.runtime.catch_up(name) for name in c.runtime.projections])
+        config.on_startup.append(lambda: _catch_up_all(c))
     config.on_startup.append(lambda: c.runtime.start(run_projectors=c.settings.run_projectors))
     config.on_shutdown.append(c.runtime.stop)
     directory: Directory = c.services.extras["directory"]

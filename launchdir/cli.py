@@ -243,7 +243,8 @@ def accounts_create(email: str, password: str | None, actor: str | None) -> None
         raise click.BadParameter(f"use {PASSWORD_MIN}..{PASSWORD_MAX} characters", param_hint="--password")
     c = _container()
     try:
-        cmd = RegisterAccount(account_id=uuid4(), email=email, password=password, verified=True)
+        cmd = RegisterAccount.model_validate(
+            {"account_id": uuid4(), "email": email, "password": password, "verified": True})
         result = register_account(c.store, cmd, _cli_meta(c, actor), None)
         click.echo(result.account_id)
     except Exception as exc:
@@ -275,8 +276,9 @@ def keys_create(email: str, scopes: str, name: str, expires: str | None, actor: 
         state = find_account(c.store, email)
         if state is None:
             raise click.ClickException(f"no account with the email address {email!r}")
-        cmd = CreateApiKey(account_id=state.id, name=name, scopes=[s.strip() for s in scopes.split(",") if s.strip()],
-                           expires_on=date.fromisoformat(expires) if expires else None)
+        cmd = CreateApiKey.model_validate({
+            "account_id": state.id, "name": name, "scopes": [s.strip() for s in scopes.split(",") if s.strip()],
+            "expires_on": date.fromisoformat(expires) if expires else None})
         new = create_api_key(c.store, cmd, _cli_meta(c, actor), c.services.timezone)
         click.echo(new.key)
         click.echo("This key is shown once; only its hash is kept.", err=True)

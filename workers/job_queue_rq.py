@@ -144,7 +144,7 @@ class RQJobQueue:
     def _pending_count(self) -> int:
         """Jobs queued, being handed to a worker, running or waiting for a retry."""
         queue = self._queue
-        return (
+        return int(
             queue.count
             + int(self._redis.llen(queue.intermediate_queue_key))
             + queue.started_job_registry.count

@@ -46,7 +46,7 @@ _LOOPBACK_V4 = ipaddress.ip_network("127.0.0.0/8")
 _LOOPBACK_V6 = ipaddress.ip_address("::1")
 
 _BLOCKED_V4: tuple[tuple[ipaddress.IPv4Network, str], ...] = tuple(
-    (ipaddress.ip_network(net), reason)
+    (ipaddress.IPv4Network(net), reason)
     for net, reason in (
         ("0.0.0.0/8", "unspecified_address"),
         ("10.0.0.0/8", "private_address"),
@@ -67,7 +67,7 @@ _BLOCKED_V4: tuple[tuple[ipaddress.IPv4Network, str], ...] = tuple(
 )
 
 _BLOCKED_V6: tuple[tuple[ipaddress.IPv6Network, str], ...] = tuple(
-    (ipaddress.ip_network(net), reason)
+    (ipaddress.IPv6Network(net), reason)
     for net, reason in (
         ("::/128", "unspecified_address"),
         ("::1/128", "loopback_address"),
