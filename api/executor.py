@@ -148,6 +148,8 @@ class Executor:
             if cache_key is not None:
                 hit = self._cached(op, cache_key)
                 if hit is not None:
+                    if op.on_cached is not None:
+                        op.on_cached(self.services, hit.payload)  # e.g. count a listing view
                     return _with(hit, limit_headers)
             inp = op.input_model.model_validate(raw)
             call = Call(principal=principal, channel=channel, at=self.services.now(), ip=ip)

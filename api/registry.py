@@ -37,6 +37,8 @@ class Operation:
     cache_seconds: int = 0  # Cache-Control max-age for public GETs
     cache_by_day: bool = False  # the answer also depends on today's date
     destructive: bool = False
+    may_not_find: bool = False  # 404 for a resource named outside the path (compare_listings' a and b)
+    on_cached: Callable[[Services, Any], None] | None = None  # runs when the response cache answers
 
     def __post_init__(self) -> None:
         if not TOOL_NAME.match(self.operation_id):
@@ -73,7 +75,7 @@ class Operation:
 
     @property
     def declares_not_found(self) -> bool:
-        return bool(self.path_params)
+        return bool(self.path_params) or self.may_not_find
 
 
 class Registry:

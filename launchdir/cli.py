@@ -8,7 +8,10 @@ import logging
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -19,6 +22,20 @@ def _container(settings: Settings | None = None):  # type: ignore[no-untyped-def
     from launchdir.bootstrap import bootstrap
 
     return bootstrap(settings or Settings.from_env())
+
+
+@contextmanager
+def _cli_session() -> Iterator[Any]:
+    """A container for one command: domain errors become a clean message and exit code 1; always closed."""
+    c = _container()
+    try:
+        yield c
+    except (click.ClickException, click.exceptions.Exit, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # a domain error or a bad value: say it, don't dump a traceback
+        raise click.ClickException(str(exc)) from exc
+    finally:
+        c.close()
 
 
 def _staff_actor(actor: str | None) -> str:
@@ -75,13 +92,10 @@ def projections() -> None:
 @projections.command("status")
 def projections_status() -> None:
     """Each projection's generation, position and lag."""
-    c = _container()
-    try:
+    with _cli_session() as c:
         click.echo(f"{'projection':<24} {'gen':>4} {'status':<9} {'position':>10} {'head':>10} {'lag':>8}")
         for s in c.runtime.status():
             click.echo(f"{s.name:<24} {s.generation:>4} {s.status:<9} {s.position:>10} {s.head:>10} {s.lag:>8}")
-    finally:
-        c.close()
 
 
 @projections.command("rebuild")
@@ -90,8 +104,7 @@ def projections_rebuild(name: str) -> None:
     """Build NAME afresh from event 0 while the current tables keep serving, then switch reads over."""
     from tqdm import tqdm
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         if name not in c.runtime.projections:
             raise click.BadParameter(f"unknown projection {name!r}; known: {', '.join(c.runtime.projections)}")
         started = time.monotonic()
@@ -106,8 +119,6 @@ def projections_rebuild(name: str) -> None:
         bar.close()
         took = time.monotonic() - started
         click.echo(f"{name}: generation {status.generation} active at position {status.position} ({took:.1f} s)")
-    finally:
-        c.close()
 
 
 @main.group()
@@ -122,12 +133,9 @@ def catalog_load(file: Path | None, update: bool) -> None:
     """Load the catalogue file (the packaged one by default); only missing entries unless --update."""
     from launchdir.bootstrap import ensure_catalog
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         position = ensure_catalog(c, file, update)
         click.echo(f"catalogue loaded (event position {position})")
-    finally:
-        c.close()
 
 
 @main.group()
@@ -144,15 +152,10 @@ def set_price(code: str, cents: int, actor: str | None) -> None:
     from aggregates.base import Meta
     from commands.catalog import SetProductPrice, set_product_price
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         meta = Meta(at=c.services.now(), actor=_staff_actor(actor), channel="cli")
         position = set_product_price(c.store, SetProductPrice(code=code, price_cents=cents), meta)
         click.echo(f"{code}: {cents} cents (event position {position})")
-    except Exception as exc:  # domain errors become a clean message and exit code 1
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        c.close()
 
 
 @staff.command("site-setting")
@@ -168,15 +171,10 @@ def site_setting(key: str, value: str, actor: str | None) -> None:
         parsed = json.loads(value)
     except json.JSONDecodeError:
         parsed = value
-    c = _container()
-    try:
+    with _cli_session() as c:
         meta = Meta(at=c.services.now(), actor=_staff_actor(actor), channel="cli")
         change_site_settings(c.store, ChangeSiteSettings(changes={key: parsed}), meta)
         click.echo(f"{key} = {json.dumps(parsed)}")
-    except Exception as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        c.close()
 
 
 # ---------------------------------------------------------------- identity: accounts, staff role, API keys
@@ -195,14 +193,9 @@ def staff_grant(email: str, actor: str | None) -> None:
     """Make the account with EMAIL staff (it sees the staff pages)."""
     from commands.account import grant_staff
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         grant_staff(c.store, email, _cli_meta(c, actor))
         click.echo(f"{email}: staff")
-    except Exception as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        c.close()
 
 
 @staff.command("revoke")
@@ -212,14 +205,9 @@ def staff_revoke(email: str, actor: str | None) -> None:
     """Take the staff role away from the account with EMAIL."""
     from commands.account import revoke_staff
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         revoke_staff(c.store, email, _cli_meta(c, actor))
         click.echo(f"{email}: not staff")
-    except Exception as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        c.close()
 
 
 @main.group()
@@ -241,16 +229,11 @@ def accounts_create(email: str, password: str | None, actor: str | None) -> None
 
     if password is not None and not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise click.BadParameter(f"use {PASSWORD_MIN}..{PASSWORD_MAX} characters", param_hint="--password")
-    c = _container()
-    try:
+    with _cli_session() as c:
         cmd = RegisterAccount.model_validate(
             {"account_id": uuid4(), "email": email, "password": password, "verified": True})
         result = register_account(c.store, cmd, _cli_meta(c, actor), None)
         click.echo(result.account_id)
-    except Exception as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        c.close()
 
 
 @main.group()
@@ -337,13 +320,10 @@ def demo() -> None:
     from launchdir.bootstrap import ensure_catalog
     from launchdir.demo import load_demo
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         ensure_catalog(c)
         summary = load_demo(c)
         click.echo("demo loaded: " + ", ".join(f"{k}={v}" for k, v in summary.items()))
-    finally:
-        c.close()
 
 
 # ---------------------------------------------------------------- directory: launches, awards, founders, blog
@@ -396,8 +376,7 @@ def staff_close_week(week: str | None, actor: str | None) -> None:
     from queries.weeks import monday_of
     from workers.scheduler import close_week
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         today = c.services.today()
         monday = monday_of(date.fromisoformat(week)) if week else monday_of(today) - timedelta(weeks=1)
         closed = close_week(c.store, c.services.reads, c.runtime, monday, _staff_meta(c, actor))
@@ -406,10 +385,6 @@ def staff_close_week(week: str | None, actor: str | None) -> None:
         click.echo(f"week of {monday}: {'closed now' if closed else 'was already closed'}")
         for award in doc["awards"]:
             click.echo(f"  #{award['rank']} {award['listing']['name']} ({award['votes']} votes)")
-    except Exception as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        c.close()
 
 
 @staff.command("tick")
@@ -417,12 +392,9 @@ def staff_tick() -> None:
     """Run the launch scheduler once: launch what is due, close weeks that ended (serve does this every minute)."""
     from workers.scheduler import Scheduler
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         result = Scheduler(c.store, c.services.reads, c.runtime, c.services.now).tick()
         click.echo(f"launched {len(result.launched)} listing(s); closed weeks: {', '.join(result.closed) or 'none'}")
-    finally:
-        c.close()
 
 
 @staff.group("founder")
@@ -443,16 +415,11 @@ def founder_create(slug: str, name: str, bio: str, country: str | None, avatar_u
     """Create the founder profile SLUG for NAME."""
     from commands.content import CreateFounderProfile, create_founder_profile
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         socials = dict(s.split("=", 1) for s in social)
         create_founder_profile(c.store, CreateFounderProfile(
             slug=slug, name=name, bio=bio, country=country, avatar_url=avatar_url, socials=socials), _staff_meta(c, actor))
         click.echo(f"founder {slug} created")
-    except Exception as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        c.close()
 
 
 @staff_founder.command("edit")
@@ -464,15 +431,10 @@ def founder_edit(slug: str, key: str, value: str, actor: str | None) -> None:
     """Change one field of founder SLUG (socials: a JSON object)."""
     from commands.content import EditFounderProfile, edit_founder_profile
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         parsed = json.loads(value) if key == "socials" else value
         edit_founder_profile(c.store, EditFounderProfile(slug=slug, changes={key: parsed}), _staff_meta(c, actor))
         click.echo(f"founder {slug}: {key} changed")
-    except Exception as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        c.close()
 
 
 @staff.group("blog")
@@ -496,8 +458,7 @@ def blog_write(slug: str, markdown_file: Path, title: str, summary: str, author:
     """Write blog post SLUG from MARKDOWN_FILE (unpublished unless --publish)."""
     from commands.content import WriteBlogPost, publish_blog_post, write_blog_post
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         faqs = json.loads(faqs_file.read_text(encoding="utf-8")) if faqs_file else []
         meta = _staff_meta(c, actor)
         write_blog_post(c.store, WriteBlogPost(slug=slug, title=title, summary=summary, author=author, tags=list(tags),
@@ -505,10 +466,6 @@ def blog_write(slug: str, markdown_file: Path, title: str, summary: str, author:
         if publish:
             publish_blog_post(c.store, slug, meta)
         click.echo(f"blog post {slug} written{' and published' if publish else ''}")
-    except Exception as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        c.close()
 
 
 @staff_blog.command("revise")
@@ -524,14 +481,9 @@ def blog_revise(slug: str, title: str | None, summary: str | None, markdown_file
     changes = {k: v for k, v in {"title": title, "summary": summary}.items() if v is not None}
     if markdown_file:
         changes["markdown"] = markdown_file.read_text(encoding="utf-8")
-    c = _container()
-    try:
+    with _cli_session() as c:
         revise_blog_post(c.store, ReviseBlogPost(slug=slug, changes=changes), _staff_meta(c, actor))
         click.echo(f"blog post {slug}: {', '.join(changes) or 'nothing'} changed")
-    except Exception as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        c.close()
 
 
 @staff_blog.command("publish")
@@ -541,14 +493,9 @@ def blog_publish(slug: str, actor: str | None) -> None:
     """Publish blog post SLUG."""
     from commands.content import publish_blog_post
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         publish_blog_post(c.store, slug, _staff_meta(c, actor))
         click.echo(f"blog post {slug}: published")
-    except Exception as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        c.close()
 
 
 @staff_blog.command("unpublish")
@@ -558,14 +505,9 @@ def blog_unpublish(slug: str, actor: str | None) -> None:
     """Take blog post SLUG off the site."""
     from commands.content import unpublish_blog_post
 
-    c = _container()
-    try:
+    with _cli_session() as c:
         unpublish_blog_post(c.store, slug, _staff_meta(c, actor))
         click.echo(f"blog post {slug}: unpublished")
-    except Exception as exc:
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        c.close()
 
 
 # ---------------------------------------------------------------- end of directory commands

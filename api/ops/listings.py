@@ -10,7 +10,6 @@ database round trip.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from api.registry import Operation
@@ -18,15 +17,6 @@ from api.services import Call, Services
 from queries import listings as listings_q
 from queries.search import PostgresSearch, SearchBackend
 from workers.views import ViewCounter
-
-@dataclass(frozen=True)
-class LookupOperation(Operation):
-    """An operation whose query (not its path) names the resources: compare_listings answers 404 too."""
-
-    @property
-    def declares_not_found(self) -> bool:
-        return True
-
 
 LISTINGS = ("listing_view",)
 # `listing_search` moves only when the Elasticsearch indexer runs in this process (docs/search.md).
@@ -45,11 +35,16 @@ def _search(s: Services, q: listings_q.SearchListings, c: Call) -> dict[str, Any
     return listings_q.search_listings(s.reads, search_backend(s), q, s.today())
 
 
-def _listing(s: Services, q: listings_q.GetListing, c: Call) -> dict[str, Any]:
-    doc = listings_q.get_listing(s.reads, q, s.links)
+def _count_view(s: Services, doc: dict[str, Any]) -> None:
+    """A view is counted in memory on every answer, cached or not (flushed as one event later)."""
     views: ViewCounter | None = s.extras.get("views")
     if views is not None:
         views.hit(int(doc["listing_id"]))
+
+
+def _listing(s: Services, q: listings_q.GetListing, c: Call) -> dict[str, Any]:
+    doc = listings_q.get_listing(s.reads, q, s.links)
+    _count_view(s, doc)
     return doc
 
 
@@ -67,10 +62,10 @@ def operations() -> list[Operation]:
         Operation("search_listings", "GET", "/listings", listings_q.SearchListings, listings_q.ListingSearchPage,
                   _search, tag="listings", cache_projections=SEARCH, cache_seconds=60, cache_by_day=True),
         Operation("get_listing", "GET", "/listings/{slug}", listings_q.GetListing, listings_q.ListingProfile,
-                  _listing, tag="listings", cache_seconds=60),
+                  _listing, tag="listings", cache_projections=LISTINGS, cache_seconds=60, on_cached=_count_view),
         Operation("get_alternatives", "GET", "/listings/{slug}/alternatives", listings_q.GetAlternatives,
                   listings_q.AlternativesPage, _alternatives, tag="listings", cache_projections=LISTINGS,
                   cache_seconds=60),
-        LookupOperation("compare_listings", "GET", "/compare", listings_q.CompareListings, listings_q.Comparison,
-                  _compare, tag="listings", cache_projections=COMPARE, cache_seconds=60),
+        Operation("compare_listings", "GET", "/compare", listings_q.CompareListings, listings_q.Comparison,
+                  _compare, tag="listings", cache_projections=COMPARE, cache_seconds=60, may_not_find=True),
     ]
