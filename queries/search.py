@@ -221,8 +221,9 @@ def _tiers(conn: Any, table: str, where: str, params: dict[str, Any], r: SearchR
     tier1 = f"(({in_name}) OR %(qn)s <%% name_lc)" if r.fuzzy else f"({in_name})"
     first = conn.execute(
         f"SELECT {CARD} FROM {table} WHERE {tier1} AND {where} "
-        f"ORDER BY {SCORE} DESC, votes DESC, launched_at, listing_id", params,
-    ).fetchall()
+        f"ORDER BY {SCORE} DESC, votes DESC, launched_at, listing_id LIMIT %(tier1_limit)s",
+        params | {"tier1_limit": r.offset + r.limit},
+    ).fetchall()  # a short tier 1 is all of it; a full one fills the page, so the rest is never needed
     items = [row[0] for row in first[r.offset:r.offset + r.limit]]
     skip = max(0, r.offset - len(first))
     not_tier1 = f"NOT coalesce(name_fts @@ {ANY_TSQUERY}, false)" + (" AND NOT %(qn)s <%% name_lc" if r.fuzzy else "")
