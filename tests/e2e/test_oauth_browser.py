@@ -3,7 +3,6 @@ sign in, allow, the code reaches the client's redirect URI with `iss`, the token
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -13,26 +12,8 @@ from tests.conftest import RunningServer
 from tests.e2e.oauth_support import (  # noqa: F401 - fixtures: tls, oauth_server
     CALLBACK, Pkce, authorize_url, exchange, oauth_server, person, query_of, register, tls)
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed")
-    manager = sync_playwright().start()
-    try:
-        browser = manager.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    except Exception as exc:  # noqa: BLE001 - any launch failure means no browser on this machine
-        manager.stop()
-        pytest.skip(f"chromium cannot be launched: {exc}")
-    yield browser
-    browser.close()
-    manager.stop()
 
 
 def test_connect_an_app_and_revoke_it_in_a_browser(oauth_server: RunningServer, chromium: Any) -> None:

@@ -21,9 +21,6 @@ from tests.integration.test_accounts_mail import LocalSmtp
 
 PASSWORD = "a good long password"
 CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]{64})"')
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def _address(tag: str = "web") -> str:
@@ -250,21 +247,6 @@ def mail_server(databases) -> Iterator[tuple[RunningServer, LocalSmtp]]:  # type
         c.close()
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[object]:
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed")
-    manager = sync_playwright().start()
-    try:
-        browser = manager.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-    except Exception as exc:  # noqa: BLE001 - any launch failure means no browser on this machine
-        manager.stop()
-        pytest.skip(f"chromium cannot be launched: {exc}")
-    yield browser
-    browser.close()
-    manager.stop()
 
 
 def test_sign_up_verify_sign_in_create_use_and_revoke_a_key_in_a_browser(mail_server, chromium) -> None:  # type: ignore[no-untyped-def]
