@@ -198,7 +198,8 @@ def community(counters: dict[str, Any]) -> dict[str, Any]:
 def attribute_value(doc: dict[str, Any], attribute: str) -> str | None:
     """A comparable fact of a listing: a profile field of that name, else its `attributes` entry."""
     if attribute == "pricing_model":
-        return doc["pricing"]["model"]
+        model: str | None = doc["pricing"]["model"]
+        return model
     value = doc.get(attribute) if attribute in STRING_FIELDS or attribute in LIST_FIELDS or attribute == "founded_year" else None
     if value in (None, "", []):
         value = doc.get("attributes", {}).get(attribute)

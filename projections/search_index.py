@@ -110,7 +110,7 @@ class ElasticsearchIndexer:
         self.runtime.positions[NAME] = self._position(self._physical())
 
     def _physical(self) -> str:
-        return next(iter(self.client.indices.get_alias(name=self.alias)))
+        return str(next(iter(self.client.indices.get_alias(name=self.alias))))
 
     def _position(self, index: str) -> int:
         with self.pool.connection() as conn:

@@ -322,7 +322,7 @@ def get_alternatives(reads: ReadStore, q: GetAlternatives) -> dict[str, Any]:
             raise NotFound(f"no live listing with slug {q.slug!r}")
         wanted = [s for s in dict.fromkeys(row[0] or []) if s != q.slug]
         primary = row[1]
-        found = dict(conn.execute(
+        found: dict[str, dict[str, Any]] = dict(conn.execute(
             f"SELECT slug, card || jsonb_build_object('votes', votes) FROM {t['listings']} "
             "WHERE slug = ANY(%s) AND status = 'live'",
             (wanted,),
@@ -357,7 +357,7 @@ def compare_listings(reads: ReadStore, q: CompareListings) -> dict[str, Any]:
     primaries = [d["categories"]["primary"]["slug"] for d in (a, b) if d["categories"]["primary"]]
     t = reads.tables(VIEW)
     with reads.pool.connection() as conn:
-        attrs = dict(conn.execute(
+        attrs: dict[str, list[str]] = dict(conn.execute(
             f"SELECT slug, attributes FROM {t['categories']} WHERE slug = ANY(%s)", (primaries,)
         ).fetchall())
     attributes = list(dict.fromkeys(x for slug in primaries for x in attrs.get(slug, [])))

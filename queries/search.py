@@ -343,7 +343,7 @@ def cards_by_id(reads: ReadStore, ids: list[int]) -> list[dict[str, Any]]:
         return []
     t = reads.tables(VIEW)
     with reads.pool.connection() as conn:
-        rows = dict(conn.execute(
+        rows: dict[int, dict[str, Any]] = dict(conn.execute(
             f"SELECT listing_id, {CARD} FROM {t['listings']} WHERE listing_id = ANY(%s)", (ids,)
         ).fetchall())
     return [rows[i] for i in ids if i in rows]
