@@ -1,6 +1,6 @@
 """Draft commands: submit a site, record the pipeline's progress, edit, and turn a draft into a listing.
 
-Handlers take their outside-world needs as ports (DESIGN §2: commands never
+Handlers take their outside-world needs as ports (the layer rule of docs/architecture.md: commands never
 import workers): `UrlGuard` checks a URL before anything is stored, `DraftJobs`
 queues the background work. Jobs are queued after the events are stored; if
 queueing fails the draft is still saved and the sweeper queues the work again.

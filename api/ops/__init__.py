@@ -1,4 +1,4 @@
-"""The operation table (DESIGN §3), one module per context; every operation declared once."""
+"""The operation table (docs/architecture.md), one module per context; every operation declared once."""
 
 from __future__ import annotations
 
