@@ -172,7 +172,7 @@ def web_app(c: Container) -> Any:
     config.on_startup.append(lambda: c.runtime.start(run_projectors=c.settings.run_projectors))
     config.on_shutdown.append(c.runtime.stop)
     directory: Directory = c.services.extras["directory"]
-    config.on_startup.append(directory.start)  # view flusher (and the Elasticsearch indexer when configured)
+    config.on_startup.append(lambda: directory.start(run_indexer=c.settings.run_projectors))  # view flusher, indexer
     config.on_shutdown.insert(0, directory.stop)  # last flush of counted views
     identity: Identity = c.services.extras["identity"]
     config.extra_routes.extend(identity.routes())

@@ -75,12 +75,15 @@ def serve(host: str | None, port: int | None) -> None:
 def projector() -> None:
     """Run the projections in this process only (set LAUNCHDIR_PROJECTORS=external on the servers)."""
     c = _container()
+    directory = c.services.extras["directory"]
+    directory.start_indexer()  # Elasticsearch, when configured, is fed where the projections run
     click.echo("projector running; Ctrl-C to stop")
     try:
         c.runtime.run_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        directory.stop()
         c.close()
 
 

@@ -1,7 +1,8 @@
 """Wiring of the public directory: the search backend, the view counter, the Elasticsearch indexer.
 
 `ELASTICSEARCH_URL` set: search runs on Elasticsearch, fed by its indexer
-(started with the server); otherwise on PostgreSQL in the listing view.
+(started where the projections run: inside the server, or in `launchdir projector`
+when the servers run with `LAUNCHDIR_PROJECTORS=external`); otherwise on PostgreSQL in the listing view.
 Views counted by get_listing are flushed every `LAUNCHDIR_VIEW_FLUSH_SECONDS`.
 """
 
@@ -27,8 +28,14 @@ class Directory:
     flusher: ViewFlusher
     indexer: Any = None  # projections.search_index.ElasticsearchIndexer when configured
 
-    def start(self) -> None:
+    def start(self, run_indexer: bool = True) -> None:
+        """Start the view flusher, and the indexer where this process runs projections."""
         self.flusher.start()
+        if run_indexer:
+            self.start_indexer()
+
+    def start_indexer(self) -> None:
+        """Feed Elasticsearch from this process (the server's, or `launchdir projector`'s)."""
         if self.indexer is not None:
             self.indexer.start()
 

@@ -126,6 +126,7 @@ class ListingView(Projection):
                     "attributes jsonb NOT NULL DEFAULT '[]')")
         cur.execute(f"CREATE TABLE {t['words']} (word text PRIMARY KEY)")
         cur.execute(f"CREATE INDEX ON {t['words']} USING gin (word gin_trgm_ops) WITH (gin_pending_list_limit = 256)")
+        cur.execute(f"CREATE INDEX ON {t['words']} (word text_pattern_ops)")  # completions of the last query word
 
     # ------------------------------------------------------------ catalogue: category names
 

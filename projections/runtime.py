@@ -70,6 +70,7 @@ class ProjectionRuntime:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._listeners: list[Callable[[str, int], None]] = []
+        self.followed: set[str] = set()  # positions kept by other feeders (the search index), learnt by notification
 
     # ------------------------------------------------------------ set-up
 
@@ -170,6 +171,15 @@ class ProjectionRuntime:
             row = conn.execute(f"SELECT position FROM {META} WHERE name=%s AND generation=%s", (name, gen)).fetchone()
         return int(row[0]) if row else 0
 
+    def follow(self, name: str) -> None:
+        """Track a position another feeder publishes on the projections channel (see `announce`)."""
+        self.followed.add(name)
+
+    @staticmethod
+    def announce(conn: Any, name: str, position: int) -> None:
+        """Tell every process's runtime (in this transaction's commit) that the followed `name` reached `position`."""
+        conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"move:{name}:0:{position}"))
+
     def _moved_to(self, name: str, position: int) -> None:
         with self._moved:
             if position > self.positions.get(name, 0):
@@ -228,6 +238,9 @@ class ProjectionRuntime:
             self._wake.set()
             return
         kind, name, gen, position = payload.split(":")
+        if name in self.followed and kind == "move":
+            self._moved_to(name, int(position))
+            return
         if name not in self.projections:
             return
         if kind == "switch":

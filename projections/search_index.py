@@ -107,6 +107,7 @@ class ElasticsearchIndexer:
             if not self.client.indices.exists(index=physical):
                 self.client.indices.create(index=physical, settings=SETTINGS, mappings=MAPPING)
             self.client.indices.put_alias(index=physical, name=self.alias)
+        self.runtime.follow(NAME)
         self.runtime.positions[NAME] = self._position(self._physical())
 
     def _physical(self) -> str:
@@ -137,8 +138,10 @@ class ElasticsearchIndexer:
                 f"DO UPDATE SET position = greatest({TRACKING}.position, EXCLUDED.position), updated_at = now()",
                 (index, new_position),
             )
+            if index == self._physical():  # every server's search response cache watches this position
+                self.runtime.announce(conn, NAME, new_position)
         if index == self._physical():
-            self.runtime.positions[NAME] = new_position  # the search response cache watches this
+            self.runtime.positions[NAME] = new_position
         return new_position
 
     def _affected(self, notes: list[tuple[int, Any]]) -> dict[int, int]:
@@ -224,7 +227,10 @@ class ElasticsearchIndexer:
         self.client.indices.delete(index=old)
         with self.pool.connection() as conn:
             conn.execute(f"DELETE FROM {TRACKING} WHERE index_name = %s", (old,))
-        self.runtime.positions[NAME] = self._position(new)
+        position = self._position(new)
+        with self.pool.connection() as conn:
+            self.runtime.announce(conn, NAME, position)
+        self.runtime.positions[NAME] = position
         return new
 
     # ------------------------------------------------------------ thread

@@ -87,6 +87,8 @@ class ListingSummary(BaseModel):
 
 class ListingSearchPage(PageInfo):
     items: list[ListingSummary]
+    total_exact: bool = Field(description="False when more than 1,000 listings match: `total` is then an estimate "
+                                          "and `has_more` says whether another page exists.")
 
 
 class Alternative(ListingSummary):
@@ -306,7 +308,7 @@ def search_request(reads: ReadStore, q: SearchListings, today: date) -> SearchRe
 
 def search_listings(reads: ReadStore, backend: SearchBackend, q: SearchListings, today: date) -> dict[str, Any]:
     page = backend.search(search_request(reads, q, today))
-    return page_of(page.items, q, page.total)
+    return {**page_of(page.items, q, page.total), "total_exact": page.exact, "has_more": page.has_more}
 
 
 def get_alternatives(reads: ReadStore, q: GetAlternatives) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from queries.search import PostgresSearch, SearchBackend
 from workers.views import ViewCounter
 
 LISTINGS = ("listing_view",)
-# `listing_search` moves only when the Elasticsearch indexer runs in this process (docs/search.md).
+# `listing_search`: the Elasticsearch indexer's position, announced to every process (docs/search.md).
 SEARCH = ("listing_view", "catalog_view", "listing_search")
 COMPARE = ("listing_view",)
 

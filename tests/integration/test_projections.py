@@ -151,3 +151,32 @@ def test_two_runners_on_one_projection_never_apply_an_event_twice(fresh_db: str)
     assert _rows(pool, first.tables("event_tally")["seen"]) == (3001, 3001)
     pool.close()
     pool2.close()
+
+
+def test_a_followed_position_announced_by_another_process_reaches_every_runtime(fresh_db: str) -> None:
+    """The search indexer's position: announced on commit, heard by runtimes that follow it, ignored by the rest."""
+    _, listening, pool = make(fresh_db, [EventTally()])
+    _, other, pool2 = make(fresh_db, [EventTally()])
+    listening.follow("listing_search")
+    heard: list[tuple[str, int]] = []
+    listening.on_move(lambda name, position: heard.append((name, position)))
+    listening.start(run_projectors=False)
+    other.start(run_projectors=False)
+    try:
+        time.sleep(0.3)  # the listeners are connected
+        with pool2.connection() as conn:
+            other.announce(conn, "listing_search", 41)
+            conn.rollback()  # not committed: nobody hears it
+        with pool2.connection() as conn:
+            other.announce(conn, "listing_search", 42)
+        deadline = time.monotonic() + 5
+        while listening.positions.get("listing_search") != 42 and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert listening.positions["listing_search"] == 42
+        assert ("listing_search", 42) in heard and ("listing_search", 41) not in heard
+        assert "listing_search" not in other.positions  # not followed there
+    finally:
+        listening.stop()
+        other.stop()
+        pool.close()
+        pool2.close()

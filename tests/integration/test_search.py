@@ -93,7 +93,7 @@ def test_paging(directory) -> None:  # type: ignore[no-untyped-def]
     assert last["has_more"] is False and len(last["items"]) == 2
     assert search(directory, per_page=2, page=9)["items"] == []
     assert search(directory, q="notion", per_page=1, page=5) == {"items": [], "page": 5, "per_page": 1, "total": 2,
-                                                                 "has_more": False}
+                                                                 "total_exact": True, "has_more": False}
 
 
 def test_upcoming_is_scheduled_or_queued_for_a_week_not_over(container) -> None:  # type: ignore[no-untyped-def]

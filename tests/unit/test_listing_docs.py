@@ -107,10 +107,11 @@ def test_filter_keys_domains_and_words() -> None:
     assert tokens_of("Notin  the WORKSPACE") == ["notin", "the", "workspace"]
 
 
-def test_tsquery_text_keeps_the_typed_word_and_a_prefix_on_the_last() -> None:
-    corrections = (Correction("notin", ("notion", "noting")), Correction("calendar", ("calendar",)))
-    assert tsquery_text(corrections) == "(notin | notion | noting) & (calendar | calendar:*)"
-    assert any_tsquery_text(corrections) == "notin | notion | noting | calendar | calendar:*"
+def test_tsquery_text_keeps_the_typed_word_and_the_completions_of_the_last() -> None:
+    corrections = (Correction("notin", ("notion", "noting")), Correction("calendar", ("calendar",), ("calendars",)))
+    assert tsquery_text(corrections) == "(notin | notion | noting) & (calendar | calendars)"
+    assert any_tsquery_text(corrections) == "notin | notion | noting | calendar | calendars"
+    assert ":*" not in tsquery_text((Correction("noti", (), ("notion", "notify")),))  # no partial-match query
     assert SearchRequest(text="notin calendar", corrections=corrections).fuzzy is False  # the vocabulary helped
     assert SearchRequest(text="qqq", corrections=(Correction("qqq", ()),)).fuzzy is True  # it had nothing
     assert SearchRequest(text=None).order == "votes" and SearchRequest(text=None, status="upcoming").order == "soonest"
