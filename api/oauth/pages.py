@@ -76,6 +76,10 @@ class WebOAuth(WebAuth):
             return self._signin_first(request_id)
         if (refused := self._unconfirmed(request, session)) is not None:
             return refused
+        if self._already_allowed(session, pending):  # remembered while the app stays connected (docs/oauth.md)
+            taken = self.pending.take(request_id, self.s.clock())
+            if taken is not None:
+                return self._allow(session, taken)
         ctx = {
             "request_id": request_id, "client": pending, "scopes": pending["scopes"], "scope_labels": SCOPE_LABELS,
             "resource": pending["resource"], "resource_name": self.resource_names.get(pending["resource"], "this site"),
@@ -100,6 +104,19 @@ class WebOAuth(WebAuth):
             return self._redirect(construct_redirect_uri(
                 back, error="access_denied", error_description="the account holder did not allow access",
                 state=pending["state"], iss=self.issuer))
+        return self._allow(session, pending)
+
+    def _already_allowed(self, session: WebSession, pending: dict[str, Any]) -> bool:
+        """This account has this app connected (live tokens) for the same resource and at least these scopes."""
+        for app in oauth_q.connected_apps(self.s.reads, session.account_id, self.s.clock()):
+            if (str(app["client_id"]) == str(pending["client_id"]) and pending["resource"] in app["resources"]
+                    and set(pending["scopes"]) <= set(app["scopes"])):
+                return True
+        return False
+
+    def _allow(self, session: WebSession, pending: dict[str, Any]) -> Response:
+        """Record the consent, issue one code and send the browser back to the client with it."""
+        back = pending["redirect_uri"]
         try:
             cmd = oauth_cmd.GiveConsent(
                 account_id=session.account_id, client_id=pending["client_id"], client_name=pending["client_name"],

@@ -88,6 +88,7 @@ class Browser:
         self.who = who
         self.http = httpx.Client(timeout=20, follow_redirects=False)
         self.pages: list[httpx.Response] = []  # every page seen, for assertions
+        self.remembered = False  # the last consent was not asked: the app was already connected
 
     def close(self) -> None:
         self.http.close()
@@ -110,6 +111,7 @@ class Browser:
 
         Returns the error query as it is when the server refuses before the consent page.
         """
+        self.remembered = False
         r = self.get(url)
         if r.status_code != 302:
             return {"_status": str(r.status_code), **r.json()}
@@ -117,11 +119,14 @@ class Browser:
         if not location.startswith(self.base + "/oauth/consent"):
             return query_of(location)  # an error redirected to the client
         page = self.get(location)
-        if page.status_code == 303:  # not signed in: the real sign-in page, then back
-            assert page.headers["location"].startswith("/signin?next=")
+        if page.status_code == 303 and page.headers["location"].startswith("/signin?next="):
+            # not signed in: the real sign-in page, then back
             nxt = parse_qs(urlsplit(page.headers["location"]).query)["next"][0]
             signed = self.sign_in(nxt)
             page = self.get(signed.headers["location"])
+        if page.status_code == 303:  # consent remembered: straight back to the client
+            self.remembered = True
+            return query_of(page.headers["location"])
         assert page.status_code == 200, page.text[:800]
         m = REQUEST.search(page.text)
         assert m, page.text[:800]

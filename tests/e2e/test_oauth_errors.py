@@ -316,6 +316,42 @@ def test_connected_apps_lists_and_revokes(oauth_server: RunningServer) -> None:
     assert gone.status_code == 400 and "revoked" in gone.json()["error_description"]
 
 
+def test_consent_is_remembered_while_the_app_stays_connected(oauth_server: RunningServer) -> None:
+    base = oauth_server.url
+    who = person(oauth_server.container)
+    client = register(base, CALLBACK)
+    browser = Browser(base, who)
+    try:
+        def connect(scope: str = "account:read", resource: str | None = None) -> dict[str, str]:
+            pkce = Pkce.new()
+            answer = browser.authorize(authorize_url(base, client["client_id"], CALLBACK, pkce, scope=scope,
+                                                     resource=resource))
+            assert exchange(base, client["client_id"], answer["code"], CALLBACK, pkce).status_code == 200
+            return answer
+
+        first = connect("account:read listings:write")
+        assert not browser.remembered and first["iss"] == base  # asked the first time
+        again = connect("account:read")  # fewer scopes, same resource: not asked again
+        assert browser.remembered and again["state"] == "st-1" and again["iss"] == base
+        connect("account:read orders:write")  # a scope never allowed: asked
+        assert not browser.remembered
+        connect("account:read", resource=base + "/api/v1")  # another resource: asked
+        assert not browser.remembered
+        page = browser.get("/account/apps")  # disconnect the app: asked again next time
+        action = page.text.split('action="/account/apps/')[1].split('"')[0]
+        assert browser.http.post(f"{base}/account/apps/{action}", data={"csrf_token": csrf(page)}).status_code == 303
+        connect("account:read")
+        assert not browser.remembered
+    finally:
+        browser.close()
+    other = Browser(base, person(oauth_server.container))  # another person is always asked
+    try:
+        answer = other.authorize(authorize_url(base, client["client_id"], CALLBACK, Pkce.new()))
+        assert "code" in answer and not other.remembered
+    finally:
+        other.close()
+
+
 # ---------------------------------------------------------------- dynamic client registration
 
 
