@@ -88,7 +88,7 @@ def test_never_crashes_on_junk(junk: str) -> None:
     links = page_links(junk, BASE)
     assert isinstance(text, str)
     assert isinstance(links, list)
-    assert set(data) == {"json-ld", "microdata", "opengraph", "rdfa", "meta", "icons"}
+    assert set(data) == {"json-ld", "microdata", "opengraph", "rdfa", "meta", "icons", "emails", "embeds"}
     json.dumps(data)
 
 
@@ -167,7 +167,8 @@ def test_structured_data_extracts_json_ld_opengraph_microdata_meta_and_icons() -
 
 def test_page_without_metadata_has_empty_sections() -> None:
     data = structured_data("<p>plain</p>", BASE)
-    assert data == {"json-ld": [], "microdata": [], "opengraph": [], "rdfa": [], "meta": {}, "icons": []}
+    assert data == {"json-ld": [], "microdata": [], "opengraph": [], "rdfa": [], "meta": {}, "icons": [],
+                    "emails": [], "embeds": []}
 
 
 def test_title_is_whitespace_normalised() -> None:
@@ -201,3 +202,22 @@ def test_links_are_absolute_deduplicated_and_visible_only() -> None:
 def test_base_element_is_honoured_for_links() -> None:
     html = '<head><base href="https://cdn.acme.example/site/"></head><body><a href="page">Page</a></body>'
     assert page_links(html, BASE) == [("https://cdn.acme.example/site/page", "Page")]
+
+
+def test_mailto_addresses_and_iframe_sources_are_kept_as_metadata() -> None:
+    html = """<body>
+    <a href="mailto:Hello%20Team%20<x>">not an address</a>
+    <a href="mailto:hi@acme.example?subject=Hi">Contact us</a>
+    <a href="MAILTO:sales@acme.example,support@acme.example">Sales</a>
+    <a href="mailto:hi@acme.example">again</a>
+    <div hidden><a href="mailto:secret@acme.example">hidden</a></div>
+    <iframe src="https://www.youtube.example/embed/abc123" title="Demo"></iframe>
+    <iframe src="/player/7"></iframe>
+    <iframe src="javascript:alert(1)"></iframe>
+    <div style="display:none"><iframe src="https://hidden.example/embed/1"></iframe></div>
+    <template><iframe src="https://template.example/embed/2"></iframe></template>
+    </body>"""
+    structured = extract_page(html, BASE).structured
+    assert structured["emails"] == ["hi@acme.example", "sales@acme.example", "support@acme.example"]
+    assert structured["embeds"] == ["https://www.youtube.example/embed/abc123", "https://acme.example/player/7"]
+    assert "hi@acme.example" not in extract_page(html, BASE).text  # metadata, not visible text

@@ -134,3 +134,37 @@ def test_fields_limits_the_candidate_and_the_draft(fields: list[str]) -> None:
     assert bool(draft.faqs) is ("faqs" in fields)
     assert bool(draft.company_socials) is ("company_socials" in fields)
     assert verify(candidate, crawl, categories=CATEGORIES, fields=fields) == draft
+
+
+def _one_page_crawl(html: str) -> CrawlResult:
+    from workers.crawling import CrawledPage
+    from workers.crawling.extract import extract_page
+
+    content = extract_page(html, BASE + "/")
+    page = CrawledPage(url=BASE + "/", requested_url=BASE + "/", fetched_at="2025-01-06T09:00:00Z", status=200,
+                       content_type="text/html", robots_allowed=True, title=content.title, text=content.text,
+                       structured=content.structured, links=[link for link, _ in content.links])
+    return CrawlResult(start_url=BASE + "/", final_url=BASE + "/", site=BASE, user_agent="launchdirbot/1.0",
+                       started_at="2025-01-06T09:00:00Z", finished_at="2025-01-06T09:00:01Z",
+                       robots_txt_url=BASE + "/robots.txt", robots_found=False, pages=[page])
+
+
+def test_an_email_only_in_a_mailto_link_and_a_video_only_in_an_iframe_are_found_as_metadata() -> None:
+    crawl = _one_page_crawl("""<html><head><title>Orbit - Tasks for teams</title></head><body>
+        <h1>Orbit</h1><p>Tasks for teams.</p>
+        <a href="mailto:you@example.com">placeholder</a>
+        <a href="mailto:hello@orbit.example?subject=Hi">Write to us</a>
+        <iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ" title="Demo"></iframe>
+        </body></html>""")
+    draft = ExtractiveDrafter().draft(crawl, CATEGORIES)
+    assert draft.value("contact_email") == "hello@orbit.example"  # the placeholder mailbox is skipped
+    assert draft.value("demo_video_url") == "https://www.youtube.com/embed/dQw4w9WgXcQ"
+    for name in ("contact_email", "demo_video_url"):
+        (evidence,) = draft.fields[name].evidence
+        assert evidence.source == "metadata" and evidence.quote == draft.value(name)
+    assert draft.dropped == []  # the evidence gate accepts both
+    again = verify(draft, crawl, categories=CATEGORIES)
+    assert again.dropped == [] and again.value("contact_email") == "hello@orbit.example"
+    # The same address in no link and no text is not on the site: a draft claiming it loses it.
+    bare = _one_page_crawl("<html><head><title>Orbit</title></head><body><h1>Orbit</h1></body></html>")
+    assert verify(draft, bare, categories=CATEGORIES).value("contact_email") is None

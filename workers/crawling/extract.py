@@ -10,9 +10,11 @@ malformed markup, binary junk or oversized input.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 import extruct
 import httpx
@@ -45,6 +47,8 @@ _META_URL_SUFFIXES = ("image", "image:url", "image:secure_url", "image:src", "og
 _LINK_SCHEMES = ("http", "https")
 _HOST_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789.-_:[]")
 _MAX_URL_CHARS = 2048
+MAX_EMBEDDED = 20  # mailto addresses and iframe sources kept per page
+_EMAIL = re.compile(r"[^@\s<>()\[\]:;\\\"',]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}")
 # C0 control characters other than tab/newline/carriage return confuse the parser.
 _CONTROL_CHARS = {code: None for code in range(32) if code not in (9, 10, 13)} | {0x7F: None}
 # Source line breaks are ordinary whitespace in HTML; only block elements break lines.
@@ -243,7 +247,7 @@ def _links(root: lxml.html.HtmlElement, base_url: str) -> Iterator[tuple[str, st
 
 
 def _empty_structured() -> dict[str, Any]:
-    return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": []}
+    return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": [], "emails": [], "embeds": []}
 
 
 def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[str, Any]:
@@ -252,7 +256,38 @@ def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[s
     base = _base_url(root, base_url)
     result["meta"] = _meta(root, base)
     result["icons"] = _icons(root, base)
+    result["emails"] = _mailto_addresses(root)
+    result["embeds"] = _embeds(root, base)
     return result
+
+
+def _mailto_addresses(root: lxml.html.HtmlElement) -> list[str]:
+    """Addresses of visible `mailto:` links: an email shown only as a "Contact us" link is still on the site."""
+    found: list[str] = []
+    for anchor in root.iter("a", "area"):
+        href = (anchor.get("href") or "").strip()
+        if not href[:7].lower() == "mailto:" or _hidden_by_ancestor(anchor):
+            continue
+        for address in unquote(href[7:].split("?", 1)[0]).split(","):
+            address = address.strip()
+            if _EMAIL.fullmatch(address) and address not in found:
+                found.append(address)
+        if len(found) >= MAX_EMBEDDED:
+            break
+    return found[:MAX_EMBEDDED]
+
+
+def _embeds(root: lxml.html.HtmlElement, base: str) -> list[str]:
+    """Absolute http(s) `src` of visible iframes (video players, demos); never fetched."""
+    found: list[str] = []
+    for frame in root.iter("iframe"):
+        url = _join(base, frame.get("src") or "")
+        hidden = _is_hidden(frame) or any(_invisible(ancestor) for ancestor in frame.iterancestors())
+        if url and url not in found and not hidden:  # (an iframe's own tag is a skipped tag for text)
+            found.append(url)
+        if len(found) >= MAX_EMBEDDED:
+            break
+    return found
 
 
 def _extruct(html: str, base_url: str) -> dict[str, list[Any]]:

@@ -298,6 +298,10 @@ class _Reader:
                     if email.split("@", 1)[0].lower() in PLACEHOLDER_MAILBOXES:
                         continue
                     return _value(email, [page.text_evidence(line)])
+        for page in order:  # shown nowhere as text: the address of a "Contact us" mailto link
+            for email in page.page.structured.get("emails") or []:
+                if isinstance(email, str) and email.split("@", 1)[0].lower() not in PLACEHOLDER_MAILBOXES:
+                    return _value(email, [page.meta_evidence(email)])
         return None
 
     def founded_year(self) -> Candidate | None:

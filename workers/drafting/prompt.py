@@ -152,7 +152,7 @@ def record_profile_tool() -> dict[str, Any]:
 def _metadata_lines(page: CrawledPage) -> list[str]:
     lines: list[str] = []
     seen: set[str] = set()
-    for syntax in ("meta", "json-ld", "microdata", "icons"):  # opengraph repeats the og: meta tags
+    for syntax in ("meta", "json-ld", "microdata", "icons", "emails", "embeds"):  # opengraph repeats og: meta tags
         for key, value in strings_in({syntax: page.structured.get(syntax)}):
             value = " ".join(value.split())
             if not value or value in seen or key.startswith("@") and key != "@value":
