@@ -38,6 +38,7 @@ class Settings:
     job_workers: int = 4
     job_queue: str = "launchdir"
     draft_timeout_seconds: int = 600
+    crawl_retention_days: int = 30
     load_catalog: bool = True
     rate_limits: bool = True
     rate_limit_credential: int = 6000
@@ -73,6 +74,7 @@ class Settings:
             job_workers=int(e.get("LAUNCHDIR_JOB_WORKERS") or 4),
             job_queue=e.get("LAUNCHDIR_JOB_QUEUE") or "launchdir",
             draft_timeout_seconds=int(e.get("LAUNCHDIR_DRAFT_TIMEOUT") or 600),
+            crawl_retention_days=int(e.get("LAUNCHDIR_CRAWL_RETENTION_DAYS") or 30),
             rate_limits=(e.get("LAUNCHDIR_RATE_LIMITS") or "on").strip().lower() not in ("off", "0", "false", "no"),
             rate_limit_credential=int(e.get("LAUNCHDIR_RATE_LIMIT_CREDENTIAL") or 6000),
             rate_limit_anonymous=int(e.get("LAUNCHDIR_RATE_LIMIT_ANONYMOUS") or 3000),

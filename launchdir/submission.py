@@ -102,6 +102,7 @@ def wire_submission(services: Services, settings: Settings, pool: ConnectionPool
         store=services.store, reads=services.reads, crawls=crawls, crawl_settings=crawl_settings(settings),
         drafter=drafter, fallback=fallback, queue=queue, clock=services.now,
         timeout=timedelta(seconds=settings.draft_timeout_seconds),
+        crawl_retention=timedelta(days=settings.crawl_retention_days),
     )
     services.extras["submission"] = sub
     context = JobContext(submission=sub, services=services)
@@ -138,6 +139,7 @@ def worker_context(settings: Settings) -> JobContext:
         drafter=drafter, fallback=fallback, queue=job_queue(settings),
         clock=lambda: datetime.now(timezone.utc).astimezone(zone),
         timeout=timedelta(seconds=settings.draft_timeout_seconds),
+        crawl_retention=timedelta(days=settings.crawl_retention_days),
     )
     return JobContext(submission=sub, services=None)
 

@@ -7,12 +7,19 @@ SHA-256 digest. Rows are written once and never changed; regenerate and the
 competitor comparison read them back instead of crawling again. Like the
 idempotency table this is infrastructure, not a read model: it is not derived
 from events and is not rebuilt with the projections.
+
+Retention (`prune`, run by the draft sweeper): a competitor's crawl is needed
+only by its comparison job, whose result and evidence are in the draft's
+events, and a failed draft's crawl by nothing (a new submission makes a new
+draft); both go after the retention period. The crawl of a draft that can
+still be edited stays: regenerate reads it.
 """
 
 from __future__ import annotations
 
 import hashlib
 import zlib
+from datetime import datetime
 from typing import Any
 from uuid import UUID
 
@@ -73,6 +80,16 @@ class CrawlStore:
         if hashlib.sha256(raw).hexdigest() != row[0]:
             raise CrawlMissing(f"crawl {crawl_id} of draft {draft_id} does not match its digest")
         return orjson.loads(raw)  # type: ignore[no-any-return]
+
+    def prune(self, before: datetime, drafts_table: str) -> int:
+        """Delete competitor crawls, and crawls of failed drafts, stored before `before`; how many went."""
+        with self._pool.connection() as conn:
+            cur = conn.execute(
+                f"DELETE FROM {TABLE} c WHERE c.created_at < %s AND (c.kind = 'competitor' OR EXISTS "
+                f"(SELECT 1 FROM {drafts_table} d WHERE d.id = c.draft_id AND d.status = 'failed'))",
+                (before,),
+            )
+            return int(cur.rowcount)
 
     def stats(self, draft_id: UUID) -> list[dict[str, Any]]:
         """The stored crawls of a draft (without bodies): for operators and tests."""

@@ -71,6 +71,7 @@ class SubmissionContext:
     fallback: Drafter | None = None  # used when `drafter` raises DraftingFailed (the model drafter)
     resume_after: timedelta = timedelta(seconds=60)
     timeout: timedelta = timedelta(minutes=10)
+    crawl_retention: timedelta = timedelta(days=30)  # competitor crawls and failed drafts' crawls (crawl_store)
 
     def meta(self) -> Meta:
         return Meta(at=self.clock(), actor="system", channel="system")
@@ -277,6 +278,9 @@ def own_profile(state: d.DraftState) -> ProfileDraft:
 # ---------------------------------------------------------------- the sweeper
 
 
+PRUNE_EVERY = timedelta(hours=1)
+
+
 class DraftSweeper:
     """Re-queues stalled draft work and fails work with no progress for `timeout` (a thread, every `interval` s)."""
 
@@ -285,11 +289,18 @@ class DraftSweeper:
         self.interval = interval
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._pruned_at: datetime | None = None
 
     def sweep_once(self) -> dict[str, int]:
-        """One pass; returns how many drafts were re-queued and how many timed out."""
-        sub, counts = self.sub, {"requeued": 0, "timed_out": 0}
+        """One pass; returns how many drafts were re-queued and timed out, and how many stored crawls were pruned."""
+        sub, counts = self.sub, {"requeued": 0, "timed_out": 0, "pruned": 0}
         now = sub.clock()
+        if self._pruned_at is None or now - self._pruned_at >= PRUNE_EVERY:
+            try:
+                counts["pruned"] = sub.crawls.prune(now - sub.crawl_retention, sub.reads.tables("draft_view")["drafts"])
+                self._pruned_at = now
+            except Exception:
+                log.exception("pruning stored crawls failed; the next sweep tries again")
         jobs = QueueJobs(sub.queue)
         for draft_id in drafts_q.pending_work(sub.reads, now - sub.resume_after):
             try:

@@ -258,3 +258,36 @@ def test_a_competitor_is_crawled_and_compared(c: Any) -> None:
     h.update(c, who, submitted.draft_id, competitor_url="")
     h.settle(c)
     assert h.doc(c, submitted.draft_id, who)["competitor"] is None
+
+
+def test_the_sweeper_prunes_competitor_crawls_and_failed_drafts_crawls_after_the_retention(c: Any) -> None:
+    who = h.account()
+    sub = h.sub_of(c)
+    with serve("saas") as own, serve("devtool") as rival, serve("studio") as other:
+        kept = h.submit(c, own.url("/"), who)
+        assert h.wait_status(c, kept.draft_id) == "ready"
+        h.update(c, who, kept.draft_id, competitor_url=rival.url("/"))
+        h.settle(c)
+        failed = draft_cmd.submit_listing(c.store, draft_cmd.SubmitListing(url=other.url("/")), who, h.meta(who),
+                                          check_url=lambda url, field: None, jobs=None)
+        holding = RQJobQueue(fakeredis.FakeRedis(server=fakeredis.FakeServer()))  # the drafting job never runs
+        crawl_draft(replace(sub, queue=holding), str(failed.draft_id))
+    h.settle(c)
+    hour_later = replace(sub, queue=holding, clock=lambda: sub.clock() + timedelta(hours=1))
+    assert DraftSweeper(hour_later).sweep_once()["timed_out"] == 1  # its drafting stalled: it fails
+    h.settle(c)
+    assert h.doc(c, failed.draft_id, who)["status"] == "failed"
+
+    def kinds(draft_id: Any) -> list[str]:
+        return [s["kind"] for s in sub.crawls.stats(draft_id)]
+
+    assert (kinds(kept.draft_id), kinds(failed.draft_id)) == (["site", "competitor"], ["site"])
+    DraftSweeper(sub).sweep_once()  # within the retention nothing of these drafts goes
+    assert (kinds(kept.draft_id), kinds(failed.draft_id)) == (["site", "competitor"], ["site"])
+    month_later = replace(sub, clock=lambda: sub.clock() + sub.crawl_retention + timedelta(hours=1))
+    assert DraftSweeper(month_later).sweep_once()["pruned"] >= 2  # (other tests of this module share the table)
+    assert (kinds(kept.draft_id), kinds(failed.draft_id)) == (["site"], [])
+    # The ready draft keeps its own crawl: regenerate still reads it.
+    h.update(c, who, kept.draft_id, regenerate=["description"])
+    h.settle(c)
+    assert h.doc(c, kept.draft_id, who)["last_regeneration"]["status"] == "done"
