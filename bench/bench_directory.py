@@ -134,7 +134,7 @@ def catch_up(c) -> None:  # type: ignore[no-untyped-def]
 
 def search_in_process(c, rounds: int) -> list[float]:  # type: ignore[no-untyped-def]
     from queries import listings as listings_q
-    from queries.search import PostgresSearch
+    from queries.search_postgres import PostgresSearch
 
     reads = c.services.reads
     backend = PostgresSearch(reads)

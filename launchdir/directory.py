@@ -15,7 +15,8 @@ from typing import Any
 from aggregates.base import Meta
 from api.services import Services
 from launchdir.settings import Settings
-from queries.search import PostgresSearch, SearchBackend
+from queries.search import SearchBackend
+from queries.search_postgres import PostgresSearch
 from workers.views import ViewCounter, ViewFlusher
 
 log = logging.getLogger(__name__)
@@ -52,7 +53,7 @@ def wire_directory(services: Services, settings: Settings) -> Directory:
     if settings.elasticsearch_url:
         from projections.log import EventLog
         from projections.search_index import ElasticsearchIndexer, elasticsearch_client
-        from queries.search import ElasticsearchSearch
+        from queries.search_elasticsearch import ElasticsearchSearch
 
         client = elasticsearch_client(settings.elasticsearch_url)
         indexer = ElasticsearchIndexer(client, services.reads.pool, services.runtime, EventLog(services.store.app),

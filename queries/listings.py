@@ -18,7 +18,8 @@ from projections.listing_cards import domain_of, key_of
 from projections.reads import ReadStore
 from queries.catalog import category_and_descendants, monday_of
 from queries.paging import SLUG_PATTERN, PageInfo, Paging, page_of
-from queries.search import SearchBackend, SearchRequest, correct, tokens_of
+from queries.search import SearchBackend, SearchRequest, tokens_of
+from queries.search_words import correct
 
 VIEW = "listing_view"
 COUNTRY_PATTERN = r"^[A-Za-z]{2}$"

@@ -15,7 +15,8 @@ from typing import Any
 from api.registry import Operation
 from api.services import Call, Services
 from queries import listings as listings_q
-from queries.search import PostgresSearch, SearchBackend
+from queries.search import SearchBackend
+from queries.search_postgres import PostgresSearch
 from workers.views import ViewCounter
 
 LISTINGS = ("listing_view",)

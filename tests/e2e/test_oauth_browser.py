@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-import pytest
 
 from tests.conftest import RunningServer
 from tests.e2e.oauth_support import (  # noqa: F401 - fixtures: tls, oauth_server

@@ -17,7 +17,6 @@ from commands import account as account_cmd
 from commands import apikeys as apikeys_cmd
 from events.account import AccountRegistered, ApiKeyCreated, EmailAddressClaimed
 from events.errors import InvalidInput, NotFound
-from events.mail import EmailQueued
 from queries import accounts as accounts_q
 from queries import mail as mail_q
 

@@ -117,7 +117,7 @@ def test_revoking_the_grant_ends_every_family_and_the_page_forgets_it(container:
     first = _redeem(container, _code(container, account))
     second = _redeem(container, _code(container, account))
     unused = _code(container, account)
-    position = oauth_cmd.revoke_grant(container.store, oauth_cmd.RevokeGrant(
+    oauth_cmd.revoke_grant(container.store, oauth_cmd.RevokeGrant(
         grant_id=oauth_cmd.code_grant(unused), account_id=account), meta())  # type: ignore[arg-type]
     container.runtime.catch_up("oauth_view")
     for tokens in (first, second):
@@ -146,7 +146,7 @@ async def test_the_verifier_checks_audience_and_sees_revocation_at_once(containe
         await oauth.verifier.verify_for(tokens.access_token, "web")
     chain = container.services.extras["identity"].authenticator
     assert (await chain.authenticate(f"Bearer {tokens.access_token}", channel="rest")).account_id == account
-    position = oauth_cmd.revoke_family(container.store, tokens.family_id, "revoked_by_client", meta())
+    oauth_cmd.revoke_family(container.store, tokens.family_id, "revoked_by_client", meta())
     container.runtime.catch_up("oauth_view")
     with pytest.raises(InvalidToken, match="was revoked"):
         await oauth.verifier.verify_for(tokens.access_token, "rest")

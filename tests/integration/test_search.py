@@ -12,7 +12,7 @@ from commands import community, metrics
 from commands import listing as listing_cmd
 from projections.listing_docs import HALF_LIFE_HOURS, trending_score
 from queries import listings as listings_q
-from queries.search import PostgresSearch
+from queries.search_postgres import PostgresSearch
 from tests.integration.test_listing_view import AT, META, make, meta, sync
 
 TODAY = AT.date()

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(not URL, reason="ELASTICSEARCH_URL is not set")
 def es(container):  # type: ignore[no-untyped-def]
     from projections.log import EventLog
     from projections.search_index import ElasticsearchIndexer, elasticsearch_client
-    from queries.search import ElasticsearchSearch
+    from queries.search_elasticsearch import ElasticsearchSearch
 
     alias = "launchdir-test-" + uuid.uuid4().hex[:10]
     client = elasticsearch_client(URL)  # type: ignore[arg-type]

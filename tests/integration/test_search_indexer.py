@@ -19,7 +19,7 @@ from commands import community
 from projections.log import EventLog
 from projections.search_index import ElasticsearchIndexer, elasticsearch_client
 from queries import listings as listings_q
-from queries.search import ElasticsearchSearch
+from queries.search_elasticsearch import ElasticsearchSearch
 from tests.es_standin import StandIn
 from tests.integration.test_listing_view import AT, META, make, sync
 

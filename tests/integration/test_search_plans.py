@@ -16,7 +16,8 @@ import pytest
 from commands import community
 from commands import listing as listing_cmd
 from queries import listings as listings_q
-from queries.search import PostgresSearch, correct, one_edit_variants
+from queries.search_postgres import PostgresSearch
+from queries.search_words import correct, one_edit_variants
 from tests.integration.test_listing_view import AT, META, sync
 
 NOUNS = ["Editor", "Tracker", "Planner", "Notes"]

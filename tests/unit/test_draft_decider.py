@@ -16,12 +16,10 @@ from events.base import Event
 from events.draft import (
     DraftCompletenessChanged,
     DraftFailed,
-    DraftFieldDeleted,
     DraftFieldEdited,
     DraftFieldsLocked,
     DraftFieldsRegenerated,
     DraftFieldsRestored,
-    DraftReady,
     DraftRegenerationRequested,
 )
 from events.errors import Conflict, InvalidInput, NotFound

@@ -12,14 +12,9 @@ import pytest
 
 from projections import listing_docs as docs
 from projections.listing_cards import domain_of, key_of, words_of
-from queries.search import (
-    Correction,
-    ElasticsearchSearch,
-    SearchRequest,
-    any_tsquery_text,
-    tokens_of,
-    tsquery_text,
-)
+from queries.search import Correction, SearchRequest, tokens_of
+from queries.search_elasticsearch import ElasticsearchSearch
+from queries.search_words import any_tsquery_text, tsquery_text
 from workers.views import ViewCounter
 
 AT = datetime(2026, 11, 18, 12, tzinfo=timezone.utc)

@@ -1,0 +1,232 @@
+"""The PostgreSQL search backend: full text and trigrams in the listing view (docs/search.md).
+
+Relevance ranks in three tiers, counting stops at a cap and estimates beyond
+it, and every page is read by the plan its count calls for.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+from projections.reads import ReadStore
+from queries.search import VIEW, SearchPage, SearchRequest, cards_by_id
+from queries.search_words import any_tsquery_text, tsquery_text
+
+NAME_SIMILARITY = 0.5  # pg_trgm word_similarity threshold for fuzzy name candidates
+
+# ORDER BY clauses; the tie-breakers are part of each order (docs/search.md).
+ORDERS = {
+    "votes": "votes DESC, launched_at, listing_id",
+    "newest": "listed_at DESC, listing_id DESC",
+    "trending": "trend_log DESC NULLS LAST, votes DESC, launched_at, listing_id",
+    "most_viewed": "views DESC, votes DESC, launched_at, listing_id",
+    "most_followed": "followers DESC, votes DESC, launched_at, listing_id",
+    "relevance": "score DESC, votes DESC, launched_at, listing_id",
+    "soonest": "week, listed_at, listing_id",
+}
+
+
+TOTAL_CAP = 500  # matches counted exactly up to this many; above it `total` is an estimate
+NAME_CAP = 200  # at most this many name matches are scored for tier 1 (the shortest names when more match)
+PLAN_CAP = 1000  # a set estimated this small is read whole and sorted; a larger one walks the order's index
+
+
+@dataclass(frozen=True)
+class Count:
+    """How many listings match, exact up to the cap, and the share of the sample that also matches in `head`."""
+
+    n: int
+    exact: bool
+    head_share: float = 1.0
+
+
+class PostgresSearch:
+    """tsvector (name A, tagline and keywords B, description C) + pg_trgm on names, in the listing view.
+
+    Relevance ranks in three tiers, so a query matching thousands of listings
+    scores only the few whose names match (docs/search.md):
+
+    1. a query word is in the name, or the name resembles the whole query: scored
+       (at most `name_cap` of them: the exact names, then the shortest);
+    2. every query word is in the name, tagline or keywords: most voted first;
+    3. the rest (words found in the description): most voted first.
+
+    Counting stops at `total_cap` matches and estimates the rest, and each
+    tier is read by the cheaper of two plans chosen from that count (read the
+    matches and sort them, or walk the order's index until the page is full),
+    so a broad query costs about what a selective one does.
+    """
+
+    name = "postgres"
+
+    def __init__(self, reads: ReadStore, total_cap: int = TOTAL_CAP, name_cap: int = NAME_CAP,
+                 plan_cap: int = PLAN_CAP) -> None:
+        self.reads = reads
+        self.total_cap = total_cap
+        self.name_cap = name_cap
+        self.plan_cap = plan_cap
+        self._counter = ThreadPoolExecutor(max_workers=4, thread_name_prefix="search-count")
+
+    def search(self, r: SearchRequest) -> SearchPage:
+        if r.categories is not None and not r.categories:
+            return SearchPage()
+        table = self.reads.tables(VIEW)["listings"]
+        where, params = _filters(r)
+        if r.corrections:
+            params |= {"tsq": tsquery_text(r.corrections), "tsq_any": any_tsquery_text(r.corrections),
+                       "qn": r.text or "", "qc": r.corrected}
+        match = where if not r.corrections else f"({MATCH}{' OR %(qn)s <%% name_lc' if r.fuzzy else ''}) AND {where}"
+        ranked = r.order == "relevance" and bool(r.corrections)
+        first: list[int] = []
+        if ranked:  # count on a second connection while this thread reads the name matches
+            counting = self._counter.submit(self._count_alone, table, match, params, True)
+            with self.reads.pool.connection() as raw:  # released before waiting: no thread holds one and waits
+                first = self._names(_Planned(raw, NAME_SIMILARITY), table, where, params, r)
+            count = counting.result()
+        with self.reads.pool.connection() as raw:
+            conn = _Planned(raw, NAME_SIMILARITY)
+            if not ranked:
+                count = self._count(conn, table, match, params, False)
+            if count.n == 0 or (count.exact and r.offset >= count.n):
+                return SearchPage([], count.n, count.exact, False)
+            want = r.limit + (0 if count.exact else 1)  # one more row tells whether another page exists
+            if not ranked:
+                ids = self._read(conn, f"SELECT listing_id FROM {table} WHERE {match} ORDER BY {ORDERS[r.order]} "
+                                       "LIMIT %(need)s OFFSET %(skip)s",
+                                 params | {"need": want, "skip": r.offset}, walk=count.n > self.plan_cap)
+            else:
+                ids = self._tiers(conn, table, where, params, r, count, first, want)
+            cards = cards_by_id(self.reads, ids[:r.limit], raw)
+        has_more = len(ids) > r.limit if not count.exact else r.offset + len(ids) < count.n
+        return SearchPage(cards, count.n, count.exact, has_more)
+
+    def _count_alone(self, table: str, match: str, params: dict[str, Any], with_head: bool) -> Count:
+        with self.reads.pool.connection() as raw:
+            return self._count(_Planned(raw, NAME_SIMILARITY), table, match, params, with_head)
+
+    def _count(self, conn: _Planned, table: str, match: str, params: dict[str, Any], with_head: bool) -> Count:
+        """Matches, exact up to `total_cap`; above it estimated from how far into the table the sample reached.
+
+        The sample is the first `total_cap + 1` matches in physical order (a
+        bitmap scan), so the block it ends in tells what share of the table it
+        covered: `estimate = sample * pages / (last block + 1)`. The sample
+        also says what share of the matches have every word in `head`, which
+        sizes tiers 2 and 3.
+        """
+        head = f"count(*) FILTER (WHERE head @@ {TSQUERY})" if with_head else "count(*)"
+        n, in_head, last_block, pages = conn.run(
+            "sort", f"SELECT count(*), {head}, max((ctid::text::point)[0]), "
+            f"pg_relation_size('{table}') / current_setting('block_size')::int "
+            f"FROM (SELECT ctid, head FROM {table} WHERE {match} LIMIT %(sample)s) m",
+            params | {"sample": self.total_cap + 1},
+        )[0]
+        n = int(n)
+        share = int(in_head) / n if n else 1.0
+        if n <= self.total_cap:
+            return Count(n, True, share)
+        return Count(max(n, round(n * int(pages) / (int(last_block) + 1))), False, share)
+
+    def _read(self, conn: _Planned, sql: str, params: dict[str, Any], walk: bool) -> list[int]:
+        """Listing ids by the chosen plan: walk the order's index (large sets) or read the matches and sort (small)."""
+        return [int(row[0]) for row in conn.run("walk" if walk else "sort", sql, params)]
+
+    def _names(self, conn: _Planned, table: str, where: str, params: dict[str, Any], r: SearchRequest) -> list[int]:
+        """Tier 1, best first: the exact names, then at most `name_cap` of the shortest names, scored."""
+        # One word: a name match is a full match. More words: the others must be somewhere in the listing.
+        in_name = f"name_fts @@ {ANY_TSQUERY}" + (f" AND {MATCH}" if len(r.corrections) > 1 else "")
+        tier1 = f"(({in_name}) OR %(qn)s <%% name_lc)" if r.fuzzy else f"({in_name})"
+        names = conn.run(
+            "sort", f"SELECT listing_id FROM (SELECT listing_id, name_lc, head, votes, launched_at FROM {table} "
+            f"    WHERE {tier1} AND {where} "
+            f"    ORDER BY (name_lc = %(qn)s OR name_lc = %(qc)s) DESC, length(name_lc), votes DESC, launched_at, "
+            f"    listing_id LIMIT %(name_cap)s) candidates "
+            f"ORDER BY {SCORE} DESC, votes DESC, launched_at, listing_id",
+            params | {"name_cap": self.name_cap},
+        )
+        return [int(row[0]) for row in names]
+
+    def _tiers(self, conn: _Planned, table: str, where: str, params: dict[str, Any], r: SearchRequest, count: Count,
+               first: list[int], want: int) -> list[int]:
+        """The page of the concatenation tier 1 ++ tier 2 ++ tier 3, reading no further than it needs."""
+        ids = first[r.offset:r.offset + want]
+        skip = max(0, r.offset - len(first))
+        params = params | {"tier1": first}
+        in_head = round(count.n * count.head_share)  # matches with every word in name, tagline or keywords
+        sizes = {True: in_head - len(first), False: count.n - in_head}  # estimated sizes of tiers 2 and 3
+        for in_head in (True, False):
+            need = want - len(ids)
+            if need <= 0 or (count.exact and len(first) >= count.n):
+                break
+            if count.exact and count.head_share == (0.0 if in_head else 1.0):
+                continue  # counted exactly: no match has (tier 2) or lacks (tier 3) every word in the head
+            condition = (f"{MATCH} AND {'' if in_head else 'NOT '}head @@ {TSQUERY} "
+                         f"AND NOT listing_id = ANY(%(tier1)s) AND {where}")
+            tier = self._read(conn, f"SELECT listing_id FROM {table} WHERE {condition} ORDER BY {ORDERS['votes']} "
+                                    "LIMIT %(need)s OFFSET %(skip)s",
+                              params | {"need": need, "skip": skip}, walk=sizes[in_head] > self.plan_cap)
+            ids += tier
+            if in_head and len(tier) < need:  # tier 2 ran out: how far into tier 3 does the page start?
+                if skip > 0:
+                    (seen,) = conn.run("sort", f"SELECT count(*) FROM {table} WHERE {condition}", params)[0]
+                    skip = max(0, skip - int(seen))
+            else:
+                skip = 0
+        return ids
+
+
+MATCH = "fts @@ to_tsquery('english', %(tsq)s)"
+# Planner settings turned off per plan: `walk` leaves only an ordered index scan, `sort` only reading the
+# matches (bitmap) and sorting them.
+PLANS = {"walk": ("enable_bitmapscan", "enable_seqscan", "enable_sort"),
+         "sort": ("enable_indexscan", "enable_indexonlyscan")}
+PLAN_SETTINGS = sorted({name for names in PLANS.values() for name in names})
+
+
+class _Planned:
+    """A search's connection whose statements each run under a chosen plan.
+
+    Plans are forced with transaction-local planner settings, sent only when
+    the plan changes (the first time together with the search's other
+    settings), and statements are never server-side prepared, so no cached
+    plan made under other settings is reused.
+    """
+
+    def __init__(self, conn: Any, word_similarity: float) -> None:
+        self.conn = conn
+        self.plan = ""
+        self.first = [f"set_config('pg_trgm.word_similarity_threshold', '{word_similarity}', true)",
+                      "set_config('max_parallel_workers_per_gather', '0', true)",  # one search, one core
+                      "set_config('synchronize_seqscans', 'off', true)"]  # sequential reads start at block 0
+
+    def run(self, plan: str, sql: str, params: dict[str, Any]) -> list[Any]:
+        if plan != self.plan:
+            settings = self.first + [f"set_config('{name}', '{'off' if name in PLANS[plan] else 'on'}', true)"
+                                     for name in PLAN_SETTINGS]
+            self.conn.execute("SELECT " + ", ".join(settings))
+            self.first, self.plan = [], plan
+        return list(self.conn.execute(sql, params, prepare=False).fetchall())
+
+
+TSQUERY = "to_tsquery('english', %(tsq)s)"
+ANY_TSQUERY = "to_tsquery('english', %(tsq_any)s)"
+SCORE = f"""5 * (name_lc = %(qn)s OR name_lc = %(qc)s)::int + 3 * word_similarity(%(qn)s, name_lc)
+            + similarity(name_lc, %(qc)s) + ts_rank(head, {TSQUERY})"""
+
+
+def _filters(r: SearchRequest) -> tuple[str, dict[str, Any]]:
+    """The WHERE clause shared by every query of one request."""
+    if r.status == "upcoming":
+        clauses = ["(status = 'scheduled' OR (status = 'awaiting_badge' AND week >= %(this_week)s))"]
+    else:
+        clauses = ["status = 'live'"]
+    params: dict[str, Any] = {"this_week": r.this_week}
+    for column, value in (("stage", r.stage), ("country", r.country), ("pricing", r.pricing), ("domain", r.domain)):
+        if value is not None:
+            clauses.append(f"{column} = %({column})s")
+            params[column] = value
+    if r.categories is not None:
+        clauses.append("categories && %(categories)s")
+        params["categories"] = list(r.categories)
+    return " AND ".join(clauses), params

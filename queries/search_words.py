@@ -1,0 +1,124 @@
+"""Query words against the vocabulary: typo corrections and completions, and the text queries built from them.
+
+Shared by both search backends (docs/search.md, "Typo correction").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from projections.reads import ReadStore
+from queries.search import VIEW, Correction
+
+MAX_CORRECTIONS = 3
+MAX_COMPLETIONS = 5  # vocabulary words the last query word may be the beginning of
+SHORT_WORD = 4  # up to this length a word is corrected by one edit only
+ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"  # what folded words are made of
+MIN_CORRECTABLE = 3  # shorter tokens have too few trigrams to correct reliably
+CANDIDATE_SIMILARITIES = (0.4, 0.2)  # pg_trgm similarity of correction candidates: close ones first, then looser
+MAX_EDITS = 2
+
+
+def correct(reads: ReadStore, tokens: list[str]) -> tuple[Correction, ...]:
+    """Known words stay; an unknown word gains up to three vocabulary words close to it.
+
+    Candidates come in three steps, each only for the words the previous one
+    left without any: vocabulary words sharing trigrams with the typed word
+    (similarity >= 0.4, GIN index) and at most MAX_EDITS edits away (1 for
+    words of up to four letters), which covers the usual dropped or doubled
+    letter; then the words exactly one edit away, looked up by equality
+    (a letter dropped, added, changed, or two swapped: `slak`, `emial`);
+    then, for words of five letters or more, looser trigram candidates
+    (similarity >= 0.2) within MAX_EDITS. Fewer edits first, then higher
+    trigram similarity, then alphabetical order.
+
+    The last word also gains the shortest vocabulary words it begins
+    (type-ahead: `notio` finds `notion`), at most MAX_COMPLETIONS of them.
+    """
+    if not tokens:
+        return ()
+    with reads.pool.connection() as conn:
+        close, loose = CANDIDATE_SIMILARITIES
+        found = dict(_candidates(reads, conn, tokens, close))
+        missing = [tok for tok in tokens if not found.get(tok) and len(tok) >= MIN_CORRECTABLE]
+        if missing:
+            found |= _one_edit(reads, conn, missing)
+        missing = [tok for tok in missing if not found.get(tok) and len(tok) > SHORT_WORD]
+        if missing:
+            found |= dict(_candidates(reads, conn, missing, loose))
+        completions = _completions(reads, conn, tokens[-1])
+    return tuple(Correction(tok, tuple(found.get(tok) or ()), completions if i == len(tokens) - 1 else ())
+                 for i, tok in enumerate(tokens))
+
+
+def one_edit_variants(word: str) -> set[str]:
+    """Every string one edit away: a character deleted, two neighbours swapped, one replaced or one inserted."""
+    splits = [(word[:i], word[i:]) for i in range(len(word) + 1)]
+    return ({a + b[1:] for a, b in splits if b}
+            | {a + b[1] + b[0] + b[2:] for a, b in splits if len(b) > 1}
+            | {a + c + b[1:] for a, b in splits if b for c in ALPHABET}
+            | {a + c + b for a, b in splits for c in ALPHABET}) - {word}
+
+
+def _one_edit(reads: ReadStore, conn: Any, tokens: list[str]) -> dict[str, list[str]]:
+    """The vocabulary words one edit from each (unknown) token, best first."""
+    words = reads.tables(VIEW)["words"]
+    found = {}
+    for tok in tokens:
+        rows = conn.execute(
+            f"SELECT word FROM {words} WHERE word = ANY(%(variants)s) "
+            "ORDER BY levenshtein(word, %(tok)s), similarity(word, %(tok)s) DESC, word LIMIT %(n)s",
+            {"variants": sorted(one_edit_variants(tok)), "tok": tok, "n": MAX_CORRECTIONS},
+        ).fetchall()
+        found[tok] = [row[0] for row in rows]
+    return found
+
+
+def _completions(reads: ReadStore, conn: Any, token: str) -> tuple[str, ...]:
+    if len(token) < MIN_CORRECTABLE:
+        return ()
+    words = reads.tables(VIEW)["words"]
+    rows = conn.execute(
+        f"SELECT word FROM {words} WHERE word ~>=~ %(tok)s AND word ~<~ %(end)s AND word <> %(tok)s "
+        "ORDER BY length(word), word LIMIT %(n)s",  # ~>=~ ~<~: the text_pattern_ops index (byte order)
+        {"tok": token, "end": token + "\U0010ffff", "n": MAX_COMPLETIONS},
+    ).fetchall()
+    return tuple(row[0] for row in rows)
+
+
+def _candidates(reads: ReadStore, conn: Any, tokens: list[str], threshold: float) -> list[tuple[str, list[str]]]:
+    t = reads.tables(VIEW)
+    conn.execute("SELECT set_config('pg_trgm.similarity_threshold', %s, true)", (str(threshold),))
+    rows = conn.execute(
+        f"""SELECT tok, coalesce(
+                (SELECT array[word] FROM {t['words']} WHERE word = tok),
+                CASE WHEN length(tok) >= %(min)s THEN ARRAY(
+                    SELECT word FROM {t['words']}
+                    WHERE word %% tok AND levenshtein_less_equal(word, tok, %(edits)s) <= %(edits)s
+                          - (length(tok) <= 4)::int
+                    ORDER BY levenshtein_less_equal(word, tok, %(edits)s), similarity(word, tok) DESC, word
+                    LIMIT %(n)s) END,
+                '{{}}')
+            FROM unnest(%(tokens)s::text[]) AS q(tok)""",
+        {"min": MIN_CORRECTABLE, "edits": MAX_EDITS, "n": MAX_CORRECTIONS, "tokens": tokens},
+    ).fetchall()
+    return [(tok, list(words)) for tok, words in rows]
+
+
+def tsquery_text(corrections: tuple[Correction, ...]) -> str:
+    """`(word | fix1 | fix2) & ...`: the typed word is always searched too; the last also by its completions.
+
+    Completions come from the vocabulary rather than a `word:*` prefix query,
+    which would make every full-text match a costly partial-match recheck.
+    """
+    groups = []
+    for c in corrections:
+        options = list(dict.fromkeys((c.token, *c.words, *c.completions)))
+        groups.append("(" + " | ".join(options) + ")")
+    return " & ".join(groups)
+
+
+def any_tsquery_text(corrections: tuple[Correction, ...]) -> str:
+    """Any of the query's words (or their corrections): what tier 1 looks for in names."""
+    options = [o for group in tsquery_text(corrections).split(" & ") for o in group.strip("()").split(" | ")]
+    return " | ".join(dict.fromkeys(options))
