@@ -178,6 +178,10 @@ class LocalRateLimiter:
     async def check(self, op: Operation, principal: Principal | None, ip: str) -> dict[str, str]:
         return self.hit(principal, ip)
 
+    async def count(self, principal: Principal | None, ip: str) -> dict[str, str]:
+        """One request outside the executor (e.g. client registration); `OverLimit` when refused."""
+        return self.hit(principal, ip)
+
     def hit(self, principal: Principal | None, ip: str) -> dict[str, str]:
         """Count one request; the headers when allowed, `OverLimit` when not."""
         policies = self.limits.for_caller(principal)
@@ -263,6 +267,10 @@ class RedisRateLimiter:
         self._down_until = 0.0
 
     async def check(self, op: Operation, principal: Principal | None, ip: str) -> dict[str, str]:
+        return await self.count(principal, ip)
+
+    async def count(self, principal: Principal | None, ip: str) -> dict[str, str]:
+        """One request, counted in Redis (in-process while Redis is away); `OverLimit` when refused."""
         if time.monotonic() < self._down_until:
             return self.fallback.hit(principal, ip)
         policies = self.limits.for_caller(principal)

@@ -140,7 +140,7 @@ def bootstrap(settings: Settings, *, clock: Any = utc_now) -> Container:
     services.extras["identity"] = identity
     services.extras["oauth"] = build_oauth(  # joins identity's bearer chain with its access-token verifier
         services, identity, settings.base_url, allow_loopback=settings.crawl_allow_loopback,
-        ca_file=settings.oauth_cimd_ca_file, rate_limits=settings.rate_limits)
+        ca_file=settings.oauth_cimd_ca_file, rate_limits=settings.rate_limits, redis_url=settings.redis_url)
     services.extras["draft_workers"] = wire_submission(services, settings, pool)  # job queue, drafter, crawler
     executor = Executor(services, build_registry(), idempotency=idempotency, rate_limiter=rate_limiter(settings),
                         authenticator=identity.authenticator, challenge=identity.challenge)

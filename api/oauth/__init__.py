@@ -51,7 +51,7 @@ class OAuthServer:
 
 
 def build_oauth(services: Services, identity: Identity, issuer: str, *, allow_loopback: bool = False,
-                ca_file: str | None = None, rate_limits: bool = True) -> OAuthServer:
+                ca_file: str | None = None, rate_limits: bool = True, redis_url: str | None = None) -> OAuthServer:
     """Create the pending-requests table and wire provider, endpoints and verifier; add the verifier to the chain."""
     resources = {channel: issuer + path for channel, path in RESOURCES.items()}
     pending = PendingRequests(services.reads.pool)
@@ -59,7 +59,7 @@ def build_oauth(services: Services, identity: Identity, issuer: str, *, allow_lo
     fetcher = CimdFetcher(allow_loopback=allow_loopback, ca_file=ca_file)
     resolver = ClientResolver(services.store, fetcher)
     provider = Provider(services, resolver, pending, issuer, resources)
-    endpoints = OAuthEndpoints(provider, registration_limiter(rate_limits))
+    endpoints = OAuthEndpoints(provider, registration_limiter(rate_limits, redis_url))
     verifier = OAuthTokenVerifier(services.reads, services.clock, resources, issuer + "/oauth/token")
     identity.authenticator.verifiers.append(verifier)  # the bearer chain: API keys, then OAuth access tokens
     return OAuthServer(issuer, identity, provider, endpoints, verifier, fetcher, pending)

@@ -9,7 +9,7 @@ thin wrappers around them add what they lack:
   refuses a missing `code_challenge_method`); RFC 9207 `iss` added to every
   error redirect (the success redirect comes from the consent page, with `iss`).
 - /token: the form handed to the provider (RFC 8707 `resource` check).
-- /register: a per-address rate limit (open registration writes events).
+- /register: a per-address rate limit (open registration writes events), shared through Redis when configured.
 
 /oauth/revoke (RFC 7009) is ours: the SDK's revocation request model requires
 a `client_secret` field, which public clients do not have.
@@ -36,7 +36,7 @@ from starlette.types import ASGIApp
 from aggregates.account import SCOPES
 from api.oauth.clients import SecretAuthenticator
 from api.oauth.provider import AUTHORIZE_PARAMS, TOKEN_FORM, Provider, StoredAccessToken, StoredRefreshToken
-from api.ratelimit import Limits, LocalRateLimiter, OverLimit
+from api.ratelimit import Limits, LocalRateLimiter, OverLimit, RedisRateLimiter
 from commands import oauth as oauth_cmd
 
 METADATA_PATH = "/.well-known/oauth-authorization-server"
@@ -82,7 +82,7 @@ def _endpoint(fn: Callable[[Request], Awaitable[Response]], cors: bool = True) -
 
 
 class OAuthEndpoints:
-    def __init__(self, provider: Provider, registration_limit: LocalRateLimiter | None) -> None:
+    def __init__(self, provider: Provider, registration_limit: LocalRateLimiter | RedisRateLimiter | None) -> None:
         self.provider = provider
         self.issuer = provider.issuer
         self.authenticator = SecretAuthenticator(provider.resolver)
@@ -149,7 +149,7 @@ class OAuthEndpoints:
     async def register(self, request: Request) -> Response:
         if self.registration_limit is not None:
             try:
-                self.registration_limit.hit(None, request.client.host if request.client else "")
+                await self.registration_limit.count(None, request.client.host if request.client else "")
             except OverLimit as exc:
                 return oauth_error("rate_limited", "too many client registrations from this address; "
                                    f"try again in {exc.retry_after} s", 429, {"retry-after": str(exc.retry_after)})
@@ -179,8 +179,14 @@ class OAuthEndpoints:
         return Response(status_code=200, headers=NO_STORE)  # unknown or foreign tokens: 200 too (RFC 7009 §2.2)
 
 
-def registration_limiter(enabled: bool) -> LocalRateLimiter | None:
-    """60 registrations per address per hour, at most 10 a minute (in this process)."""
+def registration_limiter(enabled: bool, redis_url: str | None = None) -> LocalRateLimiter | RedisRateLimiter | None:
+    """60 registrations per address per hour, at most 10 a minute: in Redis (every process) when configured."""
     if not enabled:
         return None
-    return LocalRateLimiter(Limits.of(credential=60, anonymous=60, window=3600, burst=10, burst_window=60))
+    limits = Limits.of(credential=60, anonymous=60, window=3600, burst=10, burst_window=60)
+    if redis_url:
+        from redis import asyncio as aioredis
+
+        client = aioredis.Redis.from_url(redis_url, socket_connect_timeout=0.5, socket_timeout=0.5)
+        return RedisRateLimiter(limits, client, prefix="launchdir:rl:register:")
+    return LocalRateLimiter(limits)

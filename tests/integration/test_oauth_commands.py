@@ -165,3 +165,34 @@ async def test_registrations_are_rate_limited_per_address(container: Any) -> Non
     assert last.json()["error"] == "rate_limited" and int(last.headers["retry-after"]) > 0
     container.runtime.catch_up("oauth_view")
     assert oauth_q.registered_clients(container.services.reads) >= 3
+
+
+async def test_with_redis_every_process_counts_against_one_registration_limit(container: Any) -> None:
+    """Two endpoint sets (as in two server processes) share the limit through Redis: 10 a minute per address."""
+    import random
+
+    from redis import asyncio as aioredis
+
+    from api.oauth.routes import registration_limiter
+    from tests.integration.test_ratelimit import REAL_REDIS, real_redis_reachable
+
+    if not real_redis_reachable():
+        pytest.skip("no Redis at 127.0.0.1:6379")
+    oauth: OAuthServer = container.services.extras["oauth"]
+    address = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"  # a fresh bucket
+    apps = [Starlette(routes=OAuthEndpoints(oauth.provider, registration_limiter(True, REAL_REDIS)).routes())
+            for _ in range(2)]
+    body = {"redirect_uris": [CALLBACK], "token_endpoint_auth_method": "none"}
+    codes = []
+    try:
+        for n in range(11):
+            transport = httpx.ASGITransport(app=apps[n % 2], client=(address, 40000 + n))
+            async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+                codes.append((await http.post("/oauth/register", json=body)).status_code)
+    finally:
+        redis = aioredis.Redis.from_url(REAL_REDIS)
+        keys = [k async for k in redis.scan_iter(match=f"launchdir:rl:register:*{address}*")]
+        if keys:
+            await redis.delete(*keys)
+        await redis.aclose()
+    assert codes == [201] * 10 + [429]  # each process alone saw at most 6: the count is shared
