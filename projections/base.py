@@ -73,6 +73,12 @@ class Projection:
         """Create this generation's tables (and indexes)."""
         raise NotImplementedError
 
+    def upgrade(self, cur: Cursor[Any], t: Tables) -> None:
+        """Bring an existing generation up to what `create` makes now (idempotent; run at every start).
+
+        For additions that need no rebuild, such as a new index (`CREATE INDEX IF NOT EXISTS`).
+        """
+
     def apply(self, cur: Cursor[Any], t: Tables, event: Any) -> None:
         """Dispatch one event to its handler."""
         handler = self._handlers.get(type(event))

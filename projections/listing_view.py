@@ -126,7 +126,12 @@ class ListingView(Projection):
                     "attributes jsonb NOT NULL DEFAULT '[]')")
         cur.execute(f"CREATE TABLE {t['words']} (word text PRIMARY KEY)")
         cur.execute(f"CREATE INDEX ON {t['words']} USING gin (word gin_trgm_ops) WITH (gin_pending_list_limit = 256)")
-        cur.execute(f"CREATE INDEX ON {t['words']} (word text_pattern_ops)")  # completions of the last query word
+        self.upgrade(cur, t)
+
+    def upgrade(self, cur: Cursor[Any], t: Tables) -> None:
+        """Indexes added after the first release: made on start-up for generations created before them."""
+        words = t["words"]
+        cur.execute(f"CREATE INDEX IF NOT EXISTS {words}_prefix ON {words} (word text_pattern_ops)")  # completions
 
     # ------------------------------------------------------------ catalogue: category names
 

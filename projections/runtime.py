@@ -87,6 +87,8 @@ class ProjectionRuntime:
                     self._create_generation(conn, projection, 1, status="active")
                     row = (1, 0)
                 self.generations[name], self.positions[name] = int(row[0]), int(row[1])
+                with conn.cursor() as cur:
+                    projection.upgrade(cur, Tables(name, int(row[0]), projection.tables))
 
     def _create_generation(self, conn: psycopg.Connection[Any], p: Projection, gen: int, status: str) -> Tables:
         tables = Tables(p.name, gen, p.tables)

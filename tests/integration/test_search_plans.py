@@ -152,3 +152,14 @@ def test_many_concurrent_searches_share_a_small_pool(crowd) -> None:  # type: ig
         with ThreadPoolExecutor(max_workers=16) as threads:
             results = list(threads.map(one, range(64)))
     assert results == [expected] * 64
+
+
+def test_start_up_adds_the_completions_index_to_an_older_generation(container) -> None:  # type: ignore[no-untyped-def]
+    words = container.runtime.tables("listing_view")["words"]
+    index = f"{words}_prefix"
+    with container.pool.connection() as conn:
+        conn.execute(f"DROP INDEX {index}")  # a generation made before the index existed
+    container.runtime.setup()  # what every start does
+    with container.pool.connection() as conn:
+        found = conn.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", (index,)).fetchone()
+    assert found is not None and "text_pattern_ops" in found[0]
