@@ -9,9 +9,11 @@ One run, on a scratch database it creates and drops:
 4. starts `launchdir serve` in its own process and times the same queries over
    HTTP (each request a distinct cache key, so every one really searches);
 5. drives get_listing and the bare endpoint of that server with the same
-   keep-alive load (loopback only, bounded in time) and prints the ratio.
+   keep-alive load (loopback only, bounded in time) and prints the ratio;
+6. drives search the same way, every request a new cache key (so a real search).
 
-    python -m bench.bench_directory [--listings 100000] [--seconds 20] [--connections 4]
+    python -m bench.bench_directory [--listings 100000] [--seconds 20] [--connections 4] [--keep]
+    python -m bench.bench_directory --database URL   # again on a kept database, without generating
 """
 
 from __future__ import annotations
@@ -21,7 +23,9 @@ import itertools
 import random
 import statistics
 import time
+from contextlib import nullcontext
 from datetime import datetime, timezone
+from urllib.parse import urlencode
 from pathlib import Path
 
 import httpx
@@ -171,6 +175,20 @@ def search_over_http(url: str, rounds: int) -> list[float]:
     return timings
 
 
+def search_path(n: int) -> str:
+    """The n-th request of the search load: the typo queries in turn, each with a cache key of its own.
+
+    The response cache keys on the raw query string, and the search folds case and ignores
+    spaces, so the letters' case (from n's bits) and trailing spaces make every request new.
+    """
+    q = TYPOS[n % len(TYPOS)]
+    turn = n // len(TYPOS)
+    letters = [i for i, ch in enumerate(q) if ch.isalpha()]
+    upper = {i for bit, i in enumerate(letters) if turn >> bit & 1}
+    cased = "".join(ch.upper() if i in upper else ch for i, ch in enumerate(q))
+    return "/api/v1/listings?" + urlencode({"q": cased + " " * (turn >> len(letters) & 127)})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--listings", type=int, default=100_000)
@@ -178,19 +196,27 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="load duration per endpoint")
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=10, help="rounds over the typo queries")
+    parser.add_argument("--database", default=None,
+                        help="reuse a database an earlier run generated and kept (--keep): skips generation")
+    parser.add_argument("--keep", action="store_true", help="keep the generated database and print its URL")
     args = parser.parse_args()
 
     from launchdir.bootstrap import bootstrap, ensure_catalog
     from launchdir.settings import Settings
 
-    with scratch_database() as db:
+    with (nullcontext(args.database) if args.database else scratch_database(keep=args.keep)) as db:
         c = bootstrap(Settings(database_url=db, data_dir=Path("/tmp"), rate_limits=False))
         try:
             ensure_catalog(c)
-            took, head = generate(c, args.listings, args.votes)
-            print(f"directory benchmark: {args.listings} listings, {args.votes} votes")
-            print(f"  generated {head} events in {took:.1f} s ({head / took:.0f} events/s appended, batched commands)")
+            if args.database:
+                print(f"directory benchmark on an existing database ({c.store.position()} events)")
+            else:
+                took, head = generate(c, args.listings, args.votes)
+                print(f"directory benchmark: {args.listings} listings, {args.votes} votes")
+                print(f"  generated {head} events in {took:.1f} s ({head / took:.0f} events/s appended, batched commands)")
             catch_up(c)
+            if args.keep:
+                print(f"  kept: --database '{db}'")
             reads = c.services.reads
             from queries import listings as listings_q
 
@@ -211,6 +237,10 @@ def main() -> None:
             print("  " + bare.line())
             print("  " + listing.line() + f"   ratio to bare {listing.rps / bare.rps:.2f}")
             print(f"  median get_listing latency {statistics.median(listing.latencies_ms):.2f} ms")
+            searches = load(url, search_path, connections=args.connections, seconds=args.seconds)
+            print(f"  search under load: {args.connections} connections, {args.seconds:.0f} s, the typo queries in turn, "
+                  "every request a real search")
+            print("  " + searches.line() + f"   ratio to bare {searches.rps / bare.rps:.3f}")
 
 
 if __name__ == "__main__":

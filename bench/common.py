@@ -16,7 +16,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @contextmanager
-def scratch_database() -> Iterator[str]:
-    """A fresh database on the local PostgreSQL (or an embedded one), dropped afterwards."""
+def scratch_database(keep: bool = False) -> Iterator[str]:
+    """A fresh database on the local PostgreSQL (or an embedded one), dropped afterwards unless `keep`."""
     try:
         with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
             conn.execute("SELECT 1")
@@ -48,8 +48,9 @@ def scratch_database() -> Iterator[str]:
     try:
         yield psycopg.conninfo.make_conninfo(**params)
     finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if not keep:
+            with psycopg.connect(admin, autocommit=True) as conn:
+                conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def free_port() -> int:
@@ -110,14 +111,15 @@ class LoadResult:
                 f"p99 {self.pct(99):6.2f} ms   n={self.requests} errors={self.errors}")
 
 
-async def _connection(host: str, port: int, request: bytes, stop_at: float, max_requests: int,
+async def _connection(host: str, port: int, request: Callable[[int], bytes], stop_at: float, max_requests: int,
                       latencies: list[float], counter: list[int]) -> None:
     reader, writer = await asyncio.open_connection(host, port)
     try:
         while time.perf_counter() < stop_at and counter[0] < max_requests:
             counter[0] += 1
+            payload = request(counter[0])
             started = time.perf_counter()
-            writer.write(request)
+            writer.write(payload)
             head = await reader.readuntil(b"\r\n\r\n")
             status = int(head[9:12])
             length = 0
@@ -133,12 +135,22 @@ async def _connection(host: str, port: int, request: bytes, stop_at: float, max_
         writer.close()
 
 
-def load(url: str, path: str, *, connections: int = 8, seconds: float = 5.0, max_requests: int = 200_000,
-         headers: dict[str, str] | None = None) -> LoadResult:
-    """Drive `path` with `connections` keep-alive connections for `seconds` (or `max_requests`)."""
+def load(url: str, path: str | Callable[[int], str], *, connections: int = 8, seconds: float = 5.0,
+         max_requests: int = 200_000, headers: dict[str, str] | None = None) -> LoadResult:
+    """Drive `path` with `connections` keep-alive connections for `seconds` (or `max_requests`).
+
+    `path` may be a function of the request's number, so every request can ask something new.
+    """
     host, port = url.split("//", 1)[1].split(":")
     extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
-    request = f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n{extra}\r\n".encode()
+    fixed = f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\n{extra}\r\n".encode() if isinstance(path, str) else b""
+
+    def request(n: int) -> bytes:
+        if fixed:
+            return fixed
+        assert callable(path)
+        return f"GET {path(n)} HTTP/1.1\r\nHost: {host}:{port}\r\n{extra}\r\n".encode()
+
     latencies: list[float] = []
     counter = [0, 0]
 
@@ -150,7 +162,8 @@ def load(url: str, path: str, *, connections: int = 8, seconds: float = 5.0, max
         return time.perf_counter() - started
 
     elapsed = asyncio.run(run())
-    return LoadResult(path, len(latencies), counter[1], elapsed, latencies)
+    label = path if isinstance(path, str) else "(a new path per request)"
+    return LoadResult(label, len(latencies), counter[1], elapsed, latencies)
 
 
 def median(values: list[float]) -> float:

@@ -110,14 +110,16 @@ class PostgresSearch:
         """Matches, exact up to `total_cap`; above it estimated from how far into the table the sample reached.
 
         The sample is the first `total_cap + 1` matches in physical order (a
-        bitmap scan), so the block it ends in tells what share of the table it
-        covered: `estimate = sample * pages / (last block + 1)`. The sample
-        also says what share of the matches have every word in `head`, which
-        sizes tiers 2 and 3.
+        bitmap scan), so the blocks it spans tell what share of the table it
+        covered: `estimate = sample * (pages - first block) / (last block -
+        first block + 1)`. Counting from the sample's first block keeps an
+        empty start of the file (left by a mass rewrite) from shrinking the
+        estimate. The sample also says what share of the matches have every
+        word in `head`, which sizes tiers 2 and 3.
         """
         head = f"count(*) FILTER (WHERE head @@ {TSQUERY})" if with_head else "count(*)"
-        n, in_head, last_block, pages = conn.run(
-            "sort", f"SELECT count(*), {head}, max((ctid::text::point)[0]), "
+        n, in_head, first_block, last_block, pages = conn.run(
+            "sort", f"SELECT count(*), {head}, min((ctid::text::point)[0]), max((ctid::text::point)[0]), "
             f"pg_relation_size('{table}') / current_setting('block_size')::int "
             f"FROM (SELECT ctid, head FROM {table} WHERE {match} LIMIT %(sample)s) m",
             params | {"sample": self.total_cap + 1},
@@ -126,7 +128,8 @@ class PostgresSearch:
         share = int(in_head) / n if n else 1.0
         if n <= self.total_cap:
             return Count(n, True, share)
-        return Count(max(n, round(n * int(pages) / (int(last_block) + 1))), False, share)
+        covered = int(last_block) - int(first_block) + 1
+        return Count(max(n, round(n * (int(pages) - int(first_block)) / covered)), False, share)
 
     def _read(self, conn: _Planned, sql: str, params: dict[str, Any], walk: bool) -> list[int]:
         """Listing ids by the chosen plan: walk the order's index (large sets) or read the matches and sort (small)."""
