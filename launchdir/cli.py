@@ -42,6 +42,13 @@ def _staff_actor(actor: str | None) -> str:
     return "staff:" + (actor or os.environ.get("LAUNCHDIR_STAFF") or getpass.getuser())
 
 
+def _staff_meta(c, actor: str | None):  # type: ignore[no-untyped-def]
+    """Who and when of a staff command run from the command line."""
+    from aggregates.base import Meta
+
+    return Meta(at=c.services.now(), actor=_staff_actor(actor), channel="cli")
+
+
 @click.group()
 @click.option("-v", "--verbose", is_flag=True, help="Log more.")
 def main(verbose: bool) -> None:
@@ -183,12 +190,6 @@ def site_setting(key: str, value: str, actor: str | None) -> None:
 # ---------------------------------------------------------------- identity: accounts, staff role, API keys
 
 
-def _cli_meta(c, actor: str | None):  # type: ignore[no-untyped-def]
-    from aggregates.base import Meta
-
-    return Meta(at=c.services.now(), actor=_staff_actor(actor), channel="cli")
-
-
 @staff.command("grant")
 @click.argument("email")
 @click.option("--actor", default=None)
@@ -197,7 +198,7 @@ def staff_grant(email: str, actor: str | None) -> None:
     from commands.account import grant_staff
 
     with _cli_session() as c:
-        grant_staff(c.store, email, _cli_meta(c, actor))
+        grant_staff(c.store, email, _staff_meta(c, actor))
         click.echo(f"{email}: staff")
 
 
@@ -209,7 +210,7 @@ def staff_revoke(email: str, actor: str | None) -> None:
     from commands.account import revoke_staff
 
     with _cli_session() as c:
-        revoke_staff(c.store, email, _cli_meta(c, actor))
+        revoke_staff(c.store, email, _staff_meta(c, actor))
         click.echo(f"{email}: not staff")
 
 
@@ -235,7 +236,7 @@ def accounts_create(email: str, password: str | None, actor: str | None) -> None
     with _cli_session() as c:
         cmd = RegisterAccount.model_validate(
             {"account_id": uuid4(), "email": email, "password": password, "verified": True})
-        result = register_account(c.store, cmd, _cli_meta(c, actor), None)
+        result = register_account(c.store, cmd, _staff_meta(c, actor), None)
         click.echo(result.account_id)
 
 
@@ -265,7 +266,7 @@ def keys_create(email: str, scopes: str, name: str, expires: str | None, actor: 
         cmd = CreateApiKey.model_validate({
             "account_id": state.id, "name": name, "scopes": [s.strip() for s in scopes.split(",") if s.strip()],
             "expires_on": date.fromisoformat(expires) if expires else None})
-        new = create_api_key(c.store, cmd, _cli_meta(c, actor), c.services.timezone)
+        new = create_api_key(c.store, cmd, _staff_meta(c, actor), c.services.timezone)
         click.echo(new.key)
         click.echo("This key is shown once; only its hash is kept.", err=True)
     except click.ClickException:
@@ -291,7 +292,7 @@ def keys_revoke(email: str, key_id: str, actor: str | None) -> None:
         if state is None:
             raise click.ClickException(f"no account with the email address {email!r}")
         key_id = key_id.removeprefix("ldk_")[:16]
-        revoke_api_key(c.store, RevokeApiKey(account_id=state.id, key_id=key_id), _cli_meta(c, actor))
+        revoke_api_key(c.store, RevokeApiKey(account_id=state.id, key_id=key_id), _staff_meta(c, actor))
         click.echo(f"ldk_{key_id}_…: revoked")
     except click.ClickException:
         raise
@@ -330,12 +331,6 @@ def demo() -> None:
 
 
 # ---------------------------------------------------------------- directory: launches, awards, founders, blog
-
-
-def _staff_meta(c, actor: str | None):  # type: ignore[no-untyped-def]
-    from aggregates.base import Meta
-
-    return Meta(at=c.services.now(), actor=_staff_actor(actor), channel="cli")
 
 
 def _listing_id(c, slug: str) -> int:  # type: ignore[no-untyped-def]
