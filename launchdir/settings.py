@@ -48,6 +48,8 @@ class Settings:
     rate_limit_burst_window: int = 10
     idempotency_retention_hours: int = 48
     oauth_cimd_ca_file: str | None = None  # an extra CA to trust when fetching client ID metadata documents
+    trusted_proxies: list[str] = field(default_factory=list)  # addresses whose X-Forwarded-* headers count
+    max_body_bytes: int = 1_048_576  # larger request bodies are refused with 413
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -83,6 +85,8 @@ class Settings:
             rate_limit_burst_window=int(e.get("LAUNCHDIR_RATE_LIMIT_BURST_WINDOW") or 10),
             idempotency_retention_hours=int(e.get("LAUNCHDIR_IDEMPOTENCY_RETENTION_HOURS") or 48),
             oauth_cimd_ca_file=e.get("LAUNCHDIR_OAUTH_CIMD_CA_FILE") or None,
+            trusted_proxies=_list(e.get("LAUNCHDIR_TRUSTED_PROXIES")),
+            max_body_bytes=int(e.get("LAUNCHDIR_MAX_BODY_BYTES") or 1_048_576),
         )
 
     def with_server(self, host: str, port: int) -> Settings:
