@@ -9,6 +9,8 @@ as RFC 9457 problems like the API's.
 
 from __future__ import annotations
 
+import functools
+
 from datetime import date
 from typing import Literal
 
@@ -22,8 +24,9 @@ from api.executor import dumps, etag_of
 from api.problems import from_domain, validation_problem
 from api.services import Services
 from events.errors import NotFound
-from queries import badge_art
-from queries.badges import badge_svg
+from api.badge_art import render_badge
+from queries import badge_styles
+from queries.badges import earned_badge
 from queries.paging import SLUG_PATTERN
 
 CACHE_CONTROL = "public, max-age=86400, stale-while-revalidate=604800"
@@ -37,15 +40,21 @@ SVG_HEADERS = {
 class BadgeImage(BaseModel):
     model_config = ConfigDict(frozen=True, extra="ignore")
     slug: str = Field(pattern=SLUG_PATTERN, max_length=220)
-    kind: Literal[badge_art.BADGE_KINDS]  # type: ignore[valid-type]
-    shape: Literal[badge_art.SHAPES] = "standard"  # type: ignore[valid-type]
-    mode: Literal[badge_art.MODES] = "auto"  # type: ignore[valid-type]
-    size: Literal[badge_art.SIZES] = "m"  # type: ignore[valid-type]
+    kind: Literal[badge_styles.BADGE_KINDS]  # type: ignore[valid-type]
+    shape: Literal[badge_styles.SHAPES] = "standard"  # type: ignore[valid-type]
+    mode: Literal[badge_styles.MODES] = "auto"  # type: ignore[valid-type]
+    size: Literal[badge_styles.SIZES] = "m"  # type: ignore[valid-type]
     week: date | None = None
 
 
 def _problem(body: dict[str, object]) -> Response:
     return Response(dumps(body), status_code=int(body["status"]), media_type="application/problem+json")  # type: ignore[call-overload]
+
+
+@functools.lru_cache(maxsize=4096)
+def _drawn(kind: str, shape: str, mode: str, size: str, site_name: str, detail: str | None) -> bytes:
+    """The SVG bytes of one badge style (pure, so kept while the process runs)."""
+    return render_badge(kind, shape=shape, mode=mode, size=size, site_name=site_name, detail=detail).encode("utf-8")
 
 
 def badge_routes(services: Services) -> list[Route]:
@@ -55,11 +64,10 @@ def badge_routes(services: Services) -> list[Route]:
         except ValidationError as exc:
             return _problem(validation_problem(exc))
         try:
-            svg = await anyio.to_thread.run_sync(
-                badge_svg, services.reads, q.slug, q.kind, q.shape, q.mode, q.size, q.week)
+            badge = await anyio.to_thread.run_sync(earned_badge, services.reads, q.slug, q.kind, q.week)
         except NotFound as exc:
             return _problem(from_domain(exc))
-        body = svg.encode("utf-8")
+        body = _drawn(badge.kind, q.shape, q.mode, q.size, badge.site_name, badge.detail)
         etag = etag_of(body)
         headers = {"etag": etag, "cache-control": CACHE_CONTROL, **SVG_HEADERS}
         if etag in [t.strip().removeprefix("W/") for t in request.headers.get("if-none-match", "").split(",")]:

@@ -45,9 +45,9 @@ from events.draft import (
     DraftSubmittedAsListing,
 )
 from events.base import Event
+from events.draft_fields import SECTIONS
 from projections.base import Projection, Tables, handles
 
-SECTIONS = ("faqs", "founders", "company_socials")
 Doc = dict[str, Any]
 
 

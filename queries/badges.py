@@ -1,7 +1,8 @@
 """Which badges a listing has earned, with embed code and SVG URLs in every style.
 
-The artwork is `queries/badge_art.py`; the site serves the SVGs itself at
-`/badges/{slug}/{kind}.svg?shape=&mode=&size=` (api/badge_routes.py).
+Styles, alt text and embed code are `queries/badge_styles.py`; the site draws and
+serves the SVGs itself at `/badges/{slug}/{kind}.svg?shape=&mode=&size=`
+(api/badge_routes.py, artwork in api/badge_styles.py).
 
 Earned badges (docs/launches-and-rankings.md):
 
@@ -29,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from events.errors import NotFound
 from projections.reads import ReadStore
-from queries import badge_art
+from queries import badge_styles
 from queries.catalog import site_settings
 from queries.paging import SLUG_PATTERN
 from queries.weeks import week_label
@@ -153,20 +154,20 @@ def get_badges(reads: ReadStore, q: GetBadges, base_url: str) -> dict[str, Any]:
     row, awards = _listing(reads, q.slug)
     site = site_name(reads)
     link = page_url(base, q.slug)
-    width, height = badge_art.badge_dimensions(q.shape, q.size)
+    width, height = badge_styles.badge_dimensions(q.shape, q.size)
     badges = []
     for e in earned(row, awards):
-        alt = badge_art.badge_alt_text(e.kind, site, e.detail)
+        alt = badge_styles.badge_alt_text(e.kind, site, e.detail)
         url = svg_url(base, q.slug, e, q.shape, q.mode, q.size)
         badges.append({
-            "kind": e.kind, "label": badge_art.BADGE_LABELS[e.kind], "detail": e.detail, "alt": alt,
+            "kind": e.kind, "label": badge_styles.BADGE_LABELS[e.kind], "detail": e.detail, "alt": alt,
             "link_url": link, "svg_url": url, "width": width, "height": height,
-            "embed_html": badge_art.embed_html(svg_url=url, link_url=link, alt=alt, width=width, height=height),
+            "embed_html": badge_styles.embed_html(svg_url=url, link_url=link, alt=alt, width=width, height=height),
             "styles": [
                 {"shape": shape, "mode": mode, "size": size, "width": w, "height": h,
                  "svg_url": svg_url(base, q.slug, e, shape, mode, size)}
-                for shape in badge_art.SHAPES for mode in badge_art.MODES for size in badge_art.SIZES
-                for (w, h) in [badge_art.badge_dimensions(shape, size)]
+                for shape in badge_styles.SHAPES for mode in badge_styles.MODES for size in badge_styles.SIZES
+                for (w, h) in [badge_styles.badge_dimensions(shape, size)]
             ],
         })
     return {
@@ -177,16 +178,24 @@ def get_badges(reads: ReadStore, q: GetBadges, base_url: str) -> dict[str, Any]:
     }
 
 
-def badge_svg(reads: ReadStore, slug: str, kind: str, shape: str, mode: str, size: str, week: date | None) -> str:
-    """The SVG of one earned badge; NotFound for an unknown or non-public listing or a badge not earned."""
+@dataclass(frozen=True)
+class BadgeToDraw:
+    """One earned badge as the artwork needs it."""
 
-    def compute() -> str:
+    kind: str
+    detail: str | None
+    site_name: str
+
+
+def earned_badge(reads: ReadStore, slug: str, kind: str, week: date | None) -> BadgeToDraw:
+    """The earned badge of that kind; NotFound for an unknown or non-public listing or a badge not earned."""
+
+    def compute() -> BadgeToDraw:
         row, awards = _listing(reads, slug)
         wanted = "launched" if kind == "upcoming" and row[3] == "live" else kind
         for e in earned(row, awards):
             if e.kind == wanted and (week is None or e.week is None or e.week == week):
-                return badge_art.render_badge(e.kind, shape=shape, mode=mode, size=size,
-                                              site_name=site_name(reads), detail=e.detail)
+                return BadgeToDraw(e.kind, e.detail, site_name(reads))
         raise NotFound(f"{slug!r} has no {kind!r} badge")
 
-    return reads.cached((VIEW, "catalog_view"), ("badge-svg", slug, kind, shape, mode, size, week), compute)
+    return reads.cached((VIEW, "catalog_view"), ("badge", slug, kind, week), compute)

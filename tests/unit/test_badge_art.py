@@ -16,20 +16,17 @@ from xml.sax.saxutils import escape as xml_escape
 
 import pytest
 
-from queries.badge_art import (
+from api.badge_art import FONT_STACK, PAGE_BACKGROUNDS, PALETTES, render_badge
+from queries.badge_styles import (
     BADGE_KINDS,
     BADGE_LABELS,
-    FONT_STACK,
     MODES,
-    PAGE_BACKGROUNDS,
-    PALETTES,
     SHAPES,
     SIZE_SCALES,
     SIZES,
     badge_alt_text,
     badge_dimensions,
     embed_html,
-    render_badge,
 )
 
 SVG_NS = "{http://www.w3.org/2000/svg}"

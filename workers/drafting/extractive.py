@@ -15,6 +15,8 @@ from typing import Any
 
 from workers.crawling import CrawlResult
 
+from events.draft_fields import SOCIAL_PLATFORMS
+
 from .facts import find_faqs, find_founders, find_location
 from .model import ProfileDraft
 from .reading import (
@@ -32,7 +34,7 @@ from .reading import (
     title_segments,
     types_of,
 )
-from .socials import SOCIAL_PLATFORMS, is_profile_link, platform_for
+from .socials import is_profile_link, platform_for
 from .text import clean, first_upper, normalise, sentence_key, stem, words
 from .verify import category_stems, requested, strings_in, verify
 from .vocab import has_price, is_paid, is_video_url, prices, pricing_cues

@@ -11,7 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from .socials import SOCIAL_KEYS, SOCIAL_PLATFORMS, platform_for
+from events.draft_fields import (
+    COMPLETENESS_WEIGHTS, FIELD_NAMES, LIST_FIELDS, SECTIONS, SOCIAL_KEYS, SOCIAL_PLATFORMS, STRING_FIELDS,
+)
+
+from .socials import platform_for
 
 __all__ = [
     "ATOMIC_FIELDS", "COMPLETENESS_WEIGHTS", "FIELD_NAMES", "LIST_FIELDS", "PROSE_FIELDS", "SECTIONS",
@@ -21,21 +25,12 @@ __all__ = [
 
 Value = Union[str, list[str], None]
 
-FIELD_NAMES: tuple[str, ...] = (
-    "name", "tagline", "short_description", "description", "stage", "pricing_model", "pricing_summary",
-    "country", "city", "founded_year", "contact_email", "demo_video_url", "logo_url",
-    "categories", "tags", "features", "usps", "keywords",
-)
-STRING_FIELDS: tuple[str, ...] = FIELD_NAMES[:13]
-LIST_FIELDS: tuple[str, ...] = FIELD_NAMES[13:]
 ATOMIC_FIELDS: tuple[str, ...] = (
     "name", "country", "city", "founded_year", "contact_email", "logo_url", "demo_video_url", "stage", "pricing_model",
 )
 """Short facts: the value itself must appear in a quote (country, stage and pricing_model via tables)."""
 PROSE_FIELDS: tuple[str, ...] = ("tagline", "short_description", "description", "pricing_summary")
 """Text fields: every sentence of the value must be a sentence of a quote."""
-SECTIONS: tuple[str, ...] = ("faqs", "founders", "company_socials")
-"""Draft parts besides ``fields`` that a drafter may be asked to (re)draft."""
 
 MAX_STRING = 500
 MAX_DESCRIPTION = 20_000
@@ -54,12 +49,6 @@ STATE_AI = "ai"
 STATE_NOT_FOUND = "not_found"
 SOURCES: tuple[str, ...] = ("text", "metadata")
 
-COMPLETENESS_WEIGHTS: dict[str, int] = {
-    "name": 10, "tagline": 8, "short_description": 8, "description": 12, "categories": 10, "features": 8,
-    "pricing_model": 6, "pricing_summary": 5, "logo_url": 6, "contact_email": 4, "founded_year": 3,
-    "country": 3, "city": 2, "demo_video_url": 3, "stage": 3, "tags": 3, "usps": 3, "keywords": 3,
-}
-"""How much each field counts towards ``completeness`` (sums to 100)."""
 
 
 def field_limit(name: str) -> int:

@@ -14,8 +14,10 @@ from typing import Any
 
 from workers.crawling import CrawledPage, CrawlResult
 
+from events.draft_fields import SOCIAL_KEYS
+
 from .model import FIELD_NAMES, LIST_FIELDS, SECTIONS
-from .socials import SOCIAL_KEYS, platform_for
+from .socials import platform_for
 from .verify import strings_in
 from .vocab import PRICING_MODELS, STAGES, is_video_url
 

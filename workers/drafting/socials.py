@@ -16,13 +16,6 @@ from __future__ import annotations
 
 import httpx
 
-SOCIAL_PLATFORMS: tuple[str, ...] = (
-    "x", "linkedin", "github", "facebook", "instagram", "youtube",
-    "tiktok", "mastodon", "bluesky", "discord", "reddit", "producthunt",
-)
-"""The twelve platform keys of ``company_socials`` (besides ``website`` and ``custom``)."""
-
-SOCIAL_KEYS: tuple[str, ...] = (*SOCIAL_PLATFORMS, "website", "custom")
 
 PLATFORM_HOSTS: dict[str, tuple[str, ...]] = {
     "x": ("x.com", "twitter.com"),

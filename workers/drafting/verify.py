@@ -38,6 +38,8 @@ from typing import Any
 
 from workers.crawling import CrawlResult
 
+from events.draft_fields import SOCIAL_KEYS, SOCIAL_PLATFORMS
+
 from .countries import COUNTRY_CODES, countries_named, country_code
 from .evidence import Context, audit_value, check_evidence, link_key, origin_of, strings_in
 from .model import (
@@ -61,7 +63,7 @@ from .model import (
     completeness_of,
     field_limit,
 )
-from .socials import SOCIAL_KEYS, SOCIAL_PLATFORMS, platform_for
+from .socials import platform_for
 from .text import clean, contains_phrase, normalise, sentence_key, sentences, stem, truncate_words, words
 from .vocab import canonical_pricing_model, canonical_stage, is_video_url, supports_pricing_model, supports_stage
 

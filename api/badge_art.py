@@ -1,4 +1,4 @@
-"""Embeddable SVG badges for directory listings.
+"""The SVG artwork of embeddable badges (the website serves it at `/badges/{slug}/{kind}.svg`).
 
 Founders paste a badge on their homepage; a free listing goes live once the
 badge is found there.  This module is a pure renderer: given a badge kind,
@@ -7,83 +7,34 @@ it builds the ready-to-paste HTML snippet that links the badge back to the
 listing.  Nothing here touches storage or the network, so the same inputs
 always give the same bytes (which keeps badges cacheable).
 
-Public API:
-
-* ``render_badge`` -- the SVG document text.
-* ``badge_alt_text`` -- the accessible sentence used for ``<title>`` and ``alt``.
-* ``badge_dimensions`` -- the pixel width and height for a shape and size.
-* ``embed_html`` -- the ``<a><img></a>`` snippet founders paste.
+``render_badge`` gives the SVG document text; the vocabulary, alt text,
+dimensions and embed snippet are `queries/badge_styles.py`.
 """
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 from xml.sax.saxutils import escape as _xml_escape
 
-__all__ = [
-    "BADGE_KINDS",
-    "BADGE_LABELS",
-    "FONT_STACK",
-    "MODES",
-    "PAGE_BACKGROUNDS",
-    "PALETTES",
-    "SHAPES",
-    "SIZES",
-    "SIZE_SCALES",
-    "badge_alt_text",
-    "badge_dimensions",
-    "embed_html",
-    "render_badge",
-]
-
-# --------------------------------------------------------------------------
-# Vocabulary
-# --------------------------------------------------------------------------
-
-BADGE_KINDS: Final[tuple[str, ...]] = (
-    "listed",
-    "launched",
-    "featured",
-    "verified",
-    "award-1",
-    "award-2",
-    "award-3",
-    "top-rated",
-    "upcoming",
+from queries.badge_styles import (
+    BADGE_KINDS,
+    BADGE_LABELS,
+    BASE_DIMENSIONS,
+    MODES,
+    badge_alt_text,
+    badge_dimensions,
+    clean_text,
+    lead_in,
+    require_choice,
+    site_text,
 )
-"""Every badge kind, in the order the badge picker shows them."""
 
-BADGE_LABELS: Final[Mapping[str, str]] = MappingProxyType(
-    {
-        "listed": "Listed on",
-        "launched": "Launched on",
-        "featured": "Featured on",
-        "verified": "Verified on",
-        "award-1": "Launch of the Week #1",
-        "award-2": "Launch of the Week #2",
-        "award-3": "Launch of the Week #3",
-        "top-rated": "Top rated on",
-        "upcoming": "Launching soon on",
-    }
-)
-"""Human label for each kind; the site name is shown after (or under) it."""
+__all__ = ["FONT_STACK", "PAGE_BACKGROUNDS", "PALETTES", "render_badge"]
 
-SHAPES: Final[tuple[str, ...]] = ("standard", "outline", "pill", "banner", "square")
-"""Badge outlines: filled rounded rectangle, stroked only, capsule, ribbon, tile."""
 
-MODES: Final[tuple[str, ...]] = ("light", "dark", "auto")
-"""Colour modes; ``auto`` follows the viewer's ``prefers-color-scheme``."""
-
-SIZES: Final[tuple[str, ...]] = ("s", "m", "l")
-"""Size steps; each scales width/height while the viewBox stays the same."""
-
-SIZE_SCALES: Final[Mapping[str, float]] = MappingProxyType({"s": 0.75, "m": 1.0, "l": 1.5})
-"""Scale factor applied to the base dimensions for each size."""
 
 FONT_STACK: Final[str] = (
     "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, "
@@ -134,56 +85,11 @@ _CLASS_PREFIX: Final[str] = "ldb"
 # Geometry (viewBox units; sizes only change width/height)
 # --------------------------------------------------------------------------
 
-_BASE_DIMENSIONS: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
-    {
-        "standard": (240, 56),
-        "outline": (240, 56),
-        "pill": (240, 56),
-        "banner": (360, 40),
-        "square": (140, 140),
-    }
-)
 _ROW_SHAPES: Final[frozenset[str]] = frozenset({"standard", "outline", "pill"})
 _OUTLINE_STROKE: Final[float] = 1.5
 _BORDER_STROKE: Final[float] = 1.0
 _BANNER_NOTCH: Final[int] = 10
 _MIN_FONT_SCALE: Final[float] = 0.75
-
-# XML 1.0 forbids most C0 controls, surrogates and U+FFFE/U+FFFF; data from
-# settings must never be able to make the document unparseable.
-_XML_INVALID: Final[re.Pattern[str]] = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]"
-)
-_WHITESPACE: Final[re.Pattern[str]] = re.compile(r"\s+")
-
-
-# --------------------------------------------------------------------------
-# Validation and text helpers
-# --------------------------------------------------------------------------
-
-
-def _require(value: object, allowed: tuple[str, ...], what: str) -> str:
-    """Return ``value`` if it is one of ``allowed``; raise ValueError otherwise."""
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"unknown badge {what} {value!r}; expected one of {', '.join(allowed)}")
-    return value
-
-
-def _clean(value: str | None) -> str:
-    """Drop characters XML cannot carry and collapse runs of whitespace."""
-    if value is None:
-        return ""
-    if not isinstance(value, str):
-        raise ValueError(f"badge text must be a string, not {type(value).__name__}")
-    return _WHITESPACE.sub(" ", _XML_INVALID.sub("", value)).strip()
-
-
-def _site_text(site_name: str) -> str:
-    """Clean the site name and refuse an empty one (the badge would say nothing)."""
-    cleaned = _clean(site_name)
-    if not cleaned:
-        raise ValueError("site_name must not be blank")
-    return cleaned
 
 
 def _xml_text(value: str) -> str:
@@ -248,48 +154,7 @@ def _fit(estimated: float, size: float, available: float) -> _Fit:
 
 
 # --------------------------------------------------------------------------
-# Public helpers
-# --------------------------------------------------------------------------
 
-
-def badge_alt_text(kind: str, site_name: str, detail: str | None = None) -> str:
-    """Accessible sentence for a badge, e.g. ``"Launched on Acme"``.
-
-    Used both as the SVG ``<title>`` and as the ``alt`` of the embed snippet,
-    so screen readers announce the same thing the badge shows.
-    """
-    sentence = f"{_lead_in(_require(kind, BADGE_KINDS, 'kind'))} {_site_text(site_name)}"
-    extra = _clean(detail)
-    return f"{sentence} ({extra})" if extra else sentence
-
-
-def badge_dimensions(shape: str, size: str) -> tuple[int, int]:
-    """Pixel ``(width, height)`` of a badge, as written in the SVG and embed HTML."""
-    base_w, base_h = _BASE_DIMENSIONS[_require(shape, SHAPES, "shape")]
-    scale = SIZE_SCALES[_require(size, SIZES, "size")]
-    return int(base_w * scale + 0.5), int(base_h * scale + 0.5)
-
-
-def embed_html(*, svg_url: str, link_url: str, alt: str, width: int, height: int) -> str:
-    """Ready-to-paste snippet linking the badge image back to the listing.
-
-    Every attribute value is HTML-escaped (quotes included) so a URL or alt
-    text can never break out of its attribute.
-    """
-    for name, value in (("width", width), ("height", height)):
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise ValueError(f"{name} must be a positive integer, not {value!r}")
-    href, src, alt_text = (html.escape(v, quote=True) for v in (link_url, svg_url, alt))
-    return (
-        f'<a href="{href}" target="_blank" rel="noopener">'
-        f'<img src="{src}" alt="{alt_text}" width="{width}" height="{height}">'
-        "</a>"
-    )
-
-
-# --------------------------------------------------------------------------
-# Painting: fixed colours, plus classes when the badge follows the scheme
-# --------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -484,12 +349,6 @@ def _label_line(kind: str, detail: str) -> str:
     return f"{label} \u00b7 {detail}" if detail else label
 
 
-def _lead_in(kind: str) -> str:
-    """The label as a phrase that reads straight into the site name."""
-    label = BADGE_LABELS[kind]
-    return label if label.endswith(" on") else f"{label} on"
-
-
 def _text(x: float, y: float, content: str, size: float, role: str, paint: _Paint,
           available: float, *, bold: bool = False, anchor: str = "start") -> str:
     """One line of escaped text, shrunk or squeezed if it would overflow."""
@@ -523,7 +382,7 @@ def _banner_content(kind: str, paint: _Paint, site: str, detail: str,
     start = _BANNER_NOTCH + 10.0
     text_x = start + icon + 8
     available = width - text_x - start
-    lead = _lead_in(kind) + " "
+    lead = lead_in(kind) + " "
     # The gap before the tail is a dx offset, not a space: some renderers drop
     # whitespace at a tspan boundary.
     tail = f"\u00b7 {detail}" if detail else ""
@@ -581,13 +440,13 @@ def render_badge(kind: str, *, shape: str, mode: str, size: str, site_name: str,
     cleaned of characters XML cannot hold and escaped.  Unknown ``kind``,
     ``shape``, ``mode`` or ``size`` (or a blank ``site_name``) raise ValueError.
     """
-    _require(kind, BADGE_KINDS, "kind")
-    _require(mode, MODES, "mode")
+    require_choice(kind, BADGE_KINDS, "kind")
+    require_choice(mode, MODES, "mode")
     pixel_w, pixel_h = badge_dimensions(shape, size)
-    site = _site_text(site_name)
-    extra = _clean(detail)
+    site = site_text(site_name)
+    extra = clean_text(detail)
     alt = badge_alt_text(kind, site, extra)
-    view_w, view_h = _BASE_DIMENSIONS[shape]
+    view_w, view_h = BASE_DIMENSIONS[shape]
     paint = _Paint(PALETTES["light" if mode == "auto" else mode], themed=mode == "auto")
     root_class = f' class="{_CLASS_PREFIX}"' if mode == "auto" else ""
     return (

@@ -1,0 +1,101 @@
+"""The draft's side of becoming a listing, and what the listing gets from it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aggregates.base import Emitter, Meta
+from events.base import Event
+from events.draft import (
+    DraftListingCreationStarted,
+    DraftResubmitted,
+    DraftSubmittedAsListing,
+)
+from events.draft_fields import (
+    LIST_FIELDS, STRING_FIELDS,
+)
+from events.errors import Conflict, FieldProblem, InvalidInput
+from aggregates.draft.state import LISTING_ATTEMPT_GRACE, REQUIRED_FOR_LISTING, DraftState, has_value, require_ready
+
+
+def decide_start_listing(state: DraftState, attempt_id: str, meta: Meta) -> list[Event]:
+    """First submit_draft: mark that a listing is being created (refuses a second concurrent one)."""
+    require_ready(state)
+    check_listable(state)
+    if state.listing_id is not None:
+        return []
+    if state.listing_attempt is not None and meta.at - state.listing_attempt[1] < LISTING_ATTEMPT_GRACE:
+        raise Conflict("this draft is being submitted right now; retry in a minute")
+    emit = Emitter(state, meta)
+    emit(DraftListingCreationStarted, attempt_id=attempt_id)
+    return emit.events
+
+
+def decide_link_listing(state: DraftState, listing_id: int, slug: str, meta: Meta) -> list[Event]:
+    if state.listing_id == listing_id:
+        return []
+    if state.listing_id is not None:
+        raise Conflict("this draft already has a listing")
+    emit = Emitter(state, meta)
+    emit(DraftSubmittedAsListing, listing_id=listing_id, slug=slug)
+    return emit.events
+
+
+def decide_resubmitted(state: DraftState, meta: Meta) -> list[Event]:
+    require_ready(state)
+    check_listable(state)
+    if state.listing_id is None:
+        raise Conflict("this draft has no listing yet")
+    emit = Emitter(state, meta)
+    emit(DraftResubmitted, listing_id=state.listing_id)
+    return emit.events
+
+
+def check_listable(state: DraftState) -> None:
+    """A listing needs a name and a primary category (400 naming the missing fields)."""
+    problems = [
+        FieldProblem(f"fields.{name}", "required", f"set {name} before submitting the draft")
+        for name in REQUIRED_FOR_LISTING
+        if not state.slot(name).has_value
+    ]
+    if problems:
+        raise InvalidInput("the draft is missing what a listing needs", problems)
+
+
+def listing_content(state: DraftState, extra_categories: int = 0) -> dict[str, Any]:
+    """What the listing gets from the draft: profile facts, categories (primary first), sections."""
+    profile: dict[str, Any] = {}
+    for name in STRING_FIELDS + LIST_FIELDS:
+        if name == "categories":
+            continue
+        value = state.slot(name).value
+        if not has_value(value):
+            continue
+        if name == "founded_year":
+            value = int(value) if str(value).isdigit() and 1800 <= int(value) <= 2100 else None
+            if value is None:
+                continue
+        profile[name] = list(value) if isinstance(value, list) else value
+    profile["website_url"] = state.final_url or state.url
+    if state.seo.get("title"):
+        profile["seo_title"] = state.seo["title"]
+    if state.seo.get("meta"):
+        profile["seo_description"] = state.seo["meta"]
+    categories = list(state.slot("categories").value or [])[: 1 + extra_categories]
+    founders = [
+        {k: v for k, v in f.items() if k in ("name", "title", "bio") and v}
+        for f in (state.slot("founders").value or [])
+    ]
+    if founders and state.founder_socials:
+        founders[0]["socials"] = dict(state.founder_socials)
+    return {
+        "profile": profile,
+        "categories": categories,
+        "socials": dict(state.slot("company_socials").value or {}),
+        "faqs": [{"question": f["question"], "answer": f["answer"]} for f in (state.slot("faqs").value or [])],
+        "founders": founders,
+        "story": dict(state.story),
+        "milestones": [dict(m) for m in state.milestones],
+        "not_found_on_website": list(state.not_found_on_website),
+        "owner_ids": list(state.owners),
+    }
