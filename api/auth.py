@@ -36,6 +36,7 @@ from api.registry import Operation
 from api.services import Principal
 from commands.apikeys import PREFIX, hash_key, parse_key
 from events.errors import DomainError, Forbidden, Unauthorized
+from projections.periodic import Periodic
 from projections.reads import ReadStore
 from queries import accounts as accounts_q
 
@@ -104,8 +105,7 @@ class KeyUsage:
         self.interval = interval
         self._pending: dict[str, float] = {}  # key id -> epoch seconds
         self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._loop = Periodic("api-key-usage", interval, self.flush, final=self.flush)
 
     def setup(self) -> None:
         with self.pool.connection() as conn, conn.transaction():
@@ -143,26 +143,11 @@ class KeyUsage:
         return used
 
     def start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._loop, name="api-key-usage", daemon=True)
-        self._thread.start()
-
-    def _loop(self) -> None:
-        while not self._stop.wait(self.interval):
-            try:
-                self.flush()
-            except Exception:  # noqa: BLE001 - next minute will try again
-                log.exception("could not record API key usage")
+        self._loop.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-        try:
-            self.flush()
-        except Exception:  # noqa: BLE001
-            log.exception("could not record API key usage")
+        """Stop the thread and record what is pending."""
+        self._loop.stop()
 
 
 class ApiKeyVerifier:

@@ -14,7 +14,6 @@ The jobs find their wiring in the installed job context: either a
 from __future__ import annotations
 
 import logging
-import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from aggregates.base import Meta
 from commands import draft as draft_cmd
 from commands.store import EventStore
 from events.errors import FieldProblem, InvalidInput, NotFound
+from projections.periodic import Periodic
 from projections.reads import ReadStore
 from queries import drafts as drafts_q
 from workers.crawl_store import CrawlStore
@@ -287,8 +287,7 @@ class DraftSweeper:
     def __init__(self, sub: SubmissionContext, interval: float = 30.0) -> None:
         self.sub = sub
         self.interval = interval
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._loop = Periodic("draft-sweeper", interval, self.sweep_once)
         self._pruned_at: datetime | None = None
 
     def sweep_once(self) -> dict[str, int]:
@@ -324,21 +323,7 @@ class DraftSweeper:
         return counts
 
     def start(self) -> None:
-        if self._thread is not None:
-            return
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="draft-sweeper", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            try:
-                self.sweep_once()
-            except Exception:
-                log.exception("draft sweep failed")
+        self._loop.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
+        self._loop.stop()

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from aggregates.base import Meta
 from commands import community
 from commands.store import EventStore
+from projections.periodic import Periodic
 
 log = logging.getLogger(__name__)
 
@@ -56,8 +57,7 @@ class ViewFlusher:
         self.store = store
         self.meta = meta
         self.interval = interval
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._loop = Periodic("view-flusher", interval, self.flush, final=self.flush)
 
     def flush(self) -> int | None:
         """Append the current tally now; the event's position, or None when there was nothing to count."""
@@ -71,26 +71,8 @@ class ViewFlusher:
             raise
 
     def start(self) -> None:
-        if self._thread is not None:
-            return
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="view-flusher", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            try:
-                self.flush()
-            except Exception:
-                log.exception("flushing view counts failed; will retry")
+        self._loop.start()
 
     def stop(self) -> None:
         """Stop the thread and flush what is left."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-        try:
-            self.flush()
-        except Exception:
-            log.exception("final flush of view counts failed")
+        self._loop.stop()

@@ -1,0 +1,73 @@
+"""One background loop shape: do a piece of work every so often, and once more on the way out.
+
+View tallies, API key usage, the outbox sender, the draft sweeper, the launch
+scheduler and the search indexer all run like this. It lives beside the
+projection runtime because that is the lowest layer that runs threads and
+every layer that needs one (projections, workers, api) may import it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+
+class Periodic:
+    """Runs `tick` every `interval` seconds on a daemon thread until stopped.
+
+    A failing tick is logged and tried again at the next interval, so an
+    unreachable database or service never ends the loop. `final`, when given,
+    runs once after the thread has stopped (a last flush of what is pending).
+    `wake()` runs the next tick at once.
+    """
+
+    def __init__(self, name: str, interval: float, tick: Callable[[], object],
+                 final: Callable[[], object] | None = None) -> None:
+        self.name = name
+        self.interval = interval
+        self._tick = tick
+        self._final = final
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name=self.name, daemon=True)
+        self._thread.start()
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(self.interval)
+            self._wake.clear()
+            if self._stop.is_set():
+                return
+            try:
+                self._tick()
+            except Exception:  # noqa: BLE001 - the next interval tries again
+                log.exception("%s failed; will retry", self.name)
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop the thread (waiting up to `timeout` for a running tick), then run `final` once."""
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=timeout)
+            self._thread = None
+        if self._final is not None:
+            try:
+                self._final()
+            except Exception:  # noqa: BLE001 - shutting down: say so and go on
+                log.exception("%s: the last run on stopping failed", self.name)
