@@ -20,7 +20,6 @@ moves the alias the searches use, so a reindex is a replay.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
@@ -30,6 +29,7 @@ from psycopg_pool import ConnectionPool
 from events.community import ListingViewsCounted
 from projections.listing_view import NAME as LISTING_VIEW
 from projections.listing_view import ListingView
+from projections.periodic import Periodic
 from projections.log import EventLog
 from projections.runtime import ProjectionRuntime
 
@@ -92,10 +92,9 @@ class ElasticsearchIndexer:
         self.events = events
         self.alias = alias
         self.topics = ListingView.topics()
-        self._stop = threading.Event()
-        self._wake = threading.Event()
-        self._thread: threading.Thread | None = None
-        runtime.on_move(lambda name, _position: self._wake.set() if name == LISTING_VIEW else None)
+        # a listing_view move wakes the loop at once; otherwise it looks every second
+        self._loop = Periodic("search-indexer", 1.0, self.catch_up)
+        runtime.on_move(lambda name, _position: self._loop.wake() if name == LISTING_VIEW else None)
 
     # ------------------------------------------------------------ set-up
 
@@ -236,24 +235,7 @@ class ElasticsearchIndexer:
     # ------------------------------------------------------------ thread
 
     def start(self) -> None:
-        if self._thread is None:
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name="search-indexer", daemon=True)
-            self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                if self.step() < 0:
-                    self._wake.wait(1.0)
-                    self._wake.clear()
-            except Exception:  # Elasticsearch away or refusing: keep the position, try again
-                log.exception("indexing listings into Elasticsearch failed; will retry")
-                self._stop.wait(2.0)
+        self._loop.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
+        self._loop.stop()
