@@ -12,7 +12,7 @@ from functools import singledispatch
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from aggregates.base import Emitter, Meta
+from aggregates.base import Emitter, Meta, one
 from events.base import Event
 from events.catalog import (
     CategoryAdded,
@@ -139,9 +139,7 @@ def decide_set_price(state: CatalogState, code: str, price_cents: int, meta: Met
         raise InvalidInput("price out of range", [FieldProblem("price_cents", "range", f"0..{MAX_PRICE_CENTS}")])
     if product.price_cents == price_cents:
         return []
-    emit = Emitter(state, meta)
-    emit(ProductPriceSet, code=code, price_cents=price_cents, previous_cents=product.price_cents)
-    return emit.events
+    return one(state, meta, ProductPriceSet, code=code, price_cents=price_cents, previous_cents=product.price_cents)
 
 
 def decide_change_site(state: CatalogState, changes: dict[str, Any], meta: Meta) -> list[Event]:
@@ -153,9 +151,7 @@ def decide_change_site(state: CatalogState, changes: dict[str, Any], meta: Meta)
     if not real:
         return []
     _check_site(state.site | real)
-    emit = Emitter(state, meta)
-    emit(SiteSettingsChanged, changes=real)
-    return emit.events
+    return one(state, meta, SiteSettingsChanged, changes=real)
 
 
 def decide_add_category(state: CatalogState, raw: dict[str, Any], meta: Meta) -> list[Event]:
@@ -163,9 +159,7 @@ def decide_add_category(state: CatalogState, raw: dict[str, Any], meta: Meta) ->
     cat = _category_from_spec(raw, len(state.categories), state.categories)
     if cat.slug in state.categories:
         raise Conflict(f"category {cat.slug!r} exists")
-    emit = Emitter(state, meta)
-    emit(CategoryAdded, **_category_fields(cat))
-    return emit.events
+    return one(state, meta, CategoryAdded, **_category_fields(cat))
 
 
 # ---------------------------------------------------------------- evolution

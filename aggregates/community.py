@@ -7,7 +7,7 @@ from functools import singledispatch
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from aggregates.base import Emitter, Meta
+from aggregates.base import Meta, StreamKind, one
 from events.base import Event
 from events.community import (
     ListingFollowed,
@@ -73,25 +73,20 @@ def decide_vote(state: ToggleState, listing_id: int, account_id: str, listing_li
         raise Conflict("only live listings take votes")
     if state.on:
         return []
-    emit = Emitter(state, meta)
-    emit(VoteCast, listing_id=listing_id, account_id=account_id)
-    return emit.events
+    return one(state, meta, VoteCast, listing_id=listing_id, account_id=account_id)
 
 
 def decide_withdraw_vote(state: ToggleState, listing_id: int, account_id: str, meta: Meta) -> list[Event]:
     if not state.on:
         return []
-    emit = Emitter(state, meta)
-    emit(VoteWithdrawn, listing_id=listing_id, account_id=account_id)
-    return emit.events
+    return one(state, meta, VoteWithdrawn, listing_id=listing_id, account_id=account_id)
 
 
 def decide_follow(state: ToggleState, listing_id: int, account_id: str, follow: bool, meta: Meta) -> list[Event]:
     if state.on == follow:
         return []
-    emit = Emitter(state, meta)
-    emit(ListingFollowed if follow else ListingUnfollowed, listing_id=listing_id, account_id=account_id)
-    return emit.events
+    return one(state, meta, ListingFollowed if follow else ListingUnfollowed, listing_id=listing_id,
+               account_id=account_id)
 
 
 def decide_write_review(state: ReviewState, review_id: str, listing_id: int, account_id: str, rating: int, text: str, meta: Meta) -> list[Event]:
@@ -102,9 +97,8 @@ def decide_write_review(state: ReviewState, review_id: str, listing_id: int, acc
         raise InvalidInput("rating is 1..5", [FieldProblem("rating", "range", "1..5")])
     if len(text) > 5000:
         raise InvalidInput("review text is too long", [FieldProblem("text", "max_length", "5000")])
-    emit = Emitter(state, meta)
-    emit(ReviewWritten, review_id=review_id, listing_id=listing_id, account_id=account_id, rating=rating, text=text)
-    return emit.events
+    return one(state, meta, ReviewWritten, review_id=review_id, listing_id=listing_id, account_id=account_id,
+               rating=rating, text=text)
 
 
 def decide_moderate_review(state: ReviewState, new_state: str, meta: Meta) -> list[Event]:
@@ -114,18 +108,14 @@ def decide_moderate_review(state: ReviewState, new_state: str, meta: Meta) -> li
         raise InvalidInput("bad moderation state", [FieldProblem("state", "enum", ", ".join(REVIEW_STATES))])
     if new_state == state.state:
         return []
-    emit = Emitter(state, meta)
-    emit(ReviewModerated, review_id=state.review_id, listing_id=state.listing_id, state=new_state)
-    return emit.events
+    return one(state, meta, ReviewModerated, review_id=state.review_id, listing_id=state.listing_id, state=new_state)
 
 
 def decide_count_views(state: TallyState, counts: dict[int, int], meta: Meta) -> list[Event]:
     real = {str(k): int(v) for k, v in counts.items() if v > 0}
     if not real:
         return []
-    emit = Emitter(state, meta)
-    emit(ListingViewsCounted, counts=real)
-    return emit.events
+    return one(state, meta, ListingViewsCounted, counts=real)
 
 
 @singledispatch
@@ -153,3 +143,10 @@ def _(e: ReviewWritten, s: ReviewState) -> ReviewState:
 @evolve.register
 def _(e: ReviewModerated, s: ReviewState) -> ReviewState:
     return replace(s, version=e.originator_version, state=e.state)
+
+
+TOGGLE: StreamKind[ToggleState] = StreamKind(initial_toggle, evolve)
+"""Vote and follow streams (`vote_stream`, `follow_stream`): one person's switch on one listing."""
+
+REVIEW: StreamKind[ReviewState] = StreamKind(initial_review, evolve)
+"""Review streams (`review_stream`): one review and its moderation."""

@@ -13,7 +13,7 @@ from functools import singledispatch
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from aggregates.base import Emitter, Meta
+from aggregates.base import Meta, StreamKind, one
 from events.base import Event
 from events.content import (
     BlogPostPublished,
@@ -99,9 +99,7 @@ def decide_create_founder(state: FounderState, slug: str, fields: dict[str, Any]
     clean = _founder_fields({"bio": "", "country": None, "socials": {}, "avatar_url": None, "account_id": None} | fields)
     if not clean.get("name"):
         raise InvalidInput("a founder needs a name", [FieldProblem("name", "required", "name is required")])
-    emit = Emitter(state, meta)
-    emit(FounderProfileCreated, founder_slug=slug, **clean)
-    return emit.events
+    return one(state, meta, FounderProfileCreated, founder_slug=slug, **clean)
 
 
 def decide_edit_founder(state: FounderState, changes: dict[str, Any], meta: Meta) -> list[Event]:
@@ -114,9 +112,7 @@ def decide_edit_founder(state: FounderState, changes: dict[str, Any], meta: Meta
     real = {k: v for k, v in clean.items() if state.fields.get(k) != v}
     if not real:
         return []
-    emit = Emitter(state, meta)
-    emit(FounderProfileEdited, founder_slug=state.slug, changes=real)
-    return emit.events
+    return one(state, meta, FounderProfileEdited, founder_slug=state.slug, changes=real)
 
 
 def _founder_fields(raw: dict[str, Any]) -> dict[str, Any]:
@@ -164,9 +160,7 @@ def decide_write_post(state: PostState, slug: str, fields: dict[str, Any], meta:
     for required in ("title", "markdown"):
         if not str(clean.get(required) or "").strip():
             raise InvalidInput(f"a post needs a {required}", [FieldProblem(required, "required", f"{required} is required")])
-    emit = Emitter(state, meta)
-    emit(BlogPostWritten, slug=slug, **clean)
-    return emit.events
+    return one(state, meta, BlogPostWritten, slug=slug, **clean)
 
 
 def decide_revise_post(state: PostState, changes: dict[str, Any], meta: Meta) -> list[Event]:
@@ -179,9 +173,7 @@ def decide_revise_post(state: PostState, changes: dict[str, Any], meta: Meta) ->
     real = {k: v for k, v in clean.items() if state.fields.get(k) != v}
     if not real:
         return []
-    emit = Emitter(state, meta)
-    emit(BlogPostRevised, slug=state.slug, changes=real)
-    return emit.events
+    return one(state, meta, BlogPostRevised, slug=state.slug, changes=real)
 
 
 def decide_publish_post(state: PostState, meta: Meta) -> list[Event]:
@@ -189,9 +181,7 @@ def decide_publish_post(state: PostState, meta: Meta) -> list[Event]:
         raise NotFound("no such blog post")
     if state.published:
         return []
-    emit = Emitter(state, meta)
-    emit(BlogPostPublished, slug=state.slug)
-    return emit.events
+    return one(state, meta, BlogPostPublished, slug=state.slug)
 
 
 def decide_unpublish_post(state: PostState, meta: Meta) -> list[Event]:
@@ -199,9 +189,7 @@ def decide_unpublish_post(state: PostState, meta: Meta) -> list[Event]:
         raise NotFound("no such blog post")
     if not state.published:
         return []
-    emit = Emitter(state, meta)
-    emit(BlogPostUnpublished, slug=state.slug)
-    return emit.events
+    return one(state, meta, BlogPostUnpublished, slug=state.slug)
 
 
 def _post_fields(raw: dict[str, Any]) -> dict[str, Any]:
@@ -296,3 +284,10 @@ def _(e: BlogPostPublished, s: PostState) -> PostState:
 @evolve.register
 def _(e: BlogPostUnpublished, s: PostState) -> PostState:
     return replace(s, version=e.originator_version, published=False)
+
+
+FOUNDER: StreamKind[FounderState] = StreamKind(initial_founder, evolve)
+"""Founder profile streams (`founder_stream(slug)`)."""
+
+POST: StreamKind[PostState] = StreamKind(initial_post, evolve)
+"""Blog post streams (`post_stream(slug)`)."""

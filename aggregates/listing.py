@@ -16,7 +16,7 @@ from functools import singledispatch
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from aggregates.base import Emitter, Meta
+from aggregates.base import Emitter, Meta, StreamKind, one
 from events.base import Event
 from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
 from events.listing import (
@@ -41,7 +41,7 @@ from events.listing import (
     SlugReleased,
 )
 
-SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,219}$")
+SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,219}$")
 STATUSES = ("draft", "awaiting_badge", "scheduled", "live", "unpublished")
 PAID_SECTIONS = ("story", "milestones", "media", "extra_categories")
 MAX_EXTRA_CATEGORIES = 3
@@ -124,23 +124,19 @@ def initial_slug(stream_id: UUID) -> SlugState:
 
 def decide_claim_slug(state: SlugState, slug: str, listing_id: int, meta: Meta) -> list[Event]:
     """A slug belongs to one listing at a time."""
-    if not SLUG.match(slug):
-        raise InvalidInput("bad slug", [FieldProblem("slug", "pattern", SLUG.pattern)])
+    if not SLUG_PATTERN.match(slug):
+        raise InvalidInput("bad slug", [FieldProblem("slug", "pattern", SLUG_PATTERN.pattern)])
     if state.listing_id == listing_id:
         return []
     if state.listing_id is not None:
         raise Conflict(f"the slug {slug!r} is taken")
-    emit = Emitter(state, meta)
-    emit(SlugClaimed, slug=slug, listing_id=listing_id)
-    return emit.events
+    return one(state, meta, SlugClaimed, slug=slug, listing_id=listing_id)
 
 
 def decide_release_slug(state: SlugState, listing_id: int, meta: Meta) -> list[Event]:
     if state.listing_id != listing_id:
         return []
-    emit = Emitter(state, meta)
-    emit(SlugReleased, slug=state.slug, listing_id=listing_id)
-    return emit.events
+    return one(state, meta, SlugReleased, slug=state.slug, listing_id=listing_id)
 
 
 def decide_create(
@@ -174,14 +170,26 @@ def decide_create(
             [FieldProblem("fields.categories", "max_items", "one category until extra categories are unlocked")],
         )
     ms = [dict(m, milestone_id=i) for i, m in enumerate(milestones or [], start=1)]
-    emit = Emitter(state, meta)
-    emit(
-        ListingCreated, listing_id=listing_id, slug=slug, owner_ids=list(owner_ids), source=source,
+    return one(
+        state, meta, ListingCreated, listing_id=listing_id, slug=slug, owner_ids=list(owner_ids), source=source,
         draft_id=draft_id, profile=dict(profile), categories=list(categories), socials=dict(socials or {}),
         faqs=list(faqs or []), founders=list(founders or []), story=dict(story or {}), milestones=ms,
         not_found_on_website=list(not_found_on_website or []),
     )
-    return emit.events
+
+
+def decide_create_with_extras(state: ListingState, *, categories: list[str], meta: Meta, **fields: Any) -> list[Event]:
+    """Create with the primary category; extra categories unlock their section and are set in the same decision.
+
+    So a listing created with extra categories is stored whole (one append) or not at all.
+    `fields` are the other keyword arguments of `decide_create`.
+    """
+    events = decide_create(state, categories=categories[:1], meta=meta, **fields)
+    if len(categories) > 1:
+        created = evolve(events[0], state)
+        unlocked = decide_unlock(created, ["extra_categories"], "created with extra categories", meta)
+        events += unlocked + decide_edit(evolve(unlocked[0], created), {"categories": categories}, meta)
+    return events
 
 
 # ---------------------------------------------------------------- decisions: content
@@ -199,45 +207,35 @@ def decide_edit(state: ListingState, changes: dict[str, Any], meta: Meta) -> lis
     real = {k: v for k, v in changes.items() if current.get(k) != v}
     if not real:
         return []
-    emit = Emitter(state, meta)
-    emit(ListingEdited, changes=real, before={k: current.get(k) for k in real})
-    return emit.events
+    return one(state, meta, ListingEdited, changes=real, before={k: current.get(k) for k in real})
 
 
 def decide_set_story(state: ListingState, story: dict[str, str], meta: Meta) -> list[Event]:
     _require(state)
     if story == state.story:
         return []
-    emit = Emitter(state, meta)
-    emit(ListingStorySet, story=dict(story), before=dict(state.story))
-    return emit.events
+    return one(state, meta, ListingStorySet, story=dict(story), before=dict(state.story))
 
 
 def decide_add_milestone(state: ListingState, milestone: dict[str, Any], meta: Meta) -> list[Event]:
     _require(state)
-    emit = Emitter(state, meta)
-    emit(
-        ListingMilestoneAdded, milestone_id=state.next_milestone_id, date=str(milestone["date"]),
+    return one(
+        state, meta, ListingMilestoneAdded, milestone_id=state.next_milestone_id, date=str(milestone["date"]),
         title=str(milestone["title"]), description=str(milestone.get("description") or ""),
         url=str(milestone.get("url") or ""),
     )
-    return emit.events
 
 
 def decide_delete_milestone(state: ListingState, milestone_id: int, meta: Meta) -> list[Event]:
     _require(state)
     if milestone_id not in state.milestones:
         raise NotFound(f"no milestone {milestone_id} on this listing")
-    emit = Emitter(state, meta)
-    emit(ListingMilestoneDeleted, milestone_id=milestone_id)
-    return emit.events
+    return one(state, meta, ListingMilestoneDeleted, milestone_id=milestone_id)
 
 
 def decide_post_update(state: ListingState, title: str, body: str, meta: Meta) -> list[Event]:
     _require(state)
-    emit = Emitter(state, meta)
-    emit(ListingUpdatePosted, update_id=state.next_update_id, title=title, body=body)
-    return emit.events
+    return one(state, meta, ListingUpdatePosted, update_id=state.next_update_id, title=title, body=body)
 
 
 def decide_unlock(state: ListingState, sections: list[str], reason: str, meta: Meta) -> list[Event]:
@@ -248,36 +246,28 @@ def decide_unlock(state: ListingState, sections: list[str], reason: str, meta: M
     new = [s for s in sections if s not in state.unlocked]
     if not new:
         return []
-    emit = Emitter(state, meta)
-    emit(ListingSectionsUnlocked, sections=new, reason=reason)
-    return emit.events
+    return one(state, meta, ListingSectionsUnlocked, sections=new, reason=reason)
 
 
 def decide_approve_alternatives(state: ListingState, slugs: list[str], meta: Meta) -> list[Event]:
     _require(state)
     if tuple(slugs) == state.alternatives:
         return []
-    emit = Emitter(state, meta)
-    emit(ListingAlternativesApproved, slugs=list(slugs))
-    return emit.events
+    return one(state, meta, ListingAlternativesApproved, slugs=list(slugs))
 
 
 def decide_add_owner(state: ListingState, account_id: str, meta: Meta) -> list[Event]:
     _require(state)
     if account_id in state.owner_ids:
         return []
-    emit = Emitter(state, meta)
-    emit(ListingOwnerAdded, account_id=account_id)
-    return emit.events
+    return one(state, meta, ListingOwnerAdded, account_id=account_id)
 
 
 def decide_verify(state: ListingState, method: str, meta: Meta) -> list[Event]:
     _require(state)
     if state.verified:
         return []
-    emit = Emitter(state, meta)
-    emit(ListingVerified, method=method)
-    return emit.events
+    return one(state, meta, ListingVerified, method=method)
 
 
 # ---------------------------------------------------------------- decisions: publishing
@@ -288,9 +278,7 @@ def decide_queue_free(state: ListingState, week: str, meta: Meta) -> list[Event]
     _require(state)
     if state.status in ("awaiting_badge", "scheduled", "live"):
         raise Conflict(f"the listing is already {state.status}")
-    emit = Emitter(state, meta)
-    emit(ListingQueuedForFree, week=week)
-    return emit.events
+    return one(state, meta, ListingQueuedForFree, week=week)
 
 
 def decide_badge_found(state: ListingState, checked_url: str, current_week: str, meta: Meta) -> list[Event]:
@@ -325,9 +313,7 @@ def decide_launch_if_due(state: ListingState, current_week: str, meta: Meta) -> 
     """Called when a week starts: scheduled listings of that week (or earlier) go live."""
     if state.status != "scheduled" or state.week is None or state.week > current_week:
         return []
-    emit = Emitter(state, meta)
-    emit(ListingLaunched, week=state.week, plan=state.plan or "free")
-    return emit.events
+    return one(state, meta, ListingLaunched, week=state.week, plan=state.plan or "free")
 
 
 def decide_staff_publish(state: ListingState, week: str, plan: str, meta: Meta) -> list[Event]:
@@ -335,27 +321,21 @@ def decide_staff_publish(state: ListingState, week: str, plan: str, meta: Meta) 
     _require(state)
     if state.status == "live":
         return []
-    emit = Emitter(state, meta)
-    emit(ListingPublishedByStaff, week=week, plan=plan)
-    return emit.events
+    return one(state, meta, ListingPublishedByStaff, week=week, plan=plan)
 
 
 def decide_feature(state: ListingState, week: str, meta: Meta) -> list[Event]:
     _require(state)
     if week in state.featured_weeks:
         return []
-    emit = Emitter(state, meta)
-    emit(ListingFeatured, week=week)
-    return emit.events
+    return one(state, meta, ListingFeatured, week=week)
 
 
 def decide_unpublish(state: ListingState, reason: str, meta: Meta) -> list[Event]:
     _require(state)
     if state.status == "unpublished":
         return []
-    emit = Emitter(state, meta)
-    emit(ListingUnpublished, reason=reason)
-    return emit.events
+    return one(state, meta, ListingUnpublished, reason=reason)
 
 
 # ---------------------------------------------------------------- evolution
@@ -480,6 +460,12 @@ def _(e: SlugClaimed, s: SlugState) -> SlugState:
 @evolve.register
 def _(e: SlugReleased, s: SlugState) -> SlugState:
     return replace(s, version=e.originator_version, listing_id=None)
+
+
+# ---------------------------------------------------------------- stream kinds
+
+SLUG: StreamKind[SlugState] = StreamKind(initial_slug, evolve)
+"""The slug streams (`slug_stream(slug)`): which listing holds a slug. The module itself folds listing streams."""
 
 
 # ---------------------------------------------------------------- helpers

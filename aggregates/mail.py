@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from functools import singledispatch
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from aggregates.base import Emitter, Meta
+from aggregates.base import Meta, one
 from events.base import Event
 from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
 from events.mail import EmailFailed, EmailQueued, EmailSendAttempted, EmailSent
@@ -61,9 +61,7 @@ def decide_queue(
         raise InvalidInput("bad subject", [FieldProblem("subject", "format", f"one line, 1..{SUBJECT_MAX} characters")])
     if len(text) > TEXT_MAX:
         raise InvalidInput("text too long", [FieldProblem("text", "max_length", f"at most {TEXT_MAX} characters")])
-    emit = Emitter(state, meta)
-    emit(EmailQueued, to=to, subject=subject, text=text, kind=kind, account_id=account_id)
-    return emit.events
+    return one(state, meta, EmailQueued, to=to, subject=subject, text=text, kind=kind, account_id=account_id)
 
 
 def is_due(state: EmailState, at: datetime) -> bool:
@@ -83,17 +81,13 @@ def decide_attempt(state: EmailState, meta: Meta) -> list[Event]:
         raise NotFound("no such message")
     if not is_due(state, meta.at):
         raise Conflict(f"message is {state.status}, not due")
-    emit = Emitter(state, meta)
-    emit(EmailSendAttempted, attempt=state.attempts + 1)
-    return emit.events
+    return one(state, meta, EmailSendAttempted, attempt=state.attempts + 1)
 
 
 def decide_sent(state: EmailState, attempt: int, meta: Meta) -> list[Event]:
     if state.status == "sent":
         return []
-    emit = Emitter(state, meta)
-    emit(EmailSent, attempt=attempt)
-    return emit.events
+    return one(state, meta, EmailSent, attempt=attempt)
 
 
 def decide_failed(state: EmailState, attempt: int, error: str, meta: Meta) -> list[Event]:
@@ -101,9 +95,7 @@ def decide_failed(state: EmailState, attempt: int, error: str, meta: Meta) -> li
     if state.status == "sent":
         return []
     retry_at = meta.at + BACKOFF[min(attempt, len(BACKOFF)) - 1] if attempt < MAX_ATTEMPTS else None
-    emit = Emitter(state, meta)
-    emit(EmailFailed, attempt=attempt, error=error[:1000], retry_at=retry_at)
-    return emit.events
+    return one(state, meta, EmailFailed, attempt=attempt, error=error[:1000], retry_at=retry_at)
 
 
 @singledispatch

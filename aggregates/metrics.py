@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from aggregates.base import Emitter, Meta
+from aggregates.base import Meta, one
 from events.base import Event
 from events.errors import FieldProblem, InvalidInput
 from events.metrics import BillboardContributed, DomainRatingRecorded, RevenueRecorded
@@ -40,9 +40,8 @@ def decide_domain_rating(state: MetricsState, listing_id: int, value: int, sourc
         raise InvalidInput("Domain Rating is 0..100", [FieldProblem("value", "range", "0..100")])
     if not DATE.match(measured_on):
         raise InvalidInput("bad date", [FieldProblem("measured_on", "format_date", "YYYY-MM-DD")])
-    emit = Emitter(state, meta)
-    emit(DomainRatingRecorded, listing_id=listing_id, value=value, source=source, measured_on=measured_on)
-    return emit.events
+    return one(state, meta, DomainRatingRecorded, listing_id=listing_id, value=value, source=source,
+               measured_on=measured_on)
 
 
 def decide_revenue(state: MetricsState, listing_id: int, amount_cents: int, period: str, source: str, meta: Meta) -> list[Event]:
@@ -52,14 +51,12 @@ def decide_revenue(state: MetricsState, listing_id: int, amount_cents: int, peri
         raise InvalidInput("revenue cannot be negative", [FieldProblem("amount_cents", "minimum", ">= 0")])
     if not PERIOD.match(period):
         raise InvalidInput("bad period", [FieldProblem("period", "format", "YYYY-MM")])
-    emit = Emitter(state, meta)
-    emit(RevenueRecorded, listing_id=listing_id, amount_cents=amount_cents, period=period, source=source)
-    return emit.events
+    return one(state, meta, RevenueRecorded, listing_id=listing_id, amount_cents=amount_cents, period=period,
+               source=source)
 
 
 def decide_billboard(state: MetricsState, listing_id: int, amount_cents: int, order_number: str | None, meta: Meta) -> list[Event]:
     if not 1 <= amount_cents <= 100_000_000:
         raise InvalidInput("amount out of range", [FieldProblem("amount_cents", "range", "1..100000000")])
-    emit = Emitter(state, meta)
-    emit(BillboardContributed, listing_id=listing_id, amount_cents=amount_cents, order_number=order_number)
-    return emit.events
+    return one(state, meta, BillboardContributed, listing_id=listing_id, amount_cents=amount_cents,
+               order_number=order_number)

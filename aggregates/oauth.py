@@ -22,11 +22,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from functools import singledispatch
+from typing import Any
 from urllib.parse import urlsplit
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from aggregates.account import SCOPES
-from aggregates.base import Emitter, Meta
+from aggregates.base import Emitter, Meta, StreamKind, one
 from events.base import Event
 from events.errors import Conflict, InvalidInput, NotFound
 from events.oauth import (
@@ -253,13 +254,11 @@ def decide_register_client(
     for name, value in (("client_uri", client_uri), ("logo_uri", logo_uri)):
         if value is not None and (len(value) > MAX_URI or urlsplit(value).scheme not in ("https", "http")):
             raise OAuthRefused("invalid_client_metadata", f"{name}: an http(s) URL of at most {MAX_URI} characters")
-    emit = Emitter(state, meta)
-    emit(OAuthClientRegistered, client_id=str(state.id), client_name=client_name, redirect_uris=list(redirect_uris),
-         grant_types=list(grant_types), response_types=list(response_types),
-         token_endpoint_auth_method=token_endpoint_auth_method, scope=scope, client_uri=client_uri, logo_uri=logo_uri,
-         software_id=software_id, software_version=software_version, secret_hash=secret_hash,
-         secret_expires_at=secret_expires_at)
-    return emit.events
+    return one(state, meta, OAuthClientRegistered, client_id=str(state.id), client_name=client_name,
+               redirect_uris=list(redirect_uris), grant_types=list(grant_types), response_types=list(response_types),
+               token_endpoint_auth_method=token_endpoint_auth_method, scope=scope, client_uri=client_uri,
+               logo_uri=logo_uri, software_id=software_id, software_version=software_version,
+               secret_hash=secret_hash, secret_expires_at=secret_expires_at)
 
 
 # ---------------------------------------------------------------- grants: consent and codes
@@ -329,9 +328,7 @@ def decide_revoke_grant(state: GrantState, account_id: str, meta: Meta) -> list[
         raise NotFound("no such connected app")
     if state.revoked_at is not None and (state.last_consent_at is None or state.last_consent_at <= state.revoked_at):
         return []
-    emit = Emitter(state, meta)
-    emit(OAuthGrantRevoked, reason="revoked_by_account")
-    return emit.events
+    return one(state, meta, OAuthGrantRevoked, reason="revoked_by_account")
 
 
 # ---------------------------------------------------------------- token families
@@ -367,27 +364,24 @@ def decide_refresh(
     extra = [s for s in wanted if s not in family.scopes]
     if extra:
         raise OAuthRefused("invalid_scope", f"scope {extra[0]!r} was not granted to this refresh token")
-    emit = Emitter(family, meta)
-    emit(OAuthTokensRotated, previous_refresh_hash=presented_hash, scopes=ordered_scopes(wanted),
-         access_hash=access_hash, access_expires_at=access_expires_at, refresh_hash=refresh_hash,
-         refresh_expires_at=refresh_expires_at)
-    return emit.events
+    return one(family, meta, OAuthTokensRotated, previous_refresh_hash=presented_hash, scopes=ordered_scopes(wanted),
+               access_hash=access_hash, access_expires_at=access_expires_at, refresh_hash=refresh_hash,
+               refresh_expires_at=refresh_expires_at)
 
 
 def decide_revoke_family(state: FamilyState, reason: str, meta: Meta) -> list[Event]:
     """Revoke every token of the family; nothing to do when it does not exist or is already revoked."""
     if not state.exists or state.revoked_reason is not None:
         return []
-    emit = Emitter(state, meta)
-    emit(OAuthTokenFamilyRevoked, reason=reason)
-    return emit.events
+    return one(state, meta, OAuthTokenFamilyRevoked, reason=reason)
 
 
 # ---------------------------------------------------------------- evolve
 
 
 @singledispatch
-def evolve(event: Event, state: ClientState | GrantState | FamilyState) -> ClientState | GrantState | FamilyState:
+def evolve(event: Event, state: Any) -> Any:
+    """Apply one event to a client, grant or family state (one dispatch table for the three stream kinds)."""
     return replace(state, version=event.originator_version)
 
 
@@ -446,3 +440,15 @@ def _(e: OAuthTokensRotated, s: FamilyState) -> FamilyState:
 @evolve.register
 def _(e: OAuthTokenFamilyRevoked, s: FamilyState) -> FamilyState:
     return replace(s, version=e.originator_version, revoked_reason=e.reason)
+
+
+# ---------------------------------------------------------------- stream kinds
+
+CLIENT: StreamKind[ClientState] = StreamKind(initial_client, evolve)
+"""Registered client streams (the client id)."""
+
+GRANT: StreamKind[GrantState] = StreamKind(initial_grant, evolve)
+"""Grant streams (`grant_stream(account, client)`): consents and their codes."""
+
+FAMILY: StreamKind[FamilyState] = StreamKind(initial_family, evolve)
+"""Token family streams (the family id a code names): issue, rotations, revocation."""

@@ -21,8 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from aggregates import account
 from aggregates.base import Meta
-from commands.account import load_account
-from commands.store import EventStore, retrying
+from commands.store import EventStore
 
 PREFIX = "ldk_"
 KEY = re.compile(r"^ldk_([0-9a-f]{16})_([0-9a-f]{64})$")
@@ -74,16 +73,12 @@ def expiry(expires_on: date | None, tz: tzinfo) -> datetime | None:
 
 def create_api_key(store: EventStore, cmd: CreateApiKey, meta: Meta, tz: tzinfo) -> NewApiKey:
     expires_at = expiry(cmd.expires_on, tz)
-
-    def attempt() -> NewApiKey:
-        key_id, secret = secrets.token_hex(8), secrets.token_hex(32)
-        key = f"{PREFIX}{key_id}_{secret}"
-        state = load_account(store, cmd.account_id)
-        events = account.decide_create_key(state, key_id, cmd.name, list(cmd.scopes), expires_at, hash_key(key), meta)
-        return NewApiKey(key, key_id, expires_at, store.append(events))
-
-    return retrying(attempt)
+    key_id, secret = secrets.token_hex(8), secrets.token_hex(32)
+    key = f"{PREFIX}{key_id}_{secret}"
+    appended = store.decide(cmd.account_id, account, lambda s: account.decide_create_key(
+        s, key_id, cmd.name, list(cmd.scopes), expires_at, hash_key(key), meta))
+    return NewApiKey(key, key_id, expires_at, appended.position)
 
 
 def revoke_api_key(store: EventStore, cmd: RevokeApiKey, meta: Meta) -> int:
-    return retrying(lambda: store.append(account.decide_revoke_key(load_account(store, cmd.account_id), cmd.key_id, meta)))
+    return store.decide(cmd.account_id, account, lambda s: account.decide_revoke_key(s, cmd.key_id, meta)).position

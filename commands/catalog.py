@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from aggregates import catalog
 from aggregates.base import Meta
-from commands.store import EventStore, retrying
+from commands.store import EventStore
+from events.base import Event
 
 
 class LoadCatalog(BaseModel):
@@ -34,24 +36,24 @@ class ChangeSiteSettings(BaseModel):
     changes: dict[str, Any]
 
 
-def _catalog(store: EventStore) -> catalog.CatalogState:
-    state: catalog.CatalogState = store.load(catalog.CATALOG_ID, catalog.initial, catalog.evolve)
-    return state
-
-
 def load_catalog(store: EventStore, cmd: LoadCatalog, meta: Meta) -> int:
     """Returns the notification position to wait for."""
-    return retrying(lambda: store.append(catalog.decide_load(_catalog(store), cmd.spec, meta, update=cmd.update)))
+    return _decide(store, lambda s: catalog.decide_load(s, cmd.spec, meta, update=cmd.update))
 
 
 def set_product_price(store: EventStore, cmd: SetProductPrice, meta: Meta) -> int:
-    return retrying(lambda: store.append(catalog.decide_set_price(_catalog(store), cmd.code, cmd.price_cents, meta)))
+    return _decide(store, lambda s: catalog.decide_set_price(s, cmd.code, cmd.price_cents, meta))
 
 
 def change_site_settings(store: EventStore, cmd: ChangeSiteSettings, meta: Meta) -> int:
-    return retrying(lambda: store.append(catalog.decide_change_site(_catalog(store), cmd.changes, meta)))
+    return _decide(store, lambda s: catalog.decide_change_site(s, cmd.changes, meta))
 
 
 def current_catalog(store: EventStore) -> catalog.CatalogState:
     """The catalogue as the write side sees it (for staff tools and price checks)."""
-    return _catalog(store)
+    state: catalog.CatalogState = store.load(catalog.CATALOG_ID, catalog)
+    return state
+
+
+def _decide(store: EventStore, decision: Callable[[catalog.CatalogState], Sequence[Event]]) -> int:
+    return store.decide(catalog.CATALOG_ID, catalog, decision).position

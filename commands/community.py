@@ -11,31 +11,31 @@ import uuid
 from aggregates import community
 from aggregates.base import Meta
 from commands import listing as listing_cmd
-from commands.store import EventStore, retrying
+from commands.store import EventStore
 
 
 def cast_vote(store: EventStore, listing_id: int, account_id: str, meta: Meta) -> int:
     live = listing_cmd.load(store, listing_id).status == "live"
-    stream = community.vote_stream(listing_id, account_id)
-    return retrying(lambda: store.append(community.decide_vote(
-        store.load(stream, community.initial_toggle, community.evolve), listing_id, account_id, live, meta)))
+    return store.decide(community.vote_stream(listing_id, account_id), community.TOGGLE,
+                        lambda s: community.decide_vote(s, listing_id, account_id, live, meta)).position
 
 
 def withdraw_vote(store: EventStore, listing_id: int, account_id: str, meta: Meta) -> int:
-    stream = community.vote_stream(listing_id, account_id)
-    return retrying(lambda: store.append(community.decide_withdraw_vote(
-        store.load(stream, community.initial_toggle, community.evolve), listing_id, account_id, meta)))
+    return store.decide(community.vote_stream(listing_id, account_id), community.TOGGLE,
+                        lambda s: community.decide_withdraw_vote(s, listing_id, account_id, meta)).position
 
 
 def follow(store: EventStore, listing_id: int, account_id: str, meta: Meta, on: bool = True) -> int:
     listing_cmd.load(store, listing_id)
-    stream = community.follow_stream(listing_id, account_id)
-    return retrying(lambda: store.append(community.decide_follow(
-        store.load(stream, community.initial_toggle, community.evolve), listing_id, account_id, on, meta)))
+    return store.decide(community.follow_stream(listing_id, account_id), community.TOGGLE,
+                        lambda s: community.decide_follow(s, listing_id, account_id, on, meta)).position
 
 
 def write_review(store: EventStore, listing_id: int, account_id: str, rating: int, text: str, meta: Meta) -> tuple[str, int]:
-    """Returns (review_id, position); the review waits for moderation."""
+    """Returns (review_id, position); the review waits for moderation.
+
+    A review is a new stream with a random id: nothing to load, nothing to race.
+    """
     listing_cmd.load(store, listing_id)
     review_id = str(uuid.uuid4())
     stream = community.review_stream(review_id)
@@ -45,9 +45,8 @@ def write_review(store: EventStore, listing_id: int, account_id: str, rating: in
 
 
 def moderate_review(store: EventStore, review_id: str, state: str, meta: Meta) -> int:
-    stream = community.review_stream(review_id)
-    return retrying(lambda: store.append(community.decide_moderate_review(
-        store.load(stream, community.initial_review, community.evolve), state, meta)))
+    return store.decide(community.review_stream(review_id), community.REVIEW,
+                        lambda s: community.decide_moderate_review(s, state, meta)).position
 
 
 def count_views(store: EventStore, counts: dict[int, int], meta: Meta) -> int:

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from aggregates import content
 from aggregates.base import Meta
-from commands.store import EventStore, retrying
+from commands.store import EventStore
 
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9-]{0,219}$"
 
@@ -66,47 +66,43 @@ class ReviseBlogPost(BaseModel):
     changes: dict[str, Any]
 
 
-def _founder(store: EventStore, slug: str) -> content.FounderState:
-    state: content.FounderState = store.load(content.founder_stream(slug), content.initial_founder, content.evolve)
-    return state
-
-
-def _post(store: EventStore, slug: str) -> content.PostState:
-    state: content.PostState = store.load(content.post_stream(slug), content.initial_post, content.evolve)
-    return state
-
-
 def create_founder_profile(store: EventStore, cmd: CreateFounderProfile, meta: Meta) -> int:
     """Returns the notification position; a taken slug is a Conflict (a racing creator loses on retry)."""
     fields = cmd.model_dump(exclude={"slug"})
-    return retrying(lambda: store.append(content.decide_create_founder(_founder(store, cmd.slug), cmd.slug, fields, meta)))
+    return store.decide(content.founder_stream(cmd.slug), content.FOUNDER,
+                        lambda s: content.decide_create_founder(s, cmd.slug, fields, meta)).position
 
 
 def edit_founder_profile(store: EventStore, cmd: EditFounderProfile, meta: Meta) -> int:
-    return retrying(lambda: store.append(content.decide_edit_founder(_founder(store, cmd.slug), cmd.changes, meta)))
+    return store.decide(content.founder_stream(cmd.slug), content.FOUNDER,
+                        lambda s: content.decide_edit_founder(s, cmd.changes, meta)).position
 
 
 def founder_exists(store: EventStore, slug: str) -> bool:
-    return _founder(store, slug).exists
+    return store.load(content.founder_stream(slug), content.FOUNDER).exists
 
 
 def write_blog_post(store: EventStore, cmd: WriteBlogPost, meta: Meta) -> int:
     fields = cmd.model_dump(exclude={"slug"})
-    return retrying(lambda: store.append(content.decide_write_post(_post(store, cmd.slug), cmd.slug, fields, meta)))
+    return store.decide(content.post_stream(cmd.slug), content.POST,
+                        lambda s: content.decide_write_post(s, cmd.slug, fields, meta)).position
 
 
 def revise_blog_post(store: EventStore, cmd: ReviseBlogPost, meta: Meta) -> int:
-    return retrying(lambda: store.append(content.decide_revise_post(_post(store, cmd.slug), cmd.changes, meta)))
+    return store.decide(content.post_stream(cmd.slug), content.POST,
+                        lambda s: content.decide_revise_post(s, cmd.changes, meta)).position
 
 
 def publish_blog_post(store: EventStore, slug: str, meta: Meta) -> int:
-    return retrying(lambda: store.append(content.decide_publish_post(_post(store, slug), meta)))
+    return store.decide(content.post_stream(slug), content.POST,
+                        lambda s: content.decide_publish_post(s, meta)).position
 
 
 def unpublish_blog_post(store: EventStore, slug: str, meta: Meta) -> int:
-    return retrying(lambda: store.append(content.decide_unpublish_post(_post(store, slug), meta)))
+    return store.decide(content.post_stream(slug), content.POST,
+                        lambda s: content.decide_unpublish_post(s, meta)).position
 
 
 def blog_post_state(store: EventStore, slug: str) -> content.PostState:
     """The post as the write side sees it (staff tools, the demo's idempotency check)."""
-    return _post(store, slug)
+    return store.load(content.post_stream(slug), content.POST)

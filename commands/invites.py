@@ -16,11 +16,12 @@ from urllib.parse import urlencode
 from uuid import UUID
 
 from aggregates import draft as d
-from aggregates import mail
+from aggregates import listing, mail
 from aggregates.base import Meta
-from commands import listing as listing_cmd
-from commands.draft import InviteCofounder, load, load_owned
-from commands.store import EventStore, retrying
+from commands.draft import InviteCofounder, load_owned
+from commands.store import EventStore, Loader
+from events.base import Event
+from events.errors import NotFound
 
 SITE = "launchdir"
 
@@ -61,28 +62,40 @@ def invite_cofounder(
     token, invite_id = new_token(), new_invite_id()
     link = invite_link(website, cmd.id, invite_id, token)
 
-    def attempt() -> int:
+    def decision(load: Loader) -> list[Event]:
         state = load_owned(store, cmd.id, account_id)
         events = d.decide_invite(state, invite_id=invite_id, email=email, token_hash=token_hash(token),
                                  expires_at=meta.at + d.INVITE_TTL, meta=meta)
-        msg = store.load(mail.message_id(f"draft-invite:{cmd.id}:{invite_id}"), mail.initial, mail.evolve)
+        msg = load(mail.message_id(f"draft-invite:{cmd.id}:{invite_id}"), mail)
         subject, text = _message(state, link)
-        events += mail.decide_queue(msg, email, subject, text, "cofounder_invite", None, meta)
-        return store.append(events)
+        return events + mail.decide_queue(msg, email, subject, text, "cofounder_invite", None, meta)
 
-    return Invited(cmd.id, invite_id, email, link, retrying(attempt))
+    return Invited(cmd.id, invite_id, email, link, store.decide_across(decision).position)
 
 
 def accept_invite(
     store: EventStore, draft_id: UUID, invite_id: str, token: str, account_id: str, meta: Meta
 ) -> Accepted:
-    """The signed-in opener of the link becomes a co-owner of the draft and, if there is one, its listing."""
-    position = retrying(lambda: store.append(d.decide_accept_invite(
-        load(store, draft_id), invite_id=invite_id, token_hash=token_hash(token), account_id=account_id, meta=meta)))
-    state = load(store, draft_id)
-    if state.listing_id is not None:
-        position = max(position, listing_cmd.add_owner(store, state.listing_id, account_id, meta))
-    return Accepted(draft_id, state.listing_id, position)
+    """The signed-in opener of the link becomes a co-owner of the draft and, if there is one, its listing.
+
+    Both in one append: a co-owner of the draft is a co-owner of its listing.
+    """
+    stream = d.draft_stream(draft_id)
+
+    def decision(load: Loader) -> list[Event]:
+        state: d.DraftState = load(stream, d)
+        if not state.exists:
+            raise NotFound(f"no draft {draft_id}")
+        events = d.decide_accept_invite(state, invite_id=invite_id, token_hash=token_hash(token),
+                                        account_id=account_id, meta=meta)
+        if state.listing_id is None:
+            return events
+        owned = load(listing.listing_stream(state.listing_id), listing)
+        return events + listing.decide_add_owner(owned, account_id, meta)
+
+    appended = store.decide_across(decision)
+    listing_id: int | None = appended.states[stream].listing_id
+    return Accepted(draft_id, listing_id, appended.position)
 
 
 def _message(state: d.DraftState, link: str) -> tuple[str, str]:

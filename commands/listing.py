@@ -1,11 +1,13 @@
 """Listing commands: create, edit, publish (free queue, paid, staff), unlock, feature, owners.
 
 Creation claims the slug in its own stream and creates the listing in one
-atomic append, so two listings can never share a slug.
+atomic append, so two listings can never share a slug. Every other command is
+one `store.decide` on the listing stream.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,8 +18,10 @@ from aggregates import catalog, listing
 from aggregates.base import Meta
 from aggregates.listing import ListingState
 from aggregates.weeks import week_of
-from commands.store import EventStore, retrying
+from commands.store import Appended, EventStore
+from events.base import Event
 from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
+from events.listing import ListingMilestoneAdded, ListingUpdatePosted
 
 MAX_SLUG_TRIES = 50
 
@@ -48,19 +52,27 @@ class CreateListing(BaseModel):
 
 
 def load(store: EventStore, listing_id: int) -> ListingState:
-    state = store.load(listing.listing_stream(listing_id), listing.initial, listing.evolve)
+    state: ListingState = store.load(listing.listing_stream(listing_id), listing)
+    return _existing(state, listing_id)
+
+
+def _existing(state: ListingState, listing_id: int) -> ListingState:
     if not state.exists:
         raise NotFound(f"no listing {listing_id}")
     return state
 
 
+def _decide(store: EventStore, listing_id: int, decision: Callable[[ListingState], Sequence[Event]]) -> Appended:
+    """`store.decide` on an existing listing (NotFound when there is none)."""
+    return store.decide(listing.listing_stream(listing_id), listing, lambda s: decision(_existing(s, listing_id)))
+
+
 def listing_id_for_slug(store: EventStore, slug: str) -> int | None:
-    state = store.load(listing.slug_stream(slug), listing.initial_slug, listing.evolve)
-    return state.listing_id
+    return store.load(listing.slug_stream(slug), listing.SLUG).listing_id
 
 
 def check_categories(store: EventStore, categories: list[str]) -> None:
-    known = store.load(catalog.CATALOG_ID, catalog.initial, catalog.evolve).categories
+    known = store.load(catalog.CATALOG_ID, catalog).categories
     unknown = [c for c in categories if c not in known]
     if unknown:
         raise InvalidInput(
@@ -70,21 +82,25 @@ def check_categories(store: EventStore, categories: list[str]) -> None:
 
 
 def create_listing(store: EventStore, cmd: CreateListing, meta: Meta) -> Created:
-    """Allocate an id, claim a free slug (name-based, suffixed -2, -3... when taken), create."""
+    """Allocate an id, claim a free slug (name-based, suffixed -2, -3... when taken), create.
+
+    The slug claim and the listing (with its extra categories unlocked and set,
+    when there are any) are one append: a listing is never half made.
+    """
     check_categories(store, cmd.categories)
     listing_id = store.ids.next("listing")
     base = cmd.slug or listing.slugify(str(cmd.profile.get("name", "")))
     for n in range(1, MAX_SLUG_TRIES + 1):
         slug = base if n == 1 else f"{base[:210]}-{n}"
-        slug_state = store.load(listing.slug_stream(slug), listing.initial_slug, listing.evolve)
+        slug_state = store.load(listing.slug_stream(slug), listing.SLUG)
         if slug_state.listing_id is not None:
             if cmd.slug:
                 raise Conflict(f"the slug {slug!r} is taken")
             continue
         state = listing.initial(listing.listing_stream(listing_id))
-        events = listing.decide_claim_slug(slug_state, slug, listing_id, meta) + listing.decide_create(
+        events = listing.decide_claim_slug(slug_state, slug, listing_id, meta) + listing.decide_create_with_extras(
             state, listing_id=listing_id, slug=slug, owner_ids=cmd.owner_ids, source=cmd.source,
-            draft_id=cmd.draft_id, profile=cmd.profile, categories=cmd.categories[:1], socials=cmd.socials,
+            draft_id=cmd.draft_id, profile=cmd.profile, categories=cmd.categories, socials=cmd.socials,
             faqs=cmd.faqs, founders=cmd.founders, story=cmd.story, milestones=cmd.milestones,
             not_found_on_website=cmd.not_found_on_website, meta=meta,
         )
@@ -92,9 +108,6 @@ def create_listing(store: EventStore, cmd: CreateListing, meta: Meta) -> Created
             position = store.append(events)
         except IntegrityError:  # a racing claim of the same slug (or id): try the next slug
             continue
-        if len(cmd.categories) > 1:
-            position = unlock(store, listing_id, ["extra_categories"], "created with extra categories", meta)
-            position = edit_listing(store, listing_id, {"categories": cmd.categories}, meta)
         return Created(listing_id, slug, position)
     raise Conflict("no free slug found for this name")
 
@@ -161,92 +174,81 @@ def _one_by_one(store: EventStore, cmds: list[CreateListing], meta: Meta, week: 
     return out
 
 
-def _run(store: EventStore, listing_id: int, decide: Any) -> int:
-    return retrying(lambda: store.append(decide(load(store, listing_id))))
-
-
 def edit_listing(store: EventStore, listing_id: int, changes: dict[str, Any], meta: Meta) -> int:
     if "categories" in changes and changes["categories"]:
         check_categories(store, list(changes["categories"]))
-    return _run(store, listing_id, lambda s: listing.decide_edit(s, changes, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_edit(s, changes, meta)).position
 
 
 def set_story(store: EventStore, listing_id: int, story: dict[str, str], meta: Meta) -> int:
-    return _run(store, listing_id, lambda s: listing.decide_set_story(s, story, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_set_story(s, story, meta)).position
 
 
 def add_milestone(store: EventStore, listing_id: int, milestone: dict[str, Any], meta: Meta) -> tuple[int, int]:
     """Returns (milestone_id, position)."""
-    holder: dict[str, int] = {}
-
-    def decide(s: ListingState) -> list[Any]:
-        holder["id"] = s.next_milestone_id
-        return listing.decide_add_milestone(s, milestone, meta)
-
-    position = _run(store, listing_id, decide)
-    return holder["id"], position
+    appended = _decide(store, listing_id, lambda s: listing.decide_add_milestone(s, milestone, meta))
+    added = appended.events[0]
+    assert isinstance(added, ListingMilestoneAdded)
+    return added.milestone_id, appended.position
 
 
 def delete_milestone(store: EventStore, listing_id: int, milestone_id: int, meta: Meta) -> int:
-    return _run(store, listing_id, lambda s: listing.decide_delete_milestone(s, milestone_id, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_delete_milestone(s, milestone_id, meta)).position
 
 
 def post_update(store: EventStore, listing_id: int, title: str, body: str, meta: Meta) -> tuple[int, int]:
     """Returns (update_id, position)."""
-    holder: dict[str, int] = {}
-
-    def decide(s: ListingState) -> list[Any]:
-        holder["id"] = s.next_update_id
-        return listing.decide_post_update(s, title, body, meta)
-
-    position = _run(store, listing_id, decide)
-    return holder["id"], position
+    appended = _decide(store, listing_id, lambda s: listing.decide_post_update(s, title, body, meta))
+    posted = appended.events[0]
+    assert isinstance(posted, ListingUpdatePosted)
+    return posted.update_id, appended.position
 
 
 def unlock(store: EventStore, listing_id: int, sections: list[str], reason: str, meta: Meta) -> int:
-    return _run(store, listing_id, lambda s: listing.decide_unlock(s, sections, reason, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_unlock(s, sections, reason, meta)).position
 
 
 def approve_alternatives(store: EventStore, listing_id: int, slugs: list[str], meta: Meta) -> int:
-    return _run(store, listing_id, lambda s: listing.decide_approve_alternatives(s, slugs, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_approve_alternatives(s, slugs, meta)).position
 
 
 def add_owner(store: EventStore, listing_id: int, account_id: str, meta: Meta) -> int:
-    return _run(store, listing_id, lambda s: listing.decide_add_owner(s, account_id, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_add_owner(s, account_id, meta)).position
 
 
 def verify(store: EventStore, listing_id: int, method: str, meta: Meta) -> int:
-    return _run(store, listing_id, lambda s: listing.decide_verify(s, method, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_verify(s, method, meta)).position
 
 
 def queue_free(store: EventStore, listing_id: int, week: str, meta: Meta) -> int:
-    return _run(store, listing_id, lambda s: listing.decide_queue_free(s, week, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_queue_free(s, week, meta)).position
 
 
 def badge_found(store: EventStore, listing_id: int, checked_url: str, meta: Meta) -> int:
     current = week_of(meta.at.date())
-    return _run(store, listing_id, lambda s: listing.decide_badge_found(s, checked_url, current, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_badge_found(s, checked_url, current, meta)).position
 
 
 def schedule_paid(store: EventStore, listing_id: int, week: str | None, meta: Meta) -> int:
     current = week_of(meta.at.date())
-    return _run(store, listing_id, lambda s: listing.decide_schedule_paid(s, week or current, current, meta))
+    chosen = week or current
+    return _decide(store, listing_id, lambda s: listing.decide_schedule_paid(s, chosen, current, meta)).position
 
 
 def launch_if_due(store: EventStore, listing_id: int, meta: Meta) -> int:
     current = week_of(meta.at.date())
-    return _run(store, listing_id, lambda s: listing.decide_launch_if_due(s, current, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_launch_if_due(s, current, meta)).position
 
 
 def staff_publish(store: EventStore, listing_id: int, meta: Meta, week: str | None = None, plan: str = "free") -> int:
     """Staff put a listing live in `week` (default: the current week), recorded with who and when."""
     chosen = week or week_of(meta.at.date())
-    return _run(store, listing_id, lambda s: listing.decide_staff_publish(s, chosen, plan, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_staff_publish(s, chosen, plan, meta)).position
 
 
 def feature(store: EventStore, listing_id: int, week: str, meta: Meta) -> int:
-    return _run(store, listing_id, lambda s: listing.decide_feature(s, week, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_feature(s, week, meta)).position
 
 
 def unpublish(store: EventStore, listing_id: int, reason: str, meta: Meta) -> int:
-    return _run(store, listing_id, lambda s: listing.decide_unpublish(s, reason, meta))
+    return _decide(store, listing_id, lambda s: listing.decide_unpublish(s, reason, meta)).position

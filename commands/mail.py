@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError
@@ -9,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from aggregates import mail
 from aggregates.base import Meta
-from commands.store import EventStore, retrying
+from commands.store import EventStore
+from events.base import Event
 from events.errors import Conflict
 
 
@@ -26,18 +28,14 @@ class QueueEmail(BaseModel):
 
 
 def load_email(store: EventStore, message_id: UUID) -> mail.EmailState:
-    state: mail.EmailState = store.load(message_id, mail.initial, mail.evolve)
+    state: mail.EmailState = store.load(message_id, mail)
     return state
 
 
 def queue_email(store: EventStore, cmd: QueueEmail, meta: Meta) -> tuple[UUID, int]:
     msg_id = mail.message_id(cmd.dedupe_key)
-
-    def attempt() -> int:
-        state = load_email(store, msg_id)
-        return store.append(mail.decide_queue(state, cmd.to, cmd.subject, cmd.text, cmd.kind, cmd.account_id, meta))
-
-    return msg_id, retrying(attempt)
+    return msg_id, _decide(store, msg_id, lambda s: mail.decide_queue(
+        s, cmd.to, cmd.subject, cmd.text, cmd.kind, cmd.account_id, meta))
 
 
 def claim_for_sending(store: EventStore, message_id: UUID, meta: Meta) -> tuple[mail.EmailState, int] | None:
@@ -53,8 +51,12 @@ def claim_for_sending(store: EventStore, message_id: UUID, meta: Meta) -> tuple[
 
 
 def record_sent(store: EventStore, message_id: UUID, attempt: int, meta: Meta) -> int:
-    return retrying(lambda: store.append(mail.decide_sent(load_email(store, message_id), attempt, meta)))
+    return _decide(store, message_id, lambda s: mail.decide_sent(s, attempt, meta))
 
 
 def record_failed(store: EventStore, message_id: UUID, attempt: int, error: str, meta: Meta) -> int:
-    return retrying(lambda: store.append(mail.decide_failed(load_email(store, message_id), attempt, error, meta)))
+    return _decide(store, message_id, lambda s: mail.decide_failed(s, attempt, error, meta))
+
+
+def _decide(store: EventStore, message_id: UUID, decision: Callable[[mail.EmailState], Sequence[Event]]) -> int:
+    return store.decide(message_id, mail, decision).position

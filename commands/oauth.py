@@ -17,6 +17,7 @@ import hashlib
 import re
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from uuid import UUID
@@ -25,7 +26,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from aggregates import oauth as o
 from aggregates.base import Meta
-from commands.store import EventStore, retrying
+from commands.store import Appended, EventStore, Loader
+from events.base import Event
+from events.oauth import OAuthTokenFamilyRevoked, OAuthTokensIssued, OAuthTokensRotated
 
 CODE_TTL = timedelta(minutes=10)
 ACCESS_TTL = timedelta(hours=1)
@@ -84,23 +87,17 @@ class RegisterClient(BaseModel):
 
 
 def load_client(store: EventStore, client_id: UUID) -> o.ClientState:
-    state: o.ClientState = store.load(client_id, o.initial_client, o.evolve)
-    return state
+    return store.load(client_id, o.CLIENT)
 
 
 def register_client(store: EventStore, cmd: RegisterClient, meta: Meta) -> int:
     secret_hash = hash_secret(cmd.client_secret) if cmd.client_secret else None
-
-    def attempt() -> int:
-        events = o.decide_register_client(
-            load_client(store, cmd.client_id), client_name=cmd.client_name, redirect_uris=cmd.redirect_uris,
-            grant_types=cmd.grant_types, response_types=cmd.response_types,
-            token_endpoint_auth_method=cmd.token_endpoint_auth_method, scope=cmd.scope, client_uri=cmd.client_uri,
-            logo_uri=cmd.logo_uri, software_id=cmd.software_id, software_version=cmd.software_version,
-            secret_hash=secret_hash, secret_expires_at=cmd.client_secret_expires_at, meta=meta)
-        return store.append(events)
-
-    return retrying(attempt)
+    return store.decide(cmd.client_id, o.CLIENT, lambda s: o.decide_register_client(
+        s, client_name=cmd.client_name, redirect_uris=cmd.redirect_uris, grant_types=cmd.grant_types,
+        response_types=cmd.response_types, token_endpoint_auth_method=cmd.token_endpoint_auth_method,
+        scope=cmd.scope, client_uri=cmd.client_uri, logo_uri=cmd.logo_uri, software_id=cmd.software_id,
+        software_version=cmd.software_version, secret_hash=secret_hash,
+        secret_expires_at=cmd.client_secret_expires_at, meta=meta)).position
 
 
 # ---------------------------------------------------------------- consent and codes
@@ -131,30 +128,24 @@ class IssuedCode:
 
 
 def load_grant(store: EventStore, grant_id: UUID) -> o.GrantState:
-    state: o.GrantState = store.load(grant_id, o.initial_grant, o.evolve)
-    return state
+    return store.load(grant_id, o.GRANT)
 
 
 def load_family(store: EventStore, family_id: UUID) -> o.FamilyState:
-    state: o.FamilyState = store.load(family_id, o.initial_family, o.evolve)
-    return state
+    return store.load(family_id, o.FAMILY)
 
 
 def give_consent(store: EventStore, cmd: GiveConsent, meta: Meta) -> IssuedCode:
     grant_id = o.grant_stream(cmd.account_id, cmd.client_id)
     expires_at = meta.at + CODE_TTL
-
-    def attempt() -> IssuedCode:
-        code = f"{CODE_PREFIX}{grant_id.hex}_{_random()}"
-        events = o.decide_consent(
-            load_grant(store, grant_id), account_id=cmd.account_id, client_id=cmd.client_id,
-            client_name=cmd.client_name, client_host=cmd.client_host, client_kind=cmd.client_kind, scopes=cmd.scopes,
-            resource=cmd.resource, code_hash=hash_secret(code), family_id=str(uuid.uuid4()),
-            redirect_uri=cmd.redirect_uri, redirect_uri_explicit=cmd.redirect_uri_explicit,
-            code_challenge=cmd.code_challenge, expires_at=expires_at, meta=meta)
-        return IssuedCode(code, grant_id, expires_at, store.append(events))
-
-    return retrying(attempt)
+    code, family_id = f"{CODE_PREFIX}{grant_id.hex}_{_random()}", str(uuid.uuid4())
+    appended = store.decide(grant_id, o.GRANT, lambda s: o.decide_consent(
+        s, account_id=cmd.account_id, client_id=cmd.client_id, client_name=cmd.client_name,
+        client_host=cmd.client_host, client_kind=cmd.client_kind, scopes=cmd.scopes, resource=cmd.resource,
+        code_hash=hash_secret(code), family_id=family_id, redirect_uri=cmd.redirect_uri,
+        redirect_uri_explicit=cmd.redirect_uri_explicit, code_challenge=cmd.code_challenge, expires_at=expires_at,
+        meta=meta))
+    return IssuedCode(code, grant_id, expires_at, appended.position)
 
 
 def find_code(store: EventStore, code: str) -> tuple[o.GrantState, o.Code] | None:
@@ -192,9 +183,20 @@ class RedeemCode(BaseModel):
     with_refresh_token: bool = True
 
 
-def _append_refusal(store: EventStore, refused: o.OAuthRefused) -> None:
-    if refused.events:
-        store.append(refused.events)
+def _refresh_token(family_id: UUID, secret: str) -> str:
+    return f"{REFRESH_PREFIX}{family_id.hex}_{secret}"
+
+
+def _refusal_revokes(store: EventStore, meta: Meta, decide: Callable[[], Appended]) -> Appended:
+    """Run a token decision; when its refusal revokes a token family (a replayed code, a reused
+    refresh token), record the revocation, decided again on the family as it is now, then refuse."""
+    try:
+        return decide()
+    except o.OAuthRefused as refused:
+        for event in refused.events:
+            assert isinstance(event, OAuthTokenFamilyRevoked), event
+            revoke_family(store, event.originator_id, event.reason, meta)
+        raise
 
 
 def redeem_code(store: EventStore, cmd: RedeemCode, meta: Meta) -> Tokens:
@@ -202,28 +204,26 @@ def redeem_code(store: EventStore, cmd: RedeemCode, meta: Meta) -> Tokens:
     if grant_id is None:
         raise o.OAuthRefused("invalid_grant", "malformed authorization code")
     code_hash = hash_secret(cmd.code)
+    access, secret = f"{ACCESS_PREFIX}{_random()}", _random()
+    access_expires = meta.at + ACCESS_TTL
+    refresh_expires = meta.at + REFRESH_TTL if cmd.with_refresh_token else None
 
-    def attempt() -> Tokens:
-        grant = load_grant(store, grant_id)
+    def decision(load: Loader) -> list[Event]:
+        grant = load(grant_id, o.GRANT)
         code = grant.codes.get(code_hash)
-        family = load_family(store, UUID(code.family_id)) if code else o.initial_family(uuid.uuid4())
-        access, refresh = f"{ACCESS_PREFIX}{_random()}", f"{REFRESH_PREFIX}{family.id.hex}_{_random()}"
-        access_expires, refresh_expires = meta.at + ACCESS_TTL, meta.at + REFRESH_TTL
-        if not cmd.with_refresh_token:
-            refresh, refresh_expires = None, None  # type: ignore[assignment]
-        try:
-            events = o.decide_redeem(
-                grant, family, code_hash=code_hash, client_id=cmd.client_id, access_hash=hash_secret(access),
-                access_expires_at=access_expires, refresh_hash=hash_secret(refresh) if refresh else None,
-                refresh_expires_at=refresh_expires, meta=meta)
-        except o.OAuthRefused as refused:
-            _append_refusal(store, refused)
-            raise
-        assert code is not None
-        return Tokens(access, access_expires, refresh, refresh_expires, list(code.scopes), code.resource, family.id,
-                      grant.account_id, store.append(events))
+        family = load(UUID(code.family_id), o.FAMILY) if code else o.initial_family(uuid.uuid4())
+        refresh_hash = hash_secret(_refresh_token(family.id, secret)) if cmd.with_refresh_token else None
+        return o.decide_redeem(
+            grant, family, code_hash=code_hash, client_id=cmd.client_id, access_hash=hash_secret(access),
+            access_expires_at=access_expires, refresh_hash=refresh_hash, refresh_expires_at=refresh_expires, meta=meta)
 
-    return retrying(attempt)
+    appended = _refusal_revokes(store, meta, lambda: store.decide_across(decision))
+    issued = appended.events[-1]
+    assert isinstance(issued, OAuthTokensIssued)
+    family_id = issued.originator_id
+    refresh = _refresh_token(family_id, secret) if cmd.with_refresh_token else None
+    return Tokens(access, access_expires, refresh, refresh_expires, list(issued.scopes), issued.resource, family_id,
+                  issued.account_id, appended.position)
 
 
 def revoke_replayed_code(store: EventStore, code: str, meta: Meta) -> int:
@@ -248,30 +248,27 @@ def refresh_tokens(store: EventStore, cmd: RefreshTokens, meta: Meta) -> Tokens:
     if family_id is None:
         raise o.OAuthRefused("invalid_grant", "malformed refresh token")
     presented = hash_secret(cmd.refresh_token)
+    access, refresh = f"{ACCESS_PREFIX}{_random()}", _refresh_token(family_id, _random())
+    access_expires, refresh_expires = meta.at + ACCESS_TTL, meta.at + REFRESH_TTL
 
-    def attempt() -> Tokens:
-        family = load_family(store, family_id)
-        grant = load_grant(store, UUID(family.grant_id)) if family.exists else o.initial_grant(uuid.uuid4())
-        access, refresh = f"{ACCESS_PREFIX}{_random()}", f"{REFRESH_PREFIX}{family_id.hex}_{_random()}"
-        access_expires, refresh_expires = meta.at + ACCESS_TTL, meta.at + REFRESH_TTL
-        try:
-            events = o.decide_refresh(
-                family, grant, presented_hash=presented, client_id=cmd.client_id, scopes=cmd.scopes,
-                access_hash=hash_secret(access), access_expires_at=access_expires, refresh_hash=hash_secret(refresh),
-                refresh_expires_at=refresh_expires, meta=meta)
-        except o.OAuthRefused as refused:
-            _append_refusal(store, refused)
-            raise
-        scopes = list(events[-1].scopes)  # type: ignore[attr-defined]
-        return Tokens(access, access_expires, refresh, refresh_expires, scopes, family.resource, family_id,
-                      family.account_id, store.append(events))
+    def decision(load: Loader) -> list[Event]:
+        family = load(family_id, o.FAMILY)
+        grant = load(UUID(family.grant_id), o.GRANT) if family.exists else o.initial_grant(uuid.uuid4())
+        return o.decide_refresh(
+            family, grant, presented_hash=presented, client_id=cmd.client_id, scopes=cmd.scopes,
+            access_hash=hash_secret(access), access_expires_at=access_expires, refresh_hash=hash_secret(refresh),
+            refresh_expires_at=refresh_expires, meta=meta)
 
-    return retrying(attempt)
+    appended = _refusal_revokes(store, meta, lambda: store.decide_across(decision))
+    rotated, family = appended.events[-1], appended.states[family_id]
+    assert isinstance(rotated, OAuthTokensRotated)
+    return Tokens(access, access_expires, refresh, refresh_expires, list(rotated.scopes), family.resource, family_id,
+                  family.account_id, appended.position)
 
 
 def revoke_family(store: EventStore, family_id: UUID, reason: str, meta: Meta) -> int:
     """Revoke every token of a family (RFC 7009 revocation, replays, reuse); revoking twice changes nothing."""
-    return retrying(lambda: store.append(o.decide_revoke_family(load_family(store, family_id), reason, meta)))
+    return store.decide(family_id, o.FAMILY, lambda s: o.decide_revoke_family(s, reason, meta)).position
 
 
 class RevokeGrant(BaseModel):
@@ -283,4 +280,4 @@ class RevokeGrant(BaseModel):
 
 
 def revoke_grant(store: EventStore, cmd: RevokeGrant, meta: Meta) -> int:
-    return retrying(lambda: store.append(o.decide_revoke_grant(load_grant(store, cmd.grant_id), cmd.account_id, meta)))
+    return store.decide(cmd.grant_id, o.GRANT, lambda s: o.decide_revoke_grant(s, cmd.account_id, meta)).position

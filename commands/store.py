@@ -13,13 +13,15 @@ import random
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError
 
+from aggregates.base import Decider, StreamKind
 from events.base import Event
 from events.errors import Unavailable
 
@@ -30,12 +32,23 @@ R = TypeVar("R")
 MAX_ATTEMPTS = 10
 
 
-class Decider(Protocol[S]):
-    """What `load` needs from an aggregate module."""
+@dataclass(frozen=True)
+class Appended:
+    """What one decision stored: its events (ids of new parts are on them) and the log position.
 
-    def initial(self, stream_id: UUID) -> S: ...
+    `states` are the states the stored decision was made on, by stream id, for
+    answers that need more than the events (a token's resource, a draft's listing).
+    """
 
-    def evolve(self, event: Any, state: S) -> S: ...
+    events: Sequence[Event]
+    position: int
+    states: Mapping[UUID, Any] = field(default_factory=dict)
+
+
+class Loader(Protocol):
+    """What a decision spanning several streams uses to read them (each stream loaded once per attempt)."""
+
+    def __call__(self, stream_id: UUID, decider: Decider[S]) -> S: ...
 
 
 class LaunchdirEvents(Application[UUID]):
@@ -59,22 +72,56 @@ class EventStore:
         """Call `listener(position)` after each successful append (wakes in-process projectors)."""
         self._listeners.append(listener)
 
-    def load(self, stream_id: UUID, initial: Callable[[UUID], S], evolve: Callable[[Any, Any], Any]) -> S:
+    def load(self, stream_id: UUID, decider: Decider[S] | Callable[[UUID], S],
+             evolve: Callable[[Any, Any], Any] | None = None) -> S:
         """Fold the stream's events into a state, starting from the cached state when there is one."""
-        key = (stream_id, id(evolve))
+        kind: Decider[S] = StreamKind(decider, evolve) if evolve is not None else decider  # type: ignore[arg-type,assignment]
+        key = (stream_id, id(kind.evolve))
         with self._lock:
             state = self._cache.get(key)
         if state is None:
-            state = initial(stream_id)
+            state = kind.initial(stream_id)
         version = getattr(state, "version", 0)
         for event in self.app.events.get(stream_id, gt=version or None):
-            state = evolve(event, state)  # evolve keeps the state's type (singledispatch hides it)
+            state = kind.evolve(event, state)
         with self._lock:
             self._cache[key] = state
             self._cache.move_to_end(key)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
         return state
+
+    def decide(self, stream_id: UUID, decider: Decider[S], decision: Callable[[S], Sequence[Event]]) -> Appended:
+        """Load the stream once, decide, append under optimistic concurrency; on a conflict do it all again.
+
+        The one load-decide-append of every handler. A decision that returns
+        no events stores nothing and answers the current head.
+        """
+        def attempt() -> Appended:
+            state = self.load(stream_id, decider)
+            return self._append(decision(state), {stream_id: state})
+
+        return retrying(attempt)
+
+    def decide_across(self, decision: Callable[[Loader], Sequence[Event]]) -> Appended:
+        """A decision over several streams: its events are appended in one transaction, or none are.
+
+        `decision(load)` reads each stream it needs through `load(stream_id, decider)`;
+        a conflict on any of them runs the whole decision again on fresh states.
+        """
+        def attempt() -> Appended:
+            states: dict[UUID, Any] = {}
+
+            def load(stream_id: UUID, decider: Decider[S]) -> S:
+                states[stream_id] = state = self.load(stream_id, decider)
+                return state
+
+            return self._append(decision(load), states)
+
+        return retrying(attempt)
+
+    def _append(self, events: Sequence[Event], states: Mapping[UUID, Any]) -> Appended:
+        return Appended(list(events), self.append(events), states)
 
     def append(self, events: Sequence[Event]) -> int:
         """Store the events atomically; return the notification position of the last one.
