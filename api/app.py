@@ -1,4 +1,7 @@
-"""The ASGI application: REST under /api/v1, MCP at /mcp, and the website, on one server."""
+"""The ASGI application: REST under /api/v1, MCP at /mcp, and the website, on one server.
+
+Every request body, whatever the door, passes the body limit first (`api/body_limit.py`).
+"""
 
 from __future__ import annotations
 
@@ -83,7 +86,7 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
         Route("/api/v1/openapi.json", openapi, methods=["GET"]),
         Route("/api/v1/docs", docs, methods=["GET"]),
         Route("/api/v1/_bare", bare, methods=["GET"], include_in_schema=False),
-        Route("/mcp", mcp_app, methods=["GET", "POST", "DELETE"]),
+        Route("/mcp", mcp_app, methods=["POST"]),  # stateless MCP: no stream on GET, no session to DELETE
         Route("/", home, methods=["GET"]),
         Route("/problems/{code}", problem_page, methods=["GET"]),
     ])

@@ -3,6 +3,13 @@
 Order of work: rate limit, authenticate, authorize, validate, idempotency,
 handler, result mapping. REST and MCP differ only in how they collect the raw
 input and how they present the `Outcome`.
+
+Validation starts with the one text rule of every door (`events/text.py`):
+a string or object key of the raw input carrying NUL, another C0 control
+character (tab, newline and carriage return excepted) or a lone surrogate is a
+400 naming the field and `control_characters`, before any model, cache or
+handler sees it. Such text cannot be stored and once stored would stop the
+projections that read it.
 """
 
 from __future__ import annotations
@@ -24,7 +31,8 @@ from pydantic import BaseModel, ValidationError
 from api.problems import from_domain, problem, validation_problem
 from api.registry import Operation, Registry
 from api.services import Call, Principal, Services
-from events.errors import DomainError, Forbidden, Unauthorized
+from events import text
+from events.errors import DomainError, FieldProblem, Forbidden, InvalidInput, Unauthorized
 
 log = logging.getLogger(__name__)
 MAX_CACHED = 20_000
@@ -144,6 +152,7 @@ class Executor:
                 raise
             limit_headers = await self.rate_limiter.check(op, principal, ip)
             self._authorize(op, principal)
+            check_text(raw)
             cache_key = self._cache_key(op, raw) if op.cache_projections and op.scope is None else None
             if cache_key is not None:
                 hit = self._cached(op, cache_key)
@@ -221,6 +230,14 @@ class Executor:
             if len(self._cache) >= MAX_CACHED:
                 self._cache.clear()
             self._cache[key] = (positions, outcome)
+
+
+def check_text(raw: dict[str, Any]) -> None:
+    """Raise InvalidInput naming every field (dotted path) whose text, or key, breaks the text rule."""
+    fields = list(text.violations(raw))
+    if fields:
+        raise InvalidInput(f"invalid value for: {', '.join(sorted(set(fields)))}",
+                           [FieldProblem(name, text.RULE, text.MESSAGE) for name in fields])
 
 
 def _with(outcome: Outcome, headers: dict[str, str]) -> Outcome:

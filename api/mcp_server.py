@@ -5,6 +5,11 @@ initialize-based 2025-03-26 .. 2025-11-25. An `initialize` that offers an
 older revision is answered with our newest handshake revision, as the
 protocol's negotiation prescribes; a request that names an unsupported
 revision in its header is refused with the transport's 400.
+
+Stateless mode keeps no sessions and offers no server-to-client stream, so
+only POST is served: GET (which would otherwise open an event stream that
+never sends anything) and DELETE are answered 405 with `Allow: POST`, as
+the Streamable HTTP transport allows.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import Receive, Scope, Send
 
 from api.executor import Executor
+from api.openapi import with_text_rule
 from api.registry import Operation
 
 HANDSHAKE_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25")
@@ -39,6 +45,7 @@ def _schema(model: Any) -> dict[str, Any]:
 def tool_for(op: Operation) -> types.Tool:
     input_schema = _schema(op.input_model)
     input_schema["additionalProperties"] = False
+    input_schema = with_text_rule(input_schema)  # the same text rule as the OpenAPI document declares
     return types.Tool(
         name=op.operation_id,
         title=op.summary,
@@ -104,19 +111,25 @@ def session_manager(server: Server[Any], allowed_hosts: list[str], allowed_origi
     )
 
 
+ALLOWED_METHODS = "POST"
+
+
 class VersionGuard:
-    """Keeps the served protocol revisions to the ones we support (see module docstring)."""
+    """Keeps the served protocol revisions to the ones we support, and the methods to POST (see module docstring)."""
 
     def __init__(self, manager: StreamableHTTPSessionManager) -> None:
         self.inner = StreamableHTTPASGIApp(manager)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope.get("method") != "POST":
+            await _method_not_allowed(send, str(scope.get("method")))
+            return
         headers = dict(scope.get("headers") or [])
         version = headers.get(b"mcp-protocol-version", b"").decode()
         if version and version not in HANDSHAKE_VERSIONS + MODERN_VERSIONS:
             await _unsupported(send, version)
             return
-        if scope.get("method") != "POST" or version in MODERN_VERSIONS:
+        if version in MODERN_VERSIONS:
             await self.inner(scope, receive, send)
             return
         body = await _read_all(receive)
@@ -154,6 +167,18 @@ def _negotiate(body: bytes) -> bytes:
             params["protocolVersion"] = LATEST_HANDSHAKE
             return orjson.dumps(message)
     return body
+
+
+async def _method_not_allowed(send: Send, method: str) -> None:
+    """405 at once: no event stream on GET, no session to end with DELETE."""
+    body = orjson.dumps({
+        "jsonrpc": "2.0", "id": None,
+        "error": {"code": -32600, "message": f"Method Not Allowed: {method} /mcp; this stateless server serves POST only"},
+    })
+    await send({"type": "http.response.start", "status": 405,
+                "headers": [(b"content-type", b"application/json"), (b"allow", ALLOWED_METHODS.encode()),
+                            (b"content-length", str(len(body)).encode())]})
+    await send({"type": "http.response.body", "body": body})
 
 
 async def _unsupported(send: Send, version: str) -> None:

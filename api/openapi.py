@@ -2,25 +2,93 @@
 
 Generating it ourselves keeps REST, MCP and the document on one set of
 models: parameters and bodies are the input model's fields, responses the
-output model and the shared problem schema.
+output model and the shared problem schema. Every string of an input schema
+also declares the text rule of `events/text.py` (`with_text_rule`), so a
+client or a fuzzer knows from the document alone that control characters are
+refused; MCP tool input schemas carry the same.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from pydantic import BaseModel
 
 from api.problems import Problem
 from api.registry import Operation, Registry
+from events.text import SCHEMA_PATTERN
 
 API_VERSION = "1.0.0"
 REF = "#/components/schemas/{model}"
 
 
+TEXT_RULE = {"pattern": SCHEMA_PATTERN}
+# Keywords whose subschemas an input value must also match (`not`, `if` and the like are left alone:
+# adding the rule under them would turn it round).
+_SUBSCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties")
+_SUBSCHEMA_LISTS = ("anyOf", "allOf", "oneOf", "prefixItems")
+_SUBSCHEMAS = ("items", "additionalProperties", "then", "else")
+
+
+def with_text_rule(schema: dict[str, Any]) -> dict[str, Any]:
+    """A copy of an input schema in which every string (and every free object key) declares the text rule.
+
+    A string without a `pattern` gets the rule's pattern; one that has its own
+    keeps it and gets the rule as an `allOf` member, since a schema holds one
+    `pattern`. Enumerations and constants already say exactly what they accept.
+    """
+    out = copy.deepcopy(schema)
+    _declare(out)
+    return out
+
+
+def _declare(schema: Any) -> None:
+    if not isinstance(schema, dict):
+        return
+    for key in _SUBSCHEMA_MAPS:
+        for sub in (schema.get(key) or {}).values():
+            _declare(sub)
+    for key in _SUBSCHEMA_LISTS:
+        for sub in schema.get(key) or []:
+            _declare(sub)
+    for key in _SUBSCHEMAS:
+        _declare(schema.get(key))
+    kinds = schema.get("type")
+    kinds = kinds if isinstance(kinds, list) else [kinds]
+    if "string" in kinds and "enum" not in schema and "const" not in schema:
+        _add_rule(schema)
+    if "object" in kinds and schema.get("additionalProperties", True) is not False:
+        names = schema.setdefault("propertyNames", {})
+        if isinstance(names, dict):
+            _add_rule(names)
+
+
+def _add_rule(schema: dict[str, Any]) -> None:
+    own = schema.get("pattern")
+    if own is None:
+        schema["pattern"] = SCHEMA_PATTERN
+    elif own != SCHEMA_PATTERN and TEXT_RULE not in schema.get("allOf", []):
+        schema.setdefault("allOf", []).append(dict(TEXT_RULE))
+
+
+def _merge(defs: dict[str, Any], new: dict[str, Any]) -> None:
+    """Add named schemas; one name for two different schemas (an input and an output model) is a bug."""
+    for name, sub in new.items():
+        if defs.setdefault(name, sub) != sub:
+            raise ValueError(f"two different schemas are named {name}: rename one of the models")
+
+
 def _schema(model: type[BaseModel], defs: dict[str, Any]) -> dict[str, Any]:
     schema = model.model_json_schema(ref_template=REF)
-    defs.update(schema.pop("$defs", {}))
+    _merge(defs, schema.pop("$defs", {}))
+    return schema
+
+
+def _input_schema(model: type[BaseModel], defs: dict[str, Any]) -> dict[str, Any]:
+    """The input model's schema with the text rule declared, its nested models added to `defs`."""
+    schema = with_text_rule(model.model_json_schema(ref_template=REF))
+    _merge(defs, schema.pop("$defs", {}))
     return schema
 
 
@@ -29,7 +97,7 @@ def _problem_response(description: str) -> dict[str, Any]:
 
 
 def _operation(op: Operation, defs: dict[str, Any]) -> dict[str, Any]:
-    schema = _schema(op.input_model, defs)
+    schema = _input_schema(op.input_model, defs)
     props: dict[str, Any] = schema.get("properties", {})
     required = set(schema.get("required", []))
     params = []

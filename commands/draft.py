@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Annotated, Any, Literal, Protocol
-from urllib.parse import urlsplit
 from uuid import UUID
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
@@ -33,7 +32,6 @@ from events.errors import FieldProblem, InvalidInput, NotFound
 
 log = logging.getLogger(__name__)
 
-EMAIL = re.compile(r"^[^@\s]{1,64}@[^@\s.][^@\s]*\.[^@\s]+$")
 
 SOCIAL_PLATFORMS: tuple[str, ...] = (
     "x", "linkedin", "github", "facebook", "instagram", "youtube",
@@ -67,28 +65,49 @@ class DraftJobs(Protocol):
 # ---------------------------------------------------------------- input validation helpers
 
 
+# What the URL and email fields accept, as patterns the declared schemas carry too (`json_schema_extra`),
+# so a client (or a fuzzer) can tell from the schema alone what the server takes. The host of a link is
+# ASCII (punycode for international names); surrounding spaces are allowed and trimmed, "" removes a value.
+_HOST = "[A-Za-z0-9._~%!$&'()*+,;=:-]+"
+HTTP_URL_PATTERN = rf"^ *(?:https?://{_HOST}(?:[/?#][^\r\n]*)?)? *$"
+HTTPS_URL_PATTERN = rf"^ *(?:https://{_HOST}(?:[/?#][^\r\n]*)?)? *$"
+# Python's whitespace (str.isspace) spelled out, since `\s` means other things in other regex engines.
+_WS = r"\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_ADDRESS = rf"[^@{_WS}]{{1,64}}@[^@{_WS}.][^@{_WS}]*\.[^@{_WS}]+"
+EMAIL_PATTERN = rf"^ *{_ADDRESS} *$"
+OPTIONAL_EMAIL_PATTERN = rf"^ *(?:{_ADDRESS})? *$"
+_HTTP_URL = re.compile(HTTP_URL_PATTERN)
+_HTTPS_URL = re.compile(HTTPS_URL_PATTERN)
+_EMAIL = re.compile(EMAIL_PATTERN)
+_OPTIONAL_EMAIL = re.compile(OPTIONAL_EMAIL_PATTERN)
+
+
 def _http_url(value: str | None) -> str | None:
-    if value is None or not value.strip():
+    if value is None:
         return value
-    parts = urlsplit(value.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
+    if not _HTTP_URL.fullmatch(value):
         raise ValueError("must be an http or https URL")
     return value
 
 
 def _https_url(value: str | None) -> str | None:
-    if value is None or not value.strip():
+    if value is None:
         return value
-    parts = urlsplit(value.strip())
-    if parts.scheme != "https" or not parts.netloc:
+    if not _HTTPS_URL.fullmatch(value):
         raise ValueError("must be an https URL")
     return value
 
 
-def _email(value: str | None) -> str | None:
-    if value is None or not value.strip():
+def _email(value: str) -> str:
+    if not _EMAIL.fullmatch(value):
+        raise ValueError("must be an email address like name@example.com")
+    return value
+
+
+def _optional_email(value: str | None) -> str | None:
+    if value is None:
         return value
-    if not EMAIL.match(value.strip()):
+    if not _OPTIONAL_EMAIL.fullmatch(value):
         raise ValueError("must be an email address like name@example.com")
     return value
 
@@ -101,7 +120,7 @@ def _iso_date(value: str) -> str:
     return value
 
 
-HttpUrl500 = Annotated[str, Field(max_length=500), AfterValidator(_http_url)]
+HttpUrl500 = Annotated[str, Field(max_length=500, json_schema_extra={"pattern": HTTP_URL_PATTERN}), AfterValidator(_http_url)]
 Item200 = Annotated[str, Field(max_length=200)]
 SlotName = Literal[
     "name", "tagline", "short_description", "description", "stage", "pricing_model", "pricing_summary",
@@ -124,9 +143,10 @@ class DraftFieldsInput(BaseModel):
     country: str | None = Field(None, max_length=500, pattern=r"^(|[A-Za-z]{2})$", description="ISO 3166 code, e.g. DE.")
     city: str | None = Field(None, max_length=500)
     founded_year: str | None = Field(None, max_length=500, pattern=r"^(|[0-9]{4})$", description="A year as a string.")
-    contact_email: Annotated[str | None, AfterValidator(_email)] = Field(None, max_length=500)
-    demo_video_url: Annotated[str | None, AfterValidator(_http_url)] = Field(None, max_length=500)
-    logo_url: Annotated[str | None, AfterValidator(_http_url)] = Field(None, max_length=500)
+    contact_email: Annotated[str | None, AfterValidator(_optional_email)] = Field(
+        None, max_length=500, json_schema_extra={"pattern": OPTIONAL_EMAIL_PATTERN})
+    demo_video_url: HttpUrl500 | None = None
+    logo_url: HttpUrl500 | None = None
     categories: list[Item200] | None = Field(
         None, max_length=20, description="Category slugs or names from list_categories; the first is primary.")
     tags: list[Item200] | None = Field(None, max_length=20)
@@ -154,7 +174,9 @@ class MilestoneInput(BaseModel):
         max_length=10, pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", json_schema_extra={"format": "date"})
     title: str = Field(min_length=1, max_length=200)
     description: str | None = Field(None, max_length=2000)
-    url: Annotated[str | None, AfterValidator(_https_url)] = Field(None, max_length=500, description="An https link.")
+    url: Annotated[str | None, AfterValidator(_https_url)] = Field(
+        None, max_length=500, json_schema_extra={"pattern": HTTPS_URL_PATTERN},
+        description="An https link (`https://` and an ASCII host; punycode for international names).")
 
 
 class SeoInput(BaseModel):
@@ -224,7 +246,9 @@ class InviteCofounder(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     id: UUID = Field(description="Draft id.")
-    email: Annotated[str, AfterValidator(_email)] = Field(min_length=3, max_length=254, json_schema_extra={"format": "email"})
+    email: Annotated[str, AfterValidator(_email)] = Field(
+        min_length=3, max_length=254, json_schema_extra={"pattern": EMAIL_PATTERN},
+        description="An address like name@example.com.")
 
 
 class SubmitDraft(BaseModel):

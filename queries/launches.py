@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from projections.reads import ReadStore
 from queries.paging import PageInfo, Paging, page_of
 from queries.weeks import (
+    WEEK_SCHEMA,
     WEEK_TOKEN,
     check_in_range,
     day_bounds,
@@ -45,7 +46,7 @@ class GetLaunchWeek(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     week: str = Field(
-        max_length=10, pattern=WEEK_TOKEN,
+        max_length=10, pattern=WEEK_TOKEN, json_schema_extra=WEEK_SCHEMA,
         description="`this`, `next`, `last` or a date YYYY-MM-DD (snapped to the Monday of its week).",
     )
 

@@ -18,7 +18,7 @@ from events.errors import NotFound
 from projections.reads import ReadStore
 from queries.launches import CARD_COLUMNS, WEEK_ORDER, DirectoryCard, card, first_week
 from queries.paging import SLUG_PATTERN, PageInfo, Paging, page_of
-from queries.weeks import PAST_WEEK_TOKEN, check_in_range, resolve_week, week_label
+from queries.weeks import PAST_WEEK_SCHEMA, PAST_WEEK_TOKEN, check_in_range, resolve_week, week_label
 
 LAUNCHES = "launches_view"
 METRICS = "leaderboard_view"
@@ -63,7 +63,7 @@ class GetLeaderboard(Paging):
         description="community-weekly, community-all-time, billboard, domain-rating or revenue.",
         json_schema_extra={"examples": list(BOARDS)},
     )
-    week: str = Field("this", max_length=10, pattern=PAST_WEEK_TOKEN,
+    week: str = Field("this", max_length=10, pattern=PAST_WEEK_TOKEN, json_schema_extra=PAST_WEEK_SCHEMA,
                       description="community-weekly only: `this`, `last` or a date YYYY-MM-DD.")
 
 

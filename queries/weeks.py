@@ -10,10 +10,23 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, time, timedelta, tzinfo
 
+from pydantic.config import JsonDict
+
 from events.errors import FieldProblem, InvalidInput, NotFound
 
 WEEK_TOKEN = r"^(this|next|last|\d{4}-\d{2}-\d{2})$"
 PAST_WEEK_TOKEN = r"^(this|last|\d{4}-\d{2}-\d{2})$"
+# The same tokens as declared in the schemas: a date must exist (year 0001..9999, leap days included), so
+# the schema accepts exactly what `resolve_week` does and no `0000-00-00` looks valid to a client or a
+# fuzzer. The server keeps the short patterns above, so a date that does not exist stays `format_date`.
+_YEAR = "(?:[0-9]{3}[1-9]|[0-9]{2}[1-9][0-9]|[0-9][1-9][0-9]{2}|[1-9][0-9]{3})"
+_MONTH_DAY = ("(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])"
+              "|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)"
+              "|02-(?:0[1-9]|1[0-9]|2[0-8]))")
+_LEAP_DAY = "(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)-02-29"
+CALENDAR_DATE = f"(?:{_YEAR}-{_MONTH_DAY}|{_LEAP_DAY})"
+WEEK_SCHEMA: JsonDict = {"pattern": f"^(?:this|next|last|{CALENDAR_DATE})$"}
+PAST_WEEK_SCHEMA: JsonDict = {"pattern": f"^(?:this|last|{CALENDAR_DATE})$"}
 MAX_WEEKS_AHEAD = 52
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
