@@ -2,8 +2,9 @@
 
 Writes answer with the draft as the projection shows it after the write
 (read-your-writes: the handler waits, bounded, for `draft_view` to reach the
-write's position). Background work (crawl, draft, redraft, competitor) goes
-through the job queue of `services.extras["submission"]`.
+write's position; when it does not, the answer is a 503 saying the read model
+is behind, never a stale or missing draft). Background work (crawl, draft,
+redraft, competitor) goes through the job queue of `services.extras["submission"]`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from api.services import Call, Services
 from commands import draft as draft_cmd
 from commands import invites as invites_cmd
 from events.errors import Unauthorized
+from projections.runtime import BEHIND_RETRY, ReadModelBehind
 from queries import drafts as drafts_q
 from queries.paging import Paging
 from workers.crawling import CrawlSettings
@@ -41,7 +43,7 @@ def _ports(s: Services) -> tuple[draft_cmd.UrlGuard, QueueJobs | None]:
 
 
 def _wait(s: Services, position: int, views: tuple[str, ...] = VIEWS) -> None:
-    s.runtime.wait_for([v for v in views if v in s.runtime.projections], position, WAIT)
+    s.runtime.require([v for v in views if v in s.runtime.projections], position, WAIT)
 
 
 def _read(s: Services, draft_id: Any, account_id: str) -> dict[str, Any]:
@@ -81,7 +83,9 @@ def _invite(s: Services, cmd: draft_cmd.InviteCofounder, c: Call) -> dict[str, A
     invited = invites_cmd.invite_cofounder(s.store, cmd, account, c.meta(), website=s.links["website"])
     _wait(s, invited.position)
     doc = _read(s, cmd.id, account)
-    invite = next(i for i in doc["invites"] if i["id"] == invited.invite_id)
+    invite = next((i for i in doc["invites"] if i["id"] == invited.invite_id), None)
+    if invite is None:  # the view passed the write's position without showing the invite (e.g. a skipped event)
+        raise ReadModelBehind("the invite is saved, but the read model of drafts does not show it; retry later", BEHIND_RETRY)
     return {"draft_id": doc["id"], "invite": invite, "invites_left": max(0, d.MAX_INVITES - len(doc["invites"]))}
 
 
