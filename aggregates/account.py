@@ -17,6 +17,7 @@ from functools import singledispatch
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from aggregates.base import Emitter, Meta
+from events import text
 from events.account import (
     AccountEmailVerified,
     AccountPasswordChanged,
@@ -99,6 +100,8 @@ def email_stream_id(email: str) -> UUID:
 def normalise_email(raw: str) -> str:
     """Strip and lower-case the whole address, then check its shape and length."""
     email = (raw or "").strip().lower()
+    if not text.is_clean(email):  # NUL and friends: never an address, and PostgreSQL cannot store them
+        raise InvalidInput(f"email {text.MESSAGE}", [FieldProblem("email", text.RULE, f"The address {text.MESSAGE}.")])
     if not email:
         raise InvalidInput("an email address is required", [FieldProblem("email", "required", "Enter your email address.")])
     if len(email) > EMAIL_MAX:

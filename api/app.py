@@ -18,6 +18,7 @@ from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp
 
+from api.body_limit import BodyLimit
 from api.executor import Executor, dumps
 from api.mcp_server import VersionGuard, build_mcp_server, session_manager
 from api.openapi import openapi_document
@@ -38,6 +39,7 @@ class WebConfig:
     # hooks for other parts of the site (identity: sign-in pages, well-known documents, the /mcp token guard)
     extra_routes: list[BaseRoute] = field(default_factory=list)
     mcp_wrappers: list[Callable[[ASGIApp], ASGIApp]] = field(default_factory=list)
+    max_body_bytes: int = 1_048_576  # larger request bodies are refused with 413 (LAUNCHDIR_MAX_BODY_BYTES)
 
 
 def create_app(executor: Executor, config: WebConfig) -> FastAPI:
@@ -55,6 +57,7 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
                 hook()
 
     app = FastAPI(title="launchdir", openapi_url=None, docs_url=None, redoc_url=None, lifespan=lifespan)
+    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     document = openapi_document(executor.registry, config.public_url + "/api/v1", config.public_url)
     document_bytes = dumps(document)
 

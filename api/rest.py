@@ -2,16 +2,23 @@
 
 The route only collects raw input (path, query, JSON body) and presents the
 executor's outcome; validation, auth and errors are the executor's.
+
+One route serves every operation of a path, chosen by method, so the path
+knows all its methods: `OPTIONS` answers 204 with `Allow` listing them (HEAD
+wherever GET is, and OPTIONS), and any other method is a 405 problem with
+the same `Allow` (RFC 9110 §15.5.6).
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from api.executor import Executor, Outcome, problem_outcome
 from api.problems import problem
@@ -88,8 +95,45 @@ def _matches(header: str | None, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
+METHOD_ORDER = ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS")
+
+
+def allowed_methods(methods: set[str]) -> list[str]:
+    """Every method a path answers, in a stable order: its operations', HEAD where GET is, and OPTIONS."""
+    allowed = set(methods) | {"OPTIONS"} | ({"HEAD"} if "GET" in methods else set())
+    return sorted(allowed, key=lambda m: (METHOD_ORDER.index(m) if m in METHOD_ORDER else len(METHOD_ORDER), m))
+
+
+class PathRoute(Route):
+    """All operations of one path: dispatches by method; OPTIONS and 405 list every method of the path."""
+
+    def __init__(self, path: str, endpoints: dict[str, Callable[[Request], Awaitable[Response]]], name: str) -> None:
+        self.endpoints = endpoints
+        self.allow = ", ".join(allowed_methods(set(endpoints)))
+
+        async def dispatch(request: Request) -> Response:
+            if request.method == "OPTIONS":
+                return Response(status_code=204, headers={"allow": self.allow})
+            return await self.endpoints["GET" if request.method == "HEAD" else request.method](request)
+
+        super().__init__(path, dispatch, methods=allowed_methods(set(endpoints)), name=name)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.methods and scope["method"] not in self.methods:
+            detail = f"{scope['method']} is not served at {scope['path']}; allowed: {self.allow}"
+            await _respond(problem_outcome(problem(405, "method-not-allowed", "Method not allowed", detail),
+                                           {"allow": self.allow}))(scope, receive, send)
+            return
+        await super().handle(scope, receive, send)
+
+
 def rest_routes(executor: Executor, prefix: str = "/api/v1") -> list[Route]:
+    """One `PathRoute` per path of the registry, in the registry's order of first appearance."""
+    by_path: dict[str, dict[str, Operation]] = {}
+    for op in executor.registry:
+        by_path.setdefault(op.path, {})[op.method] = op
     return [
-        Route(prefix + op.path, endpoint_for(executor, op), methods=[op.method], name=op.operation_id)
-        for op in executor.registry
+        PathRoute(prefix + path, {method: endpoint_for(executor, op) for method, op in ops.items()},
+                  name="+".join(op.operation_id for op in ops.values()))
+        for path, ops in by_path.items()
     ]

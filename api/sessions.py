@@ -25,6 +25,8 @@ from datetime import datetime, timedelta
 
 from psycopg_pool import ConnectionPool
 
+from events.text import storable
+
 SESSIONS = "launchdir_web_sessions"
 FAILURES = "launchdir_signin_failures"
 SECRETS = "launchdir_secrets"
@@ -86,7 +88,7 @@ class SessionStore:
             conn.execute(
                 f"INSERT INTO {SESSIONS} (id, account_id, created_at, last_seen_at, expires_at, ip, user_agent) "
                 "VALUES (%s, %s, %s, %s, %s, %s, %s)",
-                (_digest(token), account_id, now, now, now + ABSOLUTE, ip[:100], user_agent[:300]),
+                (_digest(token), account_id, now, now, now + ABSOLUTE, storable(ip[:100]), storable(user_agent[:300])),
             )
         return token
 

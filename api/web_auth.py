@@ -4,13 +4,19 @@ with API keys, and the staff pages. Also `build_identity`, which the composition
 Pages are server-rendered (Jinja2, no script needed). Every POST form carries
 a CSRF token (`api/csrf.py`); sessions are server-side (`api/sessions.py`).
 Handlers call the command and query functions directly, never HTTP.
+
+Every form field and query parameter keeps the text rule (`events.text`):
+one that breaks it is refused before any handler runs, with the page's own
+error display and status 400, so nothing is stored. Sign-up and reset
+requests answer before the address is looked up (`workers.mail.DeferredMail`
+runs that part), so their timing does not tell whether an account exists.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from pathlib import Path
 from typing import Any
@@ -20,7 +26,7 @@ from uuid import UUID, uuid4
 import anyio
 from pydantic import SecretStr, ValidationError
 from starlette.concurrency import run_in_threadpool
-from starlette.datastructures import FormData
+from starlette.datastructures import FormData, ImmutableMultiDict
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -36,15 +42,17 @@ from api.services import Services
 from api.sessions import ABSOLUTE, SessionStore, SigninThrottle, WebSession, setup as setup_sessions, signing_secret
 from commands import account as account_cmd
 from commands import apikeys as apikeys_cmd
-from events.errors import InvalidInput, NotFound
+from events import text as text_rule
+from events.errors import InvalidInput, NotFound, Unavailable
 from queries import accounts as accounts_q
 from queries import mail as mail_q
-from workers.mail import OutboxSender, SmtpMailer
+from workers.mail import DeferredMail, OutboxSender, SmtpMailer
 
 log = logging.getLogger(__name__)
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 VIEWS = ["accounts_view"]
 FAILED_SIGNIN_DELAY = 0.3  # seconds added to every failed sign-in (slows online guessing)
+Redisplay = Callable[[Request, FormData, WebSession | None, dict[str, str]], Response]  # a form page with errors
 SCOPE_LABELS = {
     "account:read": "Read your account, drafts, listings, claims and orders",
     "listings:write": "Submit and edit drafts and listings, claims, invites, the free plan",
@@ -68,6 +76,7 @@ class Identity:
     challenge: Callable[..., str]
     sender: OutboxSender | None
     secure_cookies: bool
+    deferred: DeferredMail = field(default_factory=DeferredMail)  # sign-up and reset work, after the answer
 
     def routes(self) -> list[BaseRoute]:
         return WebAuth(self).routes() + protected_resource_routes(self.base_url)
@@ -81,6 +90,7 @@ class Identity:
             self.sender.start()
 
     def stop(self) -> None:
+        self.deferred.stop()  # runs what is queued: its mail reaches the outbox before the sender stops
         if self.sender is not None:
             self.sender.stop()
         self.usage.stop()
@@ -137,12 +147,17 @@ def _safe_next(value: str | None) -> str:
     return "/account"
 
 
-def _password_problem(password: str) -> str | None:
-    if len(password) < account_cmd.PASSWORD_MIN:
-        return f"Use at least {account_cmd.PASSWORD_MIN} characters."
-    if len(password) > account_cmd.PASSWORD_MAX:
-        return f"Use at most {account_cmd.PASSWORD_MAX} characters."
-    return None
+def text_problems(*sources: ImmutableMultiDict[str, Any]) -> dict[str, str]:
+    """Field -> message for every form field or query parameter (name or value) that breaks the text rule."""
+    out: dict[str, str] = {}
+    for source in sources:
+        for key, value in source.multi_items():
+            if not isinstance(value, str):
+                continue  # an uploaded file: no page takes one
+            if not text_rule.is_clean(key) or not text_rule.is_clean(value):
+                name = text_rule.storable(key)
+                out.setdefault(name, f"{name} {text_rule.MESSAGE} (rule: {text_rule.RULE}).")
+    return out
 
 
 class WebAuth:
@@ -160,27 +175,37 @@ class WebAuth:
         page = self._page
         return [
             Route("/signup", page(self.signup_form), methods=["GET"]),
-            Route("/signup", page(self.signup, form=True), methods=["POST"]),
+            Route("/signup", page(self.signup, form=True, invalid=self._redisplay("auth/signup.html")),
+                  methods=["POST"]),
             Route("/verify", page(self.verify), methods=["GET"]),
             Route("/signin", page(self.signin_form), methods=["GET"]),
-            Route("/signin", page(self.signin, form=True, delay_on=400), methods=["POST"]),
+            Route("/signin", page(self.signin, form=True, delay_on=400, invalid=self._redisplay(
+                "auth/signin.html",
+                lambda data: {"next": _safe_next(text_rule.storable(str(data.get("next") or "")))})),
+                methods=["POST"]),
             Route("/signout", page(self.signout, form=True), methods=["POST"]),
             Route("/reset", page(self.reset_form), methods=["GET"]),
-            Route("/reset", page(self.reset, form=True), methods=["POST"]),
+            Route("/reset", page(self.reset, form=True, invalid=self._redisplay("auth/reset_request.html")),
+                  methods=["POST"]),
             Route("/reset/confirm", page(self.reset_confirm_form), methods=["GET"]),
-            Route("/reset/confirm", page(self.reset_confirm, form=True), methods=["POST"]),
+            Route("/reset/confirm", page(self.reset_confirm, form=True, invalid=self._redisplay(
+                "auth/reset_confirm.html",
+                lambda data: {"token": text_rule.storable(str(data.get("token") or ""))[:1000]})),
+                methods=["POST"]),
             Route("/account", page(self.account_page), methods=["GET"]),
             Route("/account/verification", page(self.resend_verification, form=True), methods=["POST"]),
-            Route("/account/keys", page(self.create_key, form=True), methods=["POST"]),
+            Route("/account/keys", page(self.create_key, form=True, invalid=self._key_form_invalid), methods=["POST"]),
             Route("/account/keys/{key_id}/revoke", page(self.revoke_key, form=True), methods=["POST"]),
             Route("/staff", page(self.staff_page), methods=["GET"]),
             Route("/staff/outbox", page(self.staff_outbox), methods=["GET"]),
         ]
 
-    def _page(self, handler: Callable[..., Response], form: bool = False, delay_on: int | None = None) -> Callable[..., Any]:
+    def _page(self, handler: Callable[..., Response], form: bool = False, delay_on: int | None = None,
+              invalid: Redisplay | None = None) -> Callable[..., Any]:
+        """An endpoint around `handler`; `invalid` shows the form again with errors (else a message page)."""
         async def endpoint(request: Request) -> Response:
             data = await request.form() if form else FormData()
-            response = await run_in_threadpool(self._run, handler, request, data, form)
+            response = await run_in_threadpool(self._run, handler, request, data, form, invalid)
             if delay_on is not None and response.status_code == delay_on:
                 await anyio.sleep(FAILED_SIGNIN_DELAY)
             return response
@@ -188,7 +213,8 @@ class WebAuth:
         endpoint.__name__ = handler.__name__
         return endpoint
 
-    def _run(self, handler: Callable[..., Response], request: Request, data: FormData, form: bool) -> Response:
+    def _run(self, handler: Callable[..., Response], request: Request, data: FormData, form: bool,
+             invalid: Redisplay | None = None) -> Response:
         session = self.id.sessions.lookup(request.cookies.get(self.session_cookie))
         if form and not self.id.csrf.valid(
             str(data.get(CSRF_FIELD) or ""), session.id if session else None, request.cookies.get(self.id.csrf.cookie_name)
@@ -196,7 +222,32 @@ class WebAuth:
             return self._message(request, session, "This form has expired",
                                  "The form was not sent from this site or is too old. Go back, reload the page and try again.",
                                  403)
-        return handler(request, data, session)
+        if errors := text_problems(request.query_params, data):  # before any handler: nothing is stored
+            if invalid is not None:
+                return invalid(request, data, session, errors)
+            return self._message(request, session, "This cannot be sent", " ".join(errors.values()), 400)
+        try:
+            return handler(request, data, session)
+        except Unavailable as exc:
+            return self._message(request, session, "Please try again in a minute", exc.detail, 503)
+
+    def _redisplay(self, template: str, context: Callable[[FormData], dict[str, Any]] | None = None) -> Redisplay:
+        """The form page again with its errors, status 400, keeping the (storable) values except passwords."""
+        def show(request: Request, data: FormData, session: WebSession | None, errors: dict[str, str]) -> Response:
+            values = {k: text_rule.storable(v) for k, v in data.items() if isinstance(v, str) and k != "password"}
+            ctx = {"errors": errors, "values": values, **(context(data) if context else {})}
+            return self._render(request, template, ctx, session, 400)
+
+        return show
+
+    def _key_form_invalid(self, request: Request, data: FormData, session: WebSession | None,
+                          errors: dict[str, str]) -> Response:
+        if session is None:
+            return self._redirect("/signin?next=/account")
+        values = {"name": text_rule.storable(str(data.get("name") or "")),
+                  "expires_on": text_rule.storable(str(data.get("expires_on") or "")),
+                  "scopes": [text_rule.storable(str(v)) for v in data.getlist("scopes")]}
+        return self.account_page(request, data, session, {"errors": errors, "values": values}, 400)
 
     # ------------------------------------------------------------ rendering
 
@@ -260,14 +311,16 @@ class WebAuth:
             email = normalise_email(email)
         except InvalidInput as exc:
             errors.update(_problems(exc))
-        if problem := _password_problem(password):
+        if problem := account_cmd.password_problem(password, [email]):
             errors["password"] = problem
         if errors:
             return self._render(request, "auth/signup.html", {"errors": errors, "values": {"email": email}}, session, 400)
-        cmd = account_cmd.RegisterAccount(account_id=uuid4(), email=email, password=SecretStr(password))
-        result = account_cmd.register_account(self.s.store, cmd, self._meta(session), self.id.links)
-        self._wait(result.position, VIEWS + [mail_q.VIEW])
-        # the same page whether or not the address had an account (its owner gets an email instead)
+        # The same work whatever the address: hash here, then hand the rest over. A new address gets its
+        # account and a verification link, a taken one a notice to its owner, both after this answer.
+        pw_hash = account_cmd.hash_password(password)
+        account_id, meta, store, links = str(uuid4()), self._meta(session), self.s.store, self.id.links
+        self.id.deferred.submit("register_account", lambda: account_cmd.register_hashed(
+            store, account_id, email, pw_hash, meta, links))
         return self._render(request, "auth/signup_sent.html", {"email": email}, session)
 
     def verify(self, request: Request, data: FormData, session: WebSession | None) -> Response:
@@ -343,8 +396,10 @@ class WebAuth:
         except InvalidInput as exc:
             return self._render(request, "auth/reset_request.html",
                                 {"errors": _problems(exc), "values": {"email": email}}, session, 400)
-        position = account_cmd.request_password_reset(self.s.store, email, self._meta(session), self.id.links)
-        self._wait(position, [mail_q.VIEW])
+        # looked up after this answer, so its timing says nothing about whether the address has an account
+        meta, store, links = self._meta(session), self.s.store, self.id.links
+        self.id.deferred.submit("request_password_reset", lambda: account_cmd.request_password_reset(
+            store, email, meta, links))
         return self._render(request, "auth/reset_sent.html", {"email": email}, session)
 
     def _reset_link_problem(self, request: Request, session: WebSession | None, text: str) -> Response:
@@ -361,7 +416,7 @@ class WebAuth:
 
     def reset_confirm(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         token, password = str(data.get("token") or ""), str(data.get("password") or "")
-        if problem := _password_problem(password):
+        if problem := account_cmd.password_problem(password):
             return self._render(request, "auth/reset_confirm.html", {"token": token, "errors": {"password": problem}},
                                 session, 400)
         try:

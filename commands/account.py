@@ -3,12 +3,20 @@
 Handlers hash passwords (argon2id), draw token ids and sign email links; the
 deciders only see hashes and ids. Emails are queued in the same append as the
 change they announce (see `commands/mail.py`).
+
+New passwords are checked here, at the boundary, before anything is hashed:
+10 to 256 characters (NIST SP 800-63B), and strong enough by zxcvbn (score 3
+of 4, which also refuses the common passwords of its lists, such as
+`password12`). The command models apply the rule, so the website, the CLI and
+any later door refuse the same passwords with zxcvbn's reason.
 """
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -17,7 +25,9 @@ from uuid import UUID, uuid4
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadData, URLSafeSerializer
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
+from zxcvbn import zxcvbn
 
 from aggregates import account, mail
 from aggregates.base import Meta
@@ -27,12 +37,62 @@ from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
 
 PASSWORD_MIN = 10
 PASSWORD_MAX = 256
+PASSWORD_MIN_SCORE = 3  # zxcvbn: 3 = "safely unguessable: moderate protection from offline slow-hash scenario"
+PASSWORD_SCORED = 72  # zxcvbn's own bound: its work grows fast with length, so only this many characters are scored
+PASSWORD_RULE = "password_strength"
 VERIFY_TTL = timedelta(hours=48)
 RESET_TTL = timedelta(hours=1)
 SITE = "launchdir"
 
 PASSWORDS = PasswordHasher()  # argon2id, RFC 9106 low-memory profile (t=3, m=64 MiB, p=4)
 _DUMMY_HASH = PASSWORDS.hash(secrets.token_urlsafe(16))  # verified against when there is no account, to equalise timing
+_ZXCVBN = threading.Lock()  # zxcvbn keeps the caller's words in a module-level dictionary while it scores
+
+
+# ---------------------------------------------------------------- the password rule
+
+
+def password_problem(password: str, user_inputs: Sequence[str] = ()) -> str | None:
+    """Why a new password is refused (a sentence for people), or None when it may be used.
+
+    Length first, then zxcvbn's score of the first `PASSWORD_SCORED` characters
+    against its frequency lists (common passwords, names, words), keyboard
+    patterns, repeats, sequences and dates, and `user_inputs` (the address and
+    the site's name, which a guesser would try first). The reason is zxcvbn's
+    own feedback.
+    """
+    if len(password) < PASSWORD_MIN:
+        return f"Use at least {PASSWORD_MIN} characters."
+    if len(password) > PASSWORD_MAX:
+        return f"Use at most {PASSWORD_MAX} characters."
+    words = [SITE, *(w for value in user_inputs for w in _words(value))]
+    with _ZXCVBN:
+        result = zxcvbn(password[:PASSWORD_SCORED], user_inputs=words, max_length=PASSWORD_SCORED)
+    if result["score"] >= PASSWORD_MIN_SCORE:
+        return None
+    feedback = result["feedback"]
+    reasons = [feedback.get("warning") or "This password is too easy to guess.", *feedback.get("suggestions", [])]
+    return " ".join(r for r in reasons if r)
+
+
+def _words(value: str) -> list[str]:
+    """An address and its parts: `ada.l@example.com` gives the address, `ada.l`, `ada`, `l`, `example`."""
+    local, _, domain = value.lower().partition("@")
+    parts = {value.lower(), local, *local.replace("+", ".").replace("_", ".").replace("-", ".").split(".")}
+    if domain:
+        parts.add(domain.split(".")[0])
+    return [p for p in parts if len(p) >= 3]
+
+
+def _check_password(value: SecretStr | None, user_inputs: Sequence[str]) -> SecretStr | None:
+    if value is not None and (problem := password_problem(value.get_secret_value(), user_inputs)):
+        raise PydanticCustomError(PASSWORD_RULE, problem)
+    return value
+
+
+def hash_password(password: str) -> str:
+    """The argon2id hash that events keep (the plain password never leaves the handler)."""
+    return PASSWORDS.hash(password)
 
 
 # ---------------------------------------------------------------- commands
@@ -47,6 +107,11 @@ class RegisterAccount(BaseModel):
     password: SecretStr | None = Field(None, min_length=PASSWORD_MIN, max_length=PASSWORD_MAX)
     verified: bool = False  # operators vouch for the address (CLI); no email is sent
 
+    @field_validator("password")
+    @classmethod
+    def _strong(cls, value: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        return _check_password(value, [str(info.data.get("email") or "")])
+
 
 class ResetPassword(BaseModel):
     """Set a new password with the token of a reset link."""
@@ -54,6 +119,12 @@ class ResetPassword(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
     token: str = Field(max_length=1000)
     password: SecretStr = Field(min_length=PASSWORD_MIN, max_length=PASSWORD_MAX)
+
+    @field_validator("password")
+    @classmethod
+    def _strong(cls, value: SecretStr) -> SecretStr:
+        _check_password(value, ())
+        return value
 
 
 # ---------------------------------------------------------------- links in emails
@@ -159,21 +230,31 @@ def register_account(store: EventStore, cmd: RegisterAccount, meta: Meta, links:
     """Sign up. An address that already has an account gets a notice by email instead, and the
     result looks the same to the caller (no account enumeration); operators (`verified`) get a Conflict."""
     email = account.normalise_email(cmd.email)
-    pw_hash = PASSWORDS.hash(cmd.password.get_secret_value()) if cmd.password else None
-    account_id = str(cmd.account_id)
+    pw_hash = hash_password(cmd.password.get_secret_value()) if cmd.password else None
+    return register_hashed(store, str(cmd.account_id), email, pw_hash, meta, links, verified=cmd.verified)
+
+
+def register_hashed(store: EventStore, account_id: str, email: str, pw_hash: str | None, meta: Meta,
+                    links: AccountLinks | None, verified: bool = False) -> Registered:
+    """Sign up with a password already hashed (and checked): what the website runs after answering.
+
+    The website hashes on the request path whether or not the address is taken, then hands this
+    to a deferred runner, so the answer takes the same time either way.
+    """
+    email = account.normalise_email(email)
 
     def attempt() -> Registered:
         claim = _claim(store, email)
         if claim.account_id is not None:
-            if cmd.verified or links is None:
+            if verified or links is None:
                 raise Conflict("an account with this email address exists")
             hour = meta.at.astimezone(timezone.utc).strftime("%Y%m%d%H")  # at most one notice an hour
             events = _queue(store, f"signup-existing:{email}:{hour}", email, links.signup_existing(),
                             "signup_existing", claim.account_id, meta)
             return Registered(store.append(events), None)
         events = account.decide_claim_email(claim, email, account_id, meta)
-        events += account.decide_register(load_account(store, account_id), email, pw_hash, meta, verified=cmd.verified)
-        if not cmd.verified and links is not None:
+        events += account.decide_register(load_account(store, account_id), email, pw_hash, meta, verified=verified)
+        if not verified and links is not None:
             token_id = uuid4().hex
             events += _queue(store, f"verify:{token_id}", email,
                              links.verification(account_id, token_id, meta.at + VERIFY_TTL),
@@ -212,7 +293,9 @@ def verify_email(store: EventStore, token: str, meta: Meta, links: AccountLinks)
 
 
 def request_password_reset(store: EventStore, email: str, meta: Meta, links: AccountLinks) -> int:
-    """Email a reset link when the address has an account; otherwise do nothing, visibly the same."""
+    """Email a reset link when the address has an account; otherwise do nothing.
+
+    The website runs this after answering (a deferred runner), so the answer cannot tell which it was."""
     normal = account.normalise_email(email)
 
     def attempt() -> int:
@@ -233,7 +316,7 @@ def request_password_reset(store: EventStore, email: str, meta: Meta, links: Acc
 def reset_password(store: EventStore, cmd: ResetPassword, meta: Meta, links: AccountLinks) -> tuple[int, str]:
     """Set the new password from a reset link; returns the position and the account id (to end its sessions)."""
     payload = links.read("reset", cmd.token)
-    pw_hash = PASSWORDS.hash(cmd.password.get_secret_value())
+    pw_hash = hash_password(cmd.password.get_secret_value())
 
     def attempt() -> int:
         state = load_account(store, payload["a"])
@@ -259,7 +342,7 @@ def check_password(store: EventStore, email: str, password: str, meta: Meta) -> 
     if state is None or stored is None:
         return None
     if PASSWORDS.check_needs_rehash(stored):
-        new_hash = PASSWORDS.hash(password)
+        new_hash = hash_password(password)
         try:
             store.append(account.decide_change_password(state, new_hash, "rehash", meta))
         except Exception:  # noqa: BLE001 - a lost race only postpones the rehash
@@ -268,10 +351,11 @@ def check_password(store: EventStore, email: str, password: str, meta: Meta) -> 
 
 
 def set_password(store: EventStore, email: str, password: str, meta: Meta) -> int:
-    """Operators set a password directly (CLI)."""
-    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
-        raise InvalidInput("bad password", [FieldProblem("password", "length", f"{PASSWORD_MIN}..{PASSWORD_MAX} characters")])
-    pw_hash = PASSWORDS.hash(password)
+    """Operators set a password directly (CLI); the same rule as every new password."""
+    if problem := password_problem(password, [email]):
+        rule = "length" if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX else PASSWORD_RULE
+        raise InvalidInput(f"password refused: {problem}", [FieldProblem("password", rule, problem)])
+    pw_hash = hash_password(password)
     return retrying(lambda: store.append(account.decide_change_password(_existing(store, email), pw_hash, "operator", meta)))
 
 

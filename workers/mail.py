@@ -12,6 +12,11 @@ stale (10 minutes).
 `SMTP_URL`: ``smtp://[user[:password]@]host[:port][?starttls=1&from=addr]``
 or ``smtps://...`` (TLS from the first byte, port 465 by default).
 Without it nothing is sent; messages stay `queued` in the outbox.
+
+`DeferredMail` runs, after the answer, the account commands whose mail would
+otherwise show in the response time (sign-up, password reset requests): the
+website hands it the same kind of work whether or not the address has an
+account, so the answer cannot tell which.
 """
 
 from __future__ import annotations
@@ -20,7 +25,10 @@ import logging
 import smtplib
 import ssl
 import threading
+import time
+from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
@@ -31,6 +39,7 @@ from aggregates import mail as mail_agg
 from aggregates.base import Meta
 from commands import mail as mail_cmd
 from commands.store import EventStore
+from events.errors import DomainError, Unavailable
 from projections.reads import ReadStore
 from queries import mail as mail_q
 
@@ -155,3 +164,82 @@ class OutboxSender:
         if self._thread is not None:
             self._thread.join(timeout=10)
             self._thread = None
+
+
+class DeferredMail:
+    """Runs account work after the answer, one item at a time on one thread, in the order given.
+
+    `submit` is all a request does (the same whatever the address), so sign-up
+    and reset answers take the same time whether or not the address has an
+    account; the lookups and appends happen here. Work that
+    fails for a passing reason (the database away, `Unavailable`) is tried
+    again after 1 and 5 s; a domain error is logged and dropped. At most
+    `max_pending` items wait: beyond that `submit` raises `Unavailable` (a
+    503), so a flood cannot grow memory without bound. `stop` runs what is
+    still queued before returning; work queued when the process dies is lost
+    (the person asks again).
+
+    Work stays in this process: a sign-up carries the password's hash, which
+    must not travel through an outside queue.
+    """
+
+    RETRY_AFTER = (1.0, 5.0)
+
+    def __init__(self, max_pending: int = 1000) -> None:
+        self.max_pending = max_pending
+        self.submitted: Counter[str] = Counter()  # how many items of each name were handed over (for tests and logs)
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+        self._pending: set[Future[None]] = set()
+
+    def submit(self, name: str, work: Callable[[], object]) -> None:
+        """Queue `work` (named for logs and counts); it runs after the caller has answered."""
+        with self._lock:
+            if len(self._pending) >= self.max_pending:
+                raise Unavailable("too many requests are waiting to be processed; try again in a minute")
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="deferred-mail")
+            future = self._pool.submit(self._run, name, work)
+            self._pending.add(future)
+            self.submitted[name] += 1
+        future.add_done_callback(self._done)
+
+    def _done(self, future: Future[None]) -> None:
+        with self._lock:
+            self._pending.discard(future)
+
+    def _run(self, name: str, work: Callable[[], object]) -> None:
+        for delay in (*self.RETRY_AFTER, None):
+            try:
+                work()
+                return
+            except DomainError as exc:
+                if not isinstance(exc, Unavailable):
+                    log.warning("deferred %s refused: %s", name, exc.detail)
+                    return
+                failure: Exception = exc
+            except Exception as exc:  # noqa: BLE001 - the database may be away for a moment
+                failure = exc
+            if delay is None:
+                log.error("deferred %s gave up: %s", name, failure)
+                return
+            log.warning("deferred %s failed, retrying in %s s: %s", name, delay, failure)
+            time.sleep(delay)
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Block until everything submitted so far has run; False on timeout (tests, shutdown)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                if not self._pending:
+                    return True
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        """Run what is queued, then end the thread (a later `submit` starts a new one)."""
+        with self._lock:
+            pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.shutdown(wait=True)

@@ -13,6 +13,10 @@ thin wrappers around them add what they lack:
 
 /oauth/revoke (RFC 7009) is ours: the SDK's revocation request model requires
 a `client_secret` field, which public clients do not have.
+
+Every parameter, form field and registration document keeps the text rule
+(`events.text`): one that breaks it is an `invalid_request` (for /register
+`invalid_client_metadata`) naming the field and the rule, before the SDK sees it.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import orjson
 from mcp.server.auth.handlers.authorize import AuthorizationHandler
 from mcp.server.auth.handlers.register import RegistrationHandler
 from mcp.server.auth.handlers.token import TokenHandler
@@ -27,6 +32,7 @@ from mcp.server.auth.middleware.client_auth import AuthenticationError
 from mcp.server.auth.provider import construct_redirect_uri
 from mcp.server.auth.settings import ClientRegistrationOptions
 from mcp.server.transport_security import RequestBodyLimitMiddleware
+from starlette.datastructures import ImmutableMultiDict
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -38,6 +44,7 @@ from api.oauth.clients import SecretAuthenticator
 from api.oauth.provider import AUTHORIZE_PARAMS, TOKEN_FORM, Provider, StoredAccessToken, StoredRefreshToken
 from api.ratelimit import Limits, LocalRateLimiter, OverLimit, RedisRateLimiter
 from commands import oauth as oauth_cmd
+from events import text
 
 METADATA_PATH = "/.well-known/oauth-authorization-server"
 MAX_BODY = 64 * 1024
@@ -69,6 +76,14 @@ def metadata_document(issuer: str) -> dict[str, Any]:
 def oauth_error(error: str, description: str, status: int = 400, headers: dict[str, str] | None = None) -> Response:
     return JSONResponse({"error": error, "error_description": description}, status_code=status,
                         headers={**NO_STORE, **(headers or {})})
+
+
+def text_refusal(params: ImmutableMultiDict[str, Any], error: str = "invalid_request") -> Response | None:
+    """An OAuth error naming the first parameter (name or value) that breaks the text rule, else None."""
+    for key, value in params.multi_items():
+        if isinstance(value, str) and not (text.is_clean(key) and text.is_clean(value)):
+            return oauth_error(error, f"{text.storable(key)} {text.MESSAGE} (rule: {text.RULE})")
+    return None
 
 
 def _cors(app: ASGIApp, methods: list[str]) -> ASGIApp:
@@ -110,6 +125,8 @@ class OAuthEndpoints:
 
     async def authorize(self, request: Request) -> Response:
         params = request.query_params if request.method == "GET" else await request.form()
+        if (refused := text_refusal(params)) is not None:  # answered here: the redirect URI itself may be bad
+            return refused
         repeated = sorted({k for k in params.keys() if len(params.getlist(k)) > 1})
         if repeated:
             return oauth_error("invalid_request", f"parameter {repeated[0]} is repeated (each may appear once)")
@@ -137,6 +154,8 @@ class OAuthEndpoints:
 
     async def token(self, request: Request) -> Response:
         form = await request.form()  # cached on the request: the SDK handler reads the same form
+        if (refused := text_refusal(form)) is not None:
+            return refused
         token = TOKEN_FORM.set(form)
         try:
             response: Response = await self.token_handler.handle(request)
@@ -153,16 +172,24 @@ class OAuthEndpoints:
             except OverLimit as exc:
                 return oauth_error("rate_limited", "too many client registrations from this address; "
                                    f"try again in {exc.retry_after} s", 429, {"retry-after": str(exc.retry_after)})
+        try:
+            document = orjson.loads(await request.body())  # cached on the request: the SDK handler reads it again
+        except orjson.JSONDecodeError:
+            document = None  # the SDK answers that one
+        if bad := next(text.violations(document), None):
+            return oauth_error("invalid_client_metadata", f"{bad} {text.MESSAGE} (rule: {text.RULE})")
         return await self.register_handler.handle(request)
 
     # ------------------------------------------------------------ /oauth/revoke (RFC 7009)
 
     async def revoke(self, request: Request) -> Response:
+        form = await request.form()  # cached on the request: the authenticator reads the same form
+        if (refused := text_refusal(form)) is not None:
+            return refused
         try:
             client = await self.authenticator.authenticate_request(request)
         except AuthenticationError as exc:
             return oauth_error("invalid_client", exc.message, 401)
-        form = await request.form()
         value = form.get("token")
         if not isinstance(value, str) or not value:
             return oauth_error("invalid_request", "token is missing: send the access or refresh token to revoke")
