@@ -4,7 +4,9 @@ The vote standings come from the caller (the scheduler and the staff CLI read
 them from the `launches_view` projection after catching it up); the handler
 keeps only listings that really are live launches of that week, and the
 decider ranks them (`aggregates/awards.py` has the rule). Closing is
-idempotent: a closed week never changes.
+idempotent. Awards are derived from votes, so `recompute_week` derives a
+closed week's winners again from fresh standings and records the change when
+launches or votes of the week arrived after it closed.
 """
 
 from __future__ import annotations
@@ -53,14 +55,31 @@ def _launched_in(store: EventStore, listing_id: int, week: str) -> bool:
     return state.status == "live" and state.week == week
 
 
+def _standings(store: EventStore, cmd: CloseLaunchWeek) -> list[awards.Standing]:
+    """The standings handed in, less any listing that is not a live launch of the week."""
+    return [
+        awards.Standing(s.listing_id, s.votes, s.first_vote_at)
+        for s in cmd.standings
+        if _launched_in(store, s.listing_id, cmd.week)
+    ]
+
+
 def close_week(store: EventStore, cmd: CloseLaunchWeek, meta: Meta) -> int:
     """Returns the notification position (the current head when the week was already closed)."""
     if is_closed(store, cmd.week):
         return store.position()
     current = week_of(meta.at.date())
-    standings = [
-        awards.Standing(s.listing_id, s.votes, s.first_vote_at)
-        for s in cmd.standings
-        if _launched_in(store, s.listing_id, cmd.week)
-    ]
+    standings = _standings(store, cmd)
     return retrying(lambda: store.append(awards.decide_close(_week(store, cmd.week), cmd.week, current, standings, meta)))
+
+
+def recompute_week(store: EventStore, cmd: CloseLaunchWeek, meta: Meta) -> bool:
+    """Derive a closed week's awards again from `cmd.standings`; True when they changed (an event was stored)."""
+    standings = _standings(store, cmd)
+
+    def attempt() -> bool:
+        events = awards.decide_recompute(_week(store, cmd.week), cmd.week, standings, meta)
+        store.append(events)
+        return bool(events)
+
+    return retrying(attempt)

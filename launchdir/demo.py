@@ -18,7 +18,9 @@ What it makes (times relative to now, in the site's timezone):
   featured and verified listings;
 * Domain Rating snapshots, revenue records (verified and self-reported) and
   billboard contributions;
-* the past weeks closed with their awards, through the close-week command;
+* the past weeks closed with their awards, through the close-week command
+  (a week that `launchdir serve` closed before the demo filled it gets its
+  awards recomputed from the demo's votes);
 * six published blog posts with FAQs and one unpublished draft.
 """
 
@@ -144,7 +146,7 @@ class _Demo:
         self.this_week = monday_of(self.now.date())
         self.counts: dict[str, int] = {k: 0 for k in (
             "listings", "live", "scheduled", "awaiting_badge", "founders", "votes", "reviews", "weeks_closed",
-            "blog_posts")}
+            "weeks_recomputed", "blog_posts")}
 
     # ------------------------------------------------------------ helpers
 
@@ -298,8 +300,11 @@ class _Demo:
         for k in range(PAST_WEEKS, 0, -1):
             week = self.this_week - timedelta(weeks=k)
             m = self.meta(self.now, actor="staff:demo")
-            if close_week(self.store, self.c.services.reads, self.c.runtime, week, m):
+            outcome = close_week(self.store, self.c.services.reads, self.c.runtime, week, m)
+            if outcome == "closed":
                 self.counts["weeks_closed"] += 1
+            elif outcome == "recomputed":  # closed (by the scheduler) before its launches and votes were loaded
+                self.counts["weeks_recomputed"] += 1
 
     def feature(self, weekly: dict[date, list[tuple[int, bool]]]) -> None:
         for week, ids in weekly.items():

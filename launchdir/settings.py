@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -15,10 +16,41 @@ def _list(value: str | None) -> list[str]:
     return [v.strip() for v in (value or "").split(",") if v.strip()]
 
 
+DATA_DIR_NAME = ".launchdir"
+
+
+def _is_checkout(directory: Path) -> bool:
+    """True when `directory` holds launchdir's own pyproject.toml (the root of a checkout)."""
+    try:
+        with (directory / "pyproject.toml").open("rb") as f:
+            return bool(tomllib.load(f).get("project", {}).get("name") == "launchdir")
+    except (OSError, tomllib.TOMLDecodeError):
+        return False
+
+
+def default_data_dir(cwd: Path | None = None) -> Path:
+    """`.launchdir` of the checkout, found the same way from any directory in it.
+
+    Walking up from `cwd`, the first directory that has a `.launchdir` or is the root of a
+    launchdir checkout wins; outside any, `.launchdir` in `cwd`. Always absolute, so a
+    command run from a subdirectory never starts a second, empty database.
+    """
+    start = (cwd or Path.cwd()).absolute()
+    for directory in (start, *start.parents):
+        if (directory / DATA_DIR_NAME).is_dir() or _is_checkout(directory):
+            return directory / DATA_DIR_NAME
+    return start / DATA_DIR_NAME
+
+
+def _data_dir(value: str | None) -> Path:
+    """LAUNCHDIR_DATA_DIR (relative to the current directory), else `default_data_dir()`."""
+    return Path(value).expanduser().absolute() if value else default_data_dir()
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str | None = None
-    data_dir: Path = Path(".launchdir")
+    data_dir: Path = field(default_factory=default_data_dir)
     host: str = "127.0.0.1"
     port: int = 8000
     public_url: str | None = None
@@ -56,7 +88,7 @@ class Settings:
         e = dict(os.environ if env is None else env)
         return cls(
             database_url=e.get("DATABASE_URL") or None,
-            data_dir=Path(e.get("LAUNCHDIR_DATA_DIR") or ".launchdir"),
+            data_dir=_data_dir(e.get("LAUNCHDIR_DATA_DIR")),
             host=e.get("LAUNCHDIR_HOST") or "127.0.0.1",
             port=int(e.get("LAUNCHDIR_PORT") or 8000),
             public_url=(e.get("LAUNCHDIR_PUBLIC_URL") or "").rstrip("/") or None,

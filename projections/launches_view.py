@@ -22,7 +22,7 @@ from zoneinfo import ZoneInfo
 from psycopg import Cursor
 from psycopg.types.json import Jsonb
 
-from events.awards import LaunchWeekClosed
+from events.awards import LaunchWeekAwardsRecomputed, LaunchWeekClosed
 from events.community import (
     ListingFollowed,
     ListingUnfollowed,
@@ -269,6 +269,17 @@ class LaunchesView(Projection):
             cur.execute(
                 f"""INSERT INTO {t['awards']} (week, rank, listing_id, votes, first_vote_at)
                     VALUES (%s, %s, %s, %s, %s) ON CONFLICT (week, rank) DO NOTHING""",
+                (e.week, int(w["rank"]), int(w["listing_id"]), int(w["votes"]), w.get("first_vote_at")),
+            )
+
+    @handles(LaunchWeekAwardsRecomputed)
+    def _recomputed(self, cur: Cursor[Any], t: Tables, e: LaunchWeekAwardsRecomputed) -> None:
+        """The week's awards are replaced by the recomputed ones; it stays closed since its first close."""
+        cur.execute(f"DELETE FROM {t['awards']} WHERE week = %s", (e.week,))
+        for w in e.winners:
+            cur.execute(
+                f"""INSERT INTO {t['awards']} (week, rank, listing_id, votes, first_vote_at)
+                    VALUES (%s, %s, %s, %s, %s)""",
                 (e.week, int(w["rank"]), int(w["listing_id"]), int(w["votes"]), w.get("first_vote_at")),
             )
 

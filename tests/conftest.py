@@ -105,11 +105,12 @@ class RunningServer:
         import uvicorn
 
         from launchdir.bootstrap import web_app
+        from launchdir.serving import uvicorn_config
 
         self.container = container
         self.url = f"http://127.0.0.1:{port}"
-        config = uvicorn.Config(web_app(container), host="127.0.0.1", port=port, log_level="warning", lifespan="on")
-        self.server = uvicorn.Server(config)
+        settings = container.settings.with_server("127.0.0.1", port)
+        self.server = uvicorn.Server(uvicorn_config(web_app(container), settings, log_level="warning"))  # as `serve` runs
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> RunningServer:

@@ -8,8 +8,14 @@ by default) it runs `tick()`, which
 2. closes every past week that has not been closed: the previous week, and
    any week of the last `CATCH_UP_WEEKS` with live launches (missed during
    downtime), granting Launch of the Week #1..#3 from community votes
-   (`commands.awards.close_week`). Older weeks are closed by staff
-   (`launchdir staff close-week WEEK`).
+   (`commands.awards.close_week`), and
+3. recomputes the awards of the closed weeks among the last `CATCH_UP_WEEKS`
+   whose standings changed after they closed (launches or votes of the week
+   that arrived late: `launchdir serve` closed last week before `launchdir
+   demo` filled it, a listing published into a past week, a back-dated
+   import), so awards always follow the week's votes
+   (`commands.awards.recompute_week`). Older weeks are closed, or
+   recomputed, by staff (`launchdir staff close-week WEEK`).
 
 So a week starts and its predecessor closes within a minute of Monday 00:00
 in the site's timezone. Every step is idempotent, so a tick may run in
@@ -26,6 +32,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import Literal
 
 from aggregates.base import Meta
 from commands import awards as awards_cmd
@@ -43,20 +50,29 @@ DEFAULT_INTERVAL = 60.0
 CATCH_UP_WEEKS = 8
 
 
+Outcome = Literal["closed", "recomputed"]
+
+
 @dataclass
 class TickResult:
     launched: list[int] = field(default_factory=list)
     closed: list[str] = field(default_factory=list)
+    recomputed: list[str] = field(default_factory=list)
 
 
-def close_week(store: EventStore, reads: ReadStore, runtime: ProjectionRuntime, week: date, meta: Meta) -> bool:
-    """Close `week` from fresh community standings; False when it was closed already."""
-    if awards_cmd.is_closed(store, week.isoformat()):
-        return False
+def close_week(store: EventStore, reads: ReadStore, runtime: ProjectionRuntime, week: date, meta: Meta) -> Outcome | None:
+    """Close `week` from fresh community standings, or recompute its awards when it is closed already.
+
+    Returns "closed", "recomputed" (a closed week's winners changed with launches or votes
+    that arrived after it closed), or None when nothing changed.
+    """
     runtime.catch_up(VIEW)
     standings = [awards_cmd.StandingIn(**s) for s in week_standings(reads, week)]
-    awards_cmd.close_week(store, awards_cmd.CloseLaunchWeek(week=week.isoformat(), standings=standings), meta)
-    return True
+    cmd = awards_cmd.CloseLaunchWeek(week=week.isoformat(), standings=standings)
+    if awards_cmd.is_closed(store, cmd.week):
+        return "recomputed" if awards_cmd.recompute_week(store, cmd, meta) else None
+    awards_cmd.close_week(store, cmd, meta)
+    return "closed"
 
 
 class Scheduler:
@@ -91,14 +107,21 @@ class Scheduler:
             since = current - timedelta(weeks=CATCH_UP_WEEKS)
             weeks = {w for w in launches_q.unclosed_weeks(self.reads, current) if w >= since}
             weeks.add(current - timedelta(weeks=1))
+            recent = (since + timedelta(weeks=k) for k in range(CATCH_UP_WEEKS))
+            weeks.update(w for w in recent if awards_cmd.is_closed(self.store, w.isoformat()))
             for week in sorted(weeks):
                 try:
-                    if close_week(self.store, self.reads, self.runtime, week, meta):
-                        result.closed.append(week.isoformat())
+                    outcome = close_week(self.store, self.reads, self.runtime, week, meta)
                 except Exception:
                     log.exception("scheduler: closing week %s failed; next tick retries", week)
-            if result.launched or result.closed:
-                log.info("scheduler: launched %s, closed %s", result.launched, result.closed)
+                    continue
+                if outcome == "closed":
+                    result.closed.append(week.isoformat())
+                elif outcome == "recomputed":
+                    result.recomputed.append(week.isoformat())
+            if result.launched or result.closed or result.recomputed:
+                log.info("scheduler: launched %s, closed %s, awards recomputed %s",
+                         result.launched, result.closed, result.recomputed)
             return result
 
     def start(self) -> None:

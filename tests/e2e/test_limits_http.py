@@ -1,8 +1,9 @@
 """Rate limits and Idempotency-Key over real HTTP: a server of its own with a small burst limit.
 
-Every request comes from 127.0.0.1, which uvicorn trusts as a proxy, so each test names its
-own client address in `X-Forwarded-For` and has an anonymous quota of its own (this is also
-how the limits see clients behind a local reverse proxy). (Idempotency-Key replay over HTTP
+Every request comes from 127.0.0.1, which this server trusts as a proxy
+(`LAUNCHDIR_TRUSTED_PROXIES`), so each test names its own client address in `X-Forwarded-For`
+and has an anonymous quota of its own (this is also how the limits see clients behind a local
+reverse proxy). (Idempotency-Key replay over HTTP
 needs a mutating operation in the registry; until one exists the executor-level tests in
 tests/integration/test_idempotency.py cover it.)
 """
@@ -28,7 +29,8 @@ def limited(databases: Databases) -> Iterator[RunningServer]:
     from launchdir.bootstrap import bootstrap, ensure_catalog
 
     port = free_port()
-    c = bootstrap(settings_for(databases.create(), port=port, rate_limit_burst=BURST, rate_limit_burst_window=60))
+    c = bootstrap(settings_for(databases.create(), port=port, rate_limit_burst=BURST, rate_limit_burst_window=60,
+                                trusted_proxies=["127.0.0.1"]))
     ensure_catalog(c)
     with RunningServer(c, port) as running:
         yield running
