@@ -168,3 +168,189 @@ def load(url: str, path: str | Callable[[int], str], *, connections: int = 8, se
 
 def median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
+
+
+# ---------------------------------------------------------------- a server process one can watch (soak)
+
+
+@dataclass
+class ServerProcess:
+    """A running `launchdir serve`: its URL, its process id (memory and CPU are read from /proc) and its log."""
+
+    url: str
+    pid: int
+    log: Path
+
+    def rss_bytes(self) -> int:
+        """Resident memory of the server process now (VmRSS of /proc/<pid>/status)."""
+        return process_rss(self.pid)
+
+    def cpu_seconds(self) -> float:
+        """User plus system CPU time the server process has used so far."""
+        return process_cpu_seconds(self.pid)
+
+    def log_tail(self, lines: int = 20) -> str:
+        text = self.log.read_text(encoding="utf-8", errors="replace") if self.log.exists() else ""
+        return "\n".join(text.splitlines()[-lines:])
+
+
+def process_rss(pid: int) -> int:
+    """Resident set size of a process in bytes, from /proc/<pid>/status (Linux)."""
+    for line in Path(f"/proc/{pid}/status").read_text(encoding="ascii", errors="replace").splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """utime + stime of a process in seconds, from /proc/<pid>/stat (Linux)."""
+    stat = Path(f"/proc/{pid}/stat").read_text(encoding="ascii", errors="replace")
+    fields = stat[stat.rindex(")") + 2:].split()  # the command name may hold spaces; fields after it are fixed
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@contextmanager
+def watched_server(database_url: str, extra_env: dict[str, str] | None = None) -> Iterator[ServerProcess]:
+    """Like `server_process`, but yields the process too, and logs to a file.
+
+    A long run must never block on a full stderr pipe, so the server's output
+    goes to a temporary file, whose tail is shown when start-up fails.
+    """
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": database_url, "LAUNCHDIR_PORT": str(port),
+           "LAUNCHDIR_RATE_LIMITS": "off", "PYTHONPATH": str(ROOT), **(extra_env or {})}
+    log = Path(tempfile.mkstemp(prefix="launchdir-bench-server-", suffix=".log")[1])
+    with log.open("w", encoding="utf-8") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "launchdir.cli", "serve"], env=env, cwd=ROOT,
+                                stdout=out, stderr=subprocess.STDOUT, text=True)
+    server = ServerProcess(f"http://127.0.0.1:{port}", proc.pid, log)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(server.url + "/api/v1/_bare", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("server did not start:\n" + server.log_tail())
+            time.sleep(0.2)
+        yield server
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.unlink(missing_ok=True)
+
+
+def machine_cpu_times() -> tuple[float, float]:
+    """(busy, total) CPU time of the whole machine in seconds, from /proc/stat: how loaded the box is."""
+    values = [int(v) for v in Path("/proc/stat").read_text(encoding="ascii").splitlines()[0].split()[1:9]]
+    tick = os.sysconf("SC_CLK_TCK")
+    idle = values[3] + values[4]  # idle + iowait
+    return (sum(values) - idle) / tick, sum(values) / tick
+
+
+# ---------------------------------------------------------------- a light keep-alive client for mixed requests
+
+
+@dataclass
+class Reply:
+    """One HTTP answer as the raw client read it (header names in lower case)."""
+
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    @property
+    def text(self) -> str:
+        return self.body.decode("utf-8", errors="replace")
+
+
+class KeepAlivePool:
+    """HTTP/1.1 keep-alive connections to one loopback server over raw asyncio streams.
+
+    Any method, headers and body, at most `size` connections; a request waits
+    for a free one. Much cheaper per request than a full client library, so on
+    a small machine the load generator leaves the cores to the server.
+    Connections idle longer than `max_idle` seconds are closed rather than
+    reused (servers close idle keep-alive connections, uvicorn after 5 s), and a
+    reused connection the server closed before answering is retried once on a
+    new one, as HTTP clients do.
+    """
+
+    def __init__(self, url: str, size: int = 64, timeout: float = 30.0, max_idle: float = 3.0):
+        host, port = url.split("//", 1)[1].split("/", 1)[0].split(":")
+        self.host, self.port, self.timeout, self.max_idle = host, int(port), timeout, max_idle
+        self._slots = asyncio.Semaphore(size)
+        self._idle: list[tuple[float, asyncio.StreamReader, asyncio.StreamWriter]] = []
+
+    async def request(self, method: str, path: str, headers: dict[str, str] | None = None,
+                      body: bytes | None = None) -> Reply:
+        async with self._slots:
+            reused = self._reusable()
+            try:
+                return await self._on(reused or await asyncio.open_connection(self.host, self.port),
+                                      method, path, headers or {}, body)
+            except (asyncio.IncompleteReadError, ConnectionResetError, BrokenPipeError) as exc:
+                if reused is None or (isinstance(exc, asyncio.IncompleteReadError) and exc.partial):
+                    raise
+            fresh = await asyncio.open_connection(self.host, self.port)
+            return await self._on(fresh, method, path, headers or {}, body)
+
+    def _reusable(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+        while self._idle:
+            since, reader, writer = self._idle.pop()
+            if time.monotonic() - since < self.max_idle:
+                return reader, writer
+            writer.close()
+        return None
+
+    async def _on(self, conn: tuple[asyncio.StreamReader, asyncio.StreamWriter], method: str, path: str,
+                  headers: dict[str, str], body: bytes | None) -> Reply:
+        try:
+            reply, reusable = await asyncio.wait_for(self._exchange(conn, method, path, headers, body), self.timeout)
+        except BaseException:
+            conn[1].close()
+            raise
+        if reusable:
+            self._idle.append((time.monotonic(), *conn))
+        else:
+            conn[1].close()
+        return reply
+
+    async def _exchange(self, conn: tuple[asyncio.StreamReader, asyncio.StreamWriter], method: str, path: str,
+                        headers: dict[str, str], body: bytes | None) -> tuple[Reply, bool]:
+        reader, writer = conn
+        head = f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+        head += "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+        if body is not None:
+            head += f"Content-Length: {len(body)}\r\n"
+        writer.write(head.encode("latin-1") + b"\r\n" + (body or b""))
+        raw = await reader.readuntil(b"\r\n\r\n")
+        lines = raw.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(" ", 2)[1])
+        got = {k.strip().lower(): v.strip() for k, _, v in (line.partition(":") for line in lines[1:] if line)}
+        reusable = got.get("connection", "").lower() != "close"
+        if got.get("transfer-encoding", "").lower() == "chunked":
+            chunks = []
+            while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+                chunks.append(await reader.readexactly(size))
+                await reader.readexactly(2)
+            while await reader.readuntil(b"\r\n") != b"\r\n":  # trailer fields, if any
+                pass
+            data = b"".join(chunks)
+        elif "content-length" in got:
+            data = await reader.readexactly(int(got["content-length"]))
+        elif status in (204, 304) or 100 <= status < 200 or method == "HEAD":
+            data = b""
+        else:  # no length: the body ends with the connection
+            data, reusable = await reader.read(), False
+        return Reply(status, got, data), reusable
+
+    async def close(self) -> None:
+        while self._idle:
+            self._idle.pop()[2].close()
