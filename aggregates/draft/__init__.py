@@ -41,6 +41,7 @@ from aggregates.draft.editing import (
     decide_regeneration_failed,
     decide_update,
 )
+from aggregates.base import StreamKind
 from aggregates.draft.evolve import evolve
 from aggregates.draft.invites import decide_accept_invite, decide_invite
 from aggregates.draft.patch import Patch
@@ -57,7 +58,6 @@ from aggregates.draft.pipeline import (
 from aggregates.draft.slots import drafted_slot, summary_of
 from aggregates.draft.state import (
     INVITE_TTL,
-    LISTING_ATTEMPT_GRACE,
     MAX_EVIDENCE,
     MAX_INVITES,
     REQUIRED_FOR_LISTING,
@@ -70,6 +70,7 @@ from aggregates.draft.state import (
     draft_stream,
     initial,
     initial_site,
+    require_ready,
     site_key,
     site_stream,
 )
@@ -77,7 +78,6 @@ from aggregates.draft.to_listing import (
     check_listable,
     decide_link_listing,
     decide_resubmitted,
-    decide_start_listing,
     listing_content,
 )
 from events.draft_fields import (
@@ -93,13 +93,17 @@ from events.draft_fields import (
 )
 
 __all__ = [
-    "COMPLETENESS_WEIGHTS", "FIELD_NAMES", "INVITE_TTL", "IN_PROGRESS", "LISTING_ATTEMPT_GRACE", "LIST_FIELDS",
+    "COMPLETENESS_WEIGHTS", "FIELD_NAMES", "INVITE_TTL", "IN_PROGRESS", "LIST_FIELDS",
     "MAX_EVIDENCE", "MAX_INVITES", "REQUIRED_FOR_LISTING", "SECTIONS", "SLOTS", "STATES", "STATUSES",
     "STRING_FIELDS", "Competitor", "DraftState", "Invite", "Patch", "Regeneration", "SiteIndexState", "Slot",
     "check_listable", "decide_accept_invite", "decide_competitor_compared", "decide_competitor_failed",
     "decide_crawl_attempt_failed", "decide_crawled", "decide_fail", "decide_invite", "decide_link_listing",
     "decide_ready", "decide_regenerated", "decide_regeneration_failed", "decide_resubmitted", "decide_start_crawl",
-    "decide_start_drafting", "decide_start_listing", "decide_submit", "decide_timeouts", "decide_update",
-    "draft_stream", "drafted_slot", "evolve", "initial", "initial_site", "listing_content", "site_key",
-    "site_stream", "summary_of",
+    "decide_start_drafting", "decide_submit", "decide_timeouts", "decide_update",
+    "draft_stream", "drafted_slot", "evolve", "initial", "initial_site", "listing_content", "require_ready", "site_key",
+    "site_stream", "summary_of", "SITE_INDEX",
 ]
+
+SITE_INDEX: StreamKind[SiteIndexState] = StreamKind(initial_site, evolve)
+"""The decider of an (account, site) stream: which draft is the account's draft of that site."""
+

@@ -14,7 +14,6 @@ from events.errors import Conflict, NotFound
 REQUIRED_FOR_LISTING: tuple[str, ...] = ("name", "categories")
 MAX_INVITES = 10
 INVITE_TTL = timedelta(days=14)
-LISTING_ATTEMPT_GRACE = timedelta(seconds=60)
 MAX_EVIDENCE = 8
 
 

@@ -7,7 +7,6 @@ from typing import Any
 from aggregates.base import Emitter, Meta
 from events.base import Event
 from events.draft import (
-    DraftListingCreationStarted,
     DraftResubmitted,
     DraftSubmittedAsListing,
 )
@@ -15,20 +14,7 @@ from events.draft_fields import (
     LIST_FIELDS, STRING_FIELDS,
 )
 from events.errors import Conflict, FieldProblem, InvalidInput
-from aggregates.draft.state import LISTING_ATTEMPT_GRACE, REQUIRED_FOR_LISTING, DraftState, has_value, require_ready
-
-
-def decide_start_listing(state: DraftState, attempt_id: str, meta: Meta) -> list[Event]:
-    """First submit_draft: mark that a listing is being created (refuses a second concurrent one)."""
-    require_ready(state)
-    check_listable(state)
-    if state.listing_id is not None:
-        return []
-    if state.listing_attempt is not None and meta.at - state.listing_attempt[1] < LISTING_ATTEMPT_GRACE:
-        raise Conflict("this draft is being submitted right now; retry in a minute")
-    emit = Emitter(state, meta)
-    emit(DraftListingCreationStarted, attempt_id=attempt_id)
-    return emit.events
+from aggregates.draft.state import REQUIRED_FOR_LISTING, DraftState, has_value, require_ready
 
 
 def decide_link_listing(state: DraftState, listing_id: int, slug: str, meta: Meta) -> list[Event]:

@@ -70,6 +70,8 @@ def _sample(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
         return schema["enum"][0]
     if "const" in schema:
         return schema["const"]
+    if schema.get("examples"):
+        return schema["examples"][0]
     kind = schema.get("type")
     if kind == "string":
         fmt = schema.get("format")

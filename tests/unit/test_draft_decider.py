@@ -10,6 +10,7 @@ from uuid import uuid4
 import pytest
 
 from aggregates import draft as d
+from aggregates import draft_listing, listing
 from aggregates.base import Meta
 from aggregates.draft import Patch
 from events.base import Event
@@ -282,25 +283,40 @@ def test_accepting_an_invite_makes_a_co_owner_once() -> None:
 
 
 def test_submitting_needs_ready_a_name_and_a_category() -> None:
+    fresh, slug = listing.initial(listing.listing_stream(7)), listing.initial_slug(listing.slug_stream("acme"))
     with pytest.raises(Conflict):
-        d.decide_start_listing(submitted(), "a", meta())
+        d.require_ready(submitted())
     s, _ = update(ready(), fields={"name": None, "categories": None})
     with pytest.raises(InvalidInput) as err:
-        d.decide_start_listing(s, "a", meta())
+        draft_listing.decide_create_from_draft(s, fresh, slug, listing_id=7, slug="acme", meta=meta())
     assert {p.field for p in err.value.problems} == {"fields.name", "fields.categories"}
 
 
-def test_a_second_concurrent_submission_is_refused_then_allowed_after_the_grace_period() -> None:
+def test_a_draft_becomes_a_listing_in_one_decision_over_draft_slug_and_listing() -> None:
     s = ready()
-    s = fold(s, d.decide_start_listing(s, "a", meta()))
-    with pytest.raises(Conflict):
-        d.decide_start_listing(s, "b", meta(0.5))
-    assert len(d.decide_start_listing(s, "b", meta(2))) == 1
-    s = fold(s, d.decide_link_listing(s, 7, "acme", meta()))
-    assert (s.listing_id, s.listing_slug, s.listing_attempt) == (7, "acme", None)
+    fresh, slug = listing.initial(listing.listing_stream(7)), listing.initial_slug(listing.slug_stream("acme"))
+    events = draft_listing.decide_create_from_draft(s, fresh, slug, listing_id=7, slug="acme", meta=meta())
+    streams = {e.originator_id for e in events}
+    assert streams == {s.id, listing.listing_stream(7), listing.slug_stream("acme")}
+    s = fold(s, [e for e in events if e.originator_id == s.id])
+    assert (s.listing_id, s.listing_slug) == (7, "acme")
     assert d.decide_link_listing(s, 7, "acme", meta()) == []
     with pytest.raises(InvalidInput):
         d.decide_update(s, Patch(fields={"name": None}), meta(), request_id="r")
+
+
+def test_a_listed_draft_edit_brings_the_listing_along_with_before_and_after() -> None:
+    s = ready()
+    fresh, slug = listing.initial(listing.listing_stream(7)), listing.initial_slug(listing.slug_stream("acme"))
+    made = draft_listing.decide_create_from_draft(s, fresh, slug, listing_id=7, slug="acme", meta=meta())
+    current = draft_listing.fold(fresh, [e for e in made if e.originator_id == fresh.id], listing.evolve)
+    s = fold(s, [e for e in made if e.originator_id == s.id])
+    s, _ = update(s, fields={"tagline": "Sharper"}, milestones=[{"date": "2024-01-02", "title": "Launch"}])
+    synced = draft_listing.decide_sync(current, s, meta())
+    kinds = [type(e).__name__ for e in synced]
+    assert kinds == ["ListingEdited", "ListingMilestoneAdded"]
+    assert synced[0].changes["tagline"] == "Sharper" and synced[0].before["tagline"] != "Sharper"
+    assert [e.originator_version for e in synced] == [current.version + 1, current.version + 2]
 
 
 def test_listing_content_maps_the_draft() -> None:
@@ -318,7 +334,7 @@ def test_listing_content_maps_the_draft() -> None:
 
 
 def test_vocabulary_matches_the_drafter() -> None:
-    from commands.draft import SOCIAL_PLATFORMS
+    from events.draft_fields import SOCIAL_PLATFORMS
     from workers import drafting
 
     assert d.FIELD_NAMES == drafting.FIELD_NAMES

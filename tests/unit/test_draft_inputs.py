@@ -12,7 +12,8 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from api.problems import field_problems
-from commands.draft import SOCIAL_KEYS, STORY_SECTIONS, InviteCofounder, SubmitListing, UpdateDraft
+from commands.draft import InviteCofounder, SubmitListing, UpdateDraft
+from events.draft_fields import SOCIAL_KEYS, STORY_SECTIONS
 
 ID = "0b0e4c1e-0d3c-4a5e-9a44-2b3f0d3c1a11"
 STRING_500 = ("name", "tagline", "short_description", "stage", "pricing_model", "pricing_summary", "city")
