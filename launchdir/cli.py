@@ -597,8 +597,8 @@ def blog_unpublish(slug: str, actor: str | None) -> None:
 # ---------------------------------------------------------------- end of directory commands
 
 
+main.add_command(projections)  # launchdir/cli_projections.py: status, rebuild, skip, retry
+
+
 if __name__ == "__main__":
     main()
-
-
-main.add_command(projections)  # launchdir/cli_projections.py: status, rebuild, skip, retry
