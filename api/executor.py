@@ -18,6 +18,7 @@ import hashlib
 import inspect
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -36,6 +37,7 @@ from events.errors import DomainError, FieldProblem, Forbidden, InvalidInput, Un
 
 log = logging.getLogger(__name__)
 MAX_CACHED = 20_000
+MAX_CACHED_BYTES = 16 * 1024 * 1024  # response bodies kept; parsed payloads take a few times more
 
 
 class Authenticator(Protocol):
@@ -129,7 +131,9 @@ class Executor:
         self._challenge_takes_channel = len(inspect.signature(self.challenge).parameters) >= 3
         # an authenticator may take the channel (OAuth tokens are bound to one resource: REST or MCP)
         self._auth_takes_channel = "channel" in inspect.signature(self.authenticator.authenticate).parameters
-        self._cache: dict[tuple[Any, ...], tuple[tuple[int, ...], Outcome]] = {}
+        # least recently used first; bounded by entries and by body bytes, so memory levels off
+        self._cache: OrderedDict[tuple[Any, ...], tuple[tuple[int, ...], Outcome]] = OrderedDict()
+        self._cached_bytes = 0
         self._lock = threading.Lock()
 
     async def execute(
@@ -221,15 +225,23 @@ class Executor:
     def _cached(self, op: Operation, key: tuple[Any, ...]) -> Outcome | None:
         with self._lock:
             hit = self._cache.get(key)
+            if hit is not None:
+                self._cache.move_to_end(key)
         if hit is not None and hit[0] == self._positions(op):
             return hit[1]
         return None
 
     def _store(self, key: tuple[Any, ...], positions: tuple[int, ...], outcome: Outcome) -> None:
+        """Keep `outcome`; the least recently used answers go first when the cache is full."""
         with self._lock:
-            if len(self._cache) >= MAX_CACHED:
-                self._cache.clear()
+            old = self._cache.pop(key, None)
+            if old is not None:
+                self._cached_bytes -= len(old[1].body)
             self._cache[key] = (positions, outcome)
+            self._cached_bytes += len(outcome.body)
+            while self._cache and (len(self._cache) > MAX_CACHED or self._cached_bytes > MAX_CACHED_BYTES):
+                _, (_, dropped) = self._cache.popitem(last=False)
+                self._cached_bytes -= len(dropped.body)
 
 
 def check_text(raw: dict[str, Any]) -> None:
