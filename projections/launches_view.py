@@ -2,10 +2,11 @@
 
 Compact listing rows (the card fields, status, launch week, community
 counters), one row per standing vote, votes per listing and UTC hour (for the
-time-decayed trending score), approved-review tallies, and the closed weeks
-with their awards. Only community signals live here: billboard money, Domain
-Rating and revenue are in `leaderboard_view`, so they cannot leak into the
-community boards or the awards by construction.
+time-decayed trending score), approved-review tallies
+(`projections/review_tally.py`), and the closed weeks with their awards. Only
+community signals live here: billboard money, Domain Rating and revenue are in
+`leaderboard_view`, so they cannot leak into the community boards or the awards
+by construction.
 
 `week_votes` counts a listing's standing votes cast before its launch week
 ended (Monday 00:00 of the next week in the site's timezone). It is what the
@@ -45,9 +46,12 @@ from events.listing import (
     SlugClaimed,
 )
 from projections.base import Projection, Tables, handles
+from projections.review_tally import ReviewTally
 
 # profile key or listing key -> column of the compact row
 EDITABLE_COLUMNS = {"name": "name", "tagline": "tagline", "logo_url": "logo_url", "website_url": "url"}
+# Approved reviews and the sum of their ratings (the top-rated badge divides them).
+TALLY = ReviewTally("id", "bigint", {"reviews": "count(*)", "rating_sum": "coalesce(sum(r.rating), 0)"})
 
 
 class LaunchesView(Projection):
@@ -84,11 +88,7 @@ class LaunchesView(Projection):
                 n int NOT NULL, PRIMARY KEY (listing_id, hour))"""
         )
         cur.execute(f"CREATE INDEX ON {t['vote_hours']} (hour)")
-        cur.execute(
-            f"""CREATE TABLE {t['reviews']} (review_id text PRIMARY KEY, listing_id bigint NOT NULL,
-                rating int NOT NULL, state text NOT NULL)"""
-        )
-        cur.execute(f"CREATE INDEX ON {t['reviews']} (listing_id)")
+        TALLY.create(cur, t["reviews"])
         cur.execute(f"CREATE TABLE {t['weeks']} (week date PRIMARY KEY, closed_at timestamptz NOT NULL)")
         cur.execute(
             f"""CREATE TABLE {t['awards']} (week date NOT NULL, rank int NOT NULL, listing_id bigint NOT NULL,
@@ -240,22 +240,11 @@ class LaunchesView(Projection):
 
     @handles(ReviewWritten)
     def _review(self, cur: Cursor[Any], t: Tables, e: ReviewWritten) -> None:
-        cur.execute(
-            f"INSERT INTO {t['reviews']} (review_id, listing_id, rating, state) VALUES (%s, %s, %s, 'pending') "
-            "ON CONFLICT (review_id) DO NOTHING",
-            (e.review_id, e.listing_id, e.rating),
-        )
+        TALLY.written(cur, t["reviews"], e)
 
     @handles(ReviewModerated)
     def _moderated(self, cur: Cursor[Any], t: Tables, e: ReviewModerated) -> None:
-        cur.execute(f"UPDATE {t['reviews']} SET state = %s WHERE review_id = %s", (e.state, e.review_id))
-        cur.execute(
-            f"""UPDATE {t['listings']} l SET (reviews, rating_sum) = (
-                    SELECT count(*), coalesce(sum(r.rating), 0) FROM {t['reviews']} r
-                    WHERE r.listing_id = l.id AND r.state = 'approved')
-                WHERE l.id = %s""",
-            (e.listing_id,),
-        )
+        TALLY.moderated(cur, t["reviews"], t["listings"], e)
 
     # ------------------------------------------------------------ weeks and awards
 

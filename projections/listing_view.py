@@ -7,10 +7,10 @@ Tables (per generation):
 - `listings`: what search, sorting and summaries read: status, filters
   (categories, stage, country, pricing, domain), text vectors, counters
   (votes, followers, views, rating), the trending log-sum, and the card.
-- `votes` (cast times, for trending), `reviews` (ratings and moderation),
-  `domain_ratings` (snapshots), `categories` (names for the documents),
-  `words` (the search vocabulary for typo correction: every word of the
-  searched fields of live and upcoming listings).
+- `votes` (cast times, for trending), `reviews` (ratings and moderation,
+  `projections/review_tally.py`), `domain_ratings` (snapshots), `categories`
+  (names for the documents), `words` (the search vocabulary for typo
+  correction: every word of the searched fields of live and upcoming listings).
 
 Content events rebuild a listing's document from its state; counter events
 (votes, follows, views, reviews) patch the document in SQL. Billboard money is
@@ -69,6 +69,7 @@ from projections.listing_cards import (
     website_of,
     words_of,
 )
+from projections.review_tally import ReviewTally
 
 NAME = "listing_view"
 SEARCHABLE = PUBLIC_STATUSES + UPCOMING_STATUSES
@@ -81,6 +82,8 @@ SORT_INDEXES = {
     "most_viewed": "views DESC, votes DESC, launched_at, listing_id",
     "most_followed": "followers DESC, votes DESC, launched_at, listing_id",
 }
+# The rating shown on a listing: the average and count of its approved reviews.
+TALLY = ReviewTally("listing_id", "int", {"rating_avg": "round(avg(r.rating), 2)", "rating_count": "count(*)"})
 
 
 class ListingView(Projection):
@@ -117,9 +120,7 @@ class ListingView(Projection):
         cur.execute(f"CREATE INDEX ON {ls} (week) WHERE status IN ('scheduled', 'awaiting_badge')")
         cur.execute(f"CREATE TABLE {t['votes']} (listing_id int NOT NULL, account_id text NOT NULL, x float8 NOT NULL, "
                     "PRIMARY KEY (listing_id, account_id))")
-        cur.execute(f"CREATE TABLE {t['reviews']} (review_id text PRIMARY KEY, listing_id int NOT NULL, "
-                    "rating int NOT NULL, state text NOT NULL)")
-        cur.execute(f"CREATE INDEX ON {t['reviews']} (listing_id)")
+        TALLY.create(cur, t["reviews"])
         cur.execute(f"CREATE TABLE {t['domain_ratings']} (listing_id int NOT NULL, measured_on date NOT NULL, "
                     "value int NOT NULL, source text NOT NULL, PRIMARY KEY (listing_id, measured_on))")
         cur.execute(f"CREATE TABLE {t['categories']} (slug text PRIMARY KEY, name text NOT NULL, parent text, "
@@ -317,23 +318,12 @@ class ListingView(Projection):
 
     @handles(ReviewWritten)
     def _review_written(self, cur: Cursor[Any], t: Tables, e: ReviewWritten) -> None:
-        cur.execute(
-            f"INSERT INTO {t['reviews']} (review_id, listing_id, rating, state) VALUES (%s, %s, %s, 'pending') "
-            "ON CONFLICT (review_id) DO NOTHING",
-            (e.review_id, e.listing_id, e.rating),
-        )
+        TALLY.written(cur, t["reviews"], e)
 
     @handles(ReviewModerated)
     def _review_moderated(self, cur: Cursor[Any], t: Tables, e: ReviewModerated) -> None:
         self._forget(cur, e.listing_id)
-        cur.execute(f"UPDATE {t['reviews']} SET state = %s WHERE review_id = %s", (e.state, e.review_id))
-        cur.execute(
-            f"""UPDATE {t['listings']} l SET rating_avg = r.a, rating_count = r.n
-                FROM (SELECT round(avg(rating), 2) AS a, count(*) AS n FROM {t['reviews']}
-                      WHERE listing_id = %(id)s AND state = 'approved') r
-                WHERE l.listing_id = %(id)s""",
-            {"id": e.listing_id},
-        )
+        TALLY.moderated(cur, t["reviews"], t["listings"], e)
         cur.execute(
             f"""UPDATE {t['profiles']} p SET doc = jsonb_set(p.doc, '{{community,rating}}',
                     jsonb_build_object('average', l.rating_avg::float8, 'count', l.rating_count))

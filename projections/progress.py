@@ -1,0 +1,120 @@
+"""What this process knows of each projection's progress, and read-your-writes waits on it.
+
+The runtime's runners, its listener (moves announced by other processes) and
+polls of the database all report here: the position each active generation
+reached and the event a failing one is stopped at. A handler waits here until
+the projections it reads have processed its write; a wait on a projection
+that is failing at or before that write ends at once, since waiting cannot get
+it there (`ReadModelBehind`, a 503 with Retry-After).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from events.errors import Unavailable
+from projections.failures import Failure
+
+BEHIND_RETRY = 1  # Retry-After (s) when a projection is only slower than the write
+STUCK_RETRY = 60  # Retry-After (s) when it is stopped at an event it cannot apply
+
+
+class ReadModelBehind(Unavailable):
+    """A handler's answer depends on a projection that has not reached the write (a 503 with Retry-After)."""
+
+    def __init__(self, detail: str, retry_after: int) -> None:
+        super().__init__(detail)
+        self.retry_after = retry_after
+
+
+class Progress:
+    """Positions and failing events of the active generations, as this process last learnt them."""
+
+    def __init__(self) -> None:
+        self.positions: dict[str, int] = {}
+        self.stuck: dict[str, int] = {}  # failing active generations: name -> the event they are stopped at
+        self._moved = threading.Condition()
+        self._listeners: list[Callable[[str, int], None]] = []
+
+    def on_move(self, listener: Callable[[str, int], None]) -> None:
+        """Call `listener(name, position)` whenever a projection moves (cache invalidation)."""
+        self._listeners.append(listener)
+
+    def moved_to(self, name: str, position: int) -> None:
+        """`name` reached `position` (never moves back); a failure at or before it is over."""
+        with self._moved:
+            if position > self.positions.get(name, 0):
+                self.positions[name] = position
+            if self.stuck.get(name, position + 1) <= position:
+                del self.stuck[name]
+            self._moved.notify_all()
+        for listener in self._listeners:
+            listener(name, position)
+
+    def switched(self, name: str, position: int) -> None:
+        """Reads of `name` use another generation now, at `position` (which may be behind the old one)."""
+        with self._moved:
+            self.positions[name] = position
+            self._moved.notify_all()
+        for listener in self._listeners:
+            listener(name, position)
+
+    def set_stuck(self, name: str, failure: Failure | None) -> None:
+        """Remember whether the active generation of `name` is failing (waits on it then end at once)."""
+        with self._moved:
+            if failure is not None and failure.failing:
+                self.stuck[name] = failure.event_id
+            else:
+                self.stuck.pop(name, None)
+            self._moved.notify_all()
+
+    def failing_at(self, name: str, event_id: int) -> None:
+        """Another process found the active generation of `name` failing at `event_id`."""
+        with self._moved:
+            self.stuck[name] = event_id
+            self._moved.notify_all()
+
+    def wait(self, names: list[str], position: int, timeout: float, threaded: Callable[[], bool],
+             poll: Callable[[str], None]) -> bool:
+        """Block until every named projection has processed `position` (bounded); True if it did.
+
+        Returns False at once when one of them is failing at an event at or
+        before `position`. While `threaded()` (runners or a listener report
+        here) the wait is on a condition; otherwise `poll(name)` asks the
+        database each round.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._moved:
+                if all(self.positions.get(n, 0) >= position for n in names):
+                    return True
+                if self._stuck_at(names, position):
+                    return False
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                if threaded():
+                    self._moved.wait(min(left, 0.05))
+                    continue
+            for n in names:
+                poll(n)
+            time.sleep(0.02)
+
+    def behind(self, names: list[str], position: int) -> ReadModelBehind:
+        """The 503 for a wait that ended without `position`: stopped at an event, or only slower than the write."""
+        with self._moved:
+            stuck = self._stuck_at(names, position)
+        if stuck:
+            which = ", ".join(f"{n} (at event {e})" for n, e in stuck.items())
+            return ReadModelBehind(
+                f"the change is saved, but the read model is stopped at an event it cannot apply: {which}; "
+                "the answer cannot show the change until that is repaired, retry later", STUCK_RETRY)
+        behind = ", ".join(n for n in names if self.positions.get(n, 0) < position)
+        return ReadModelBehind(
+            f"the change is saved, but the read model ({behind}) has not caught up with it yet; retry in a moment",
+            BEHIND_RETRY)
+
+    def _stuck_at(self, names: list[str], position: int) -> dict[str, int]:
+        return {n: self.stuck[n] for n in names if self.stuck.get(n, position + 1) <= position}
