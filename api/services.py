@@ -1,17 +1,24 @@
-"""The pieces operation handlers use, built once by the composition root and passed in."""
+"""The pieces operation handlers use, built once by the composition root and passed in.
+
+Outside-world needs are ports (protocols) in typed fields: `search` (queries.search),
+`views` (below), `check_url` and `draft_jobs` (commands.draft). `launchdir/bootstrap.py`
+wires adapters from `workers/` to them, so `api/` never imports an adapter.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
-from typing import Any
+from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from aggregates.base import Meta
+from commands.draft import DraftJobs, UrlGuard
 from commands.store import EventStore
 from projections.reads import ReadStore
 from projections.runtime import ProjectionRuntime
+from queries.search import SearchBackend
 
 
 @dataclass
@@ -40,16 +47,26 @@ class Call:
         return Meta(at=self.at, actor=actor, channel=self.channel)
 
 
+class ViewCounter(Protocol):
+    """Counts one view of a listing (get_listing) without a write per read (workers/views.py tallies them)."""
+
+    def hit(self, listing_id: int) -> None: ...
+
+
 @dataclass
 class Services:
+    """The store, the reads, the site's time, and the ports of the operations."""
+
     store: EventStore
     reads: ReadStore
     runtime: ProjectionRuntime
     links: dict[str, str]
     timezone: ZoneInfo
     clock: Callable[[], datetime]
-    settings: Any = None
-    extras: dict[str, Any] = field(default_factory=dict)
+    search: SearchBackend  # PostgreSQL or Elasticsearch (docs/search.md)
+    views: ViewCounter
+    check_url: UrlGuard  # the submit-time URL check of drafts (the crawler's address guard)
+    draft_jobs: DraftJobs  # the background work of drafts, over the job queue
 
     def now(self) -> datetime:
         """The current time in the site's timezone: days and launch weeks follow it."""

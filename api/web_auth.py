@@ -8,19 +8,20 @@ Handlers call the command and query functions directly, never HTTP.
 Every form field and query parameter keeps the text rule (`events.text`):
 one that breaks it is refused before any handler runs, with the page's own
 error display and status 400, so nothing is stored. Sign-up and reset
-requests answer before the address is looked up (`workers.mail.DeferredMail`
-runs that part), so their timing does not tell whether an account exists.
+requests answer before the address is looked up (the `DeferredWork` port runs
+that part), so their timing does not tell whether an account exists. Both mail
+ports are implemented in `workers/mail.py` and wired in `launchdir/bootstrap.py`.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote, urlsplit
+from typing import Any, Protocol
+from urllib.parse import quote
 from uuid import UUID, uuid4
 
 import anyio
@@ -46,7 +47,6 @@ from events import text as text_rule
 from events.errors import InvalidInput, NotFound, Unavailable
 from queries import accounts as accounts_q
 from queries import mail as mail_q
-from workers.mail import DeferredMail, OutboxSender, SmtpMailer
 
 log = logging.getLogger(__name__)
 TEMPLATE_DIR = Path(__file__).parent / "templates"
@@ -58,6 +58,22 @@ SCOPE_LABELS = {
     "listings:write": "Submit and edit drafts and listings, claims, invites, the free plan",
     "orders:write": "Quote orders and create checkout links",
 }
+
+
+class MailSender(Protocol):
+    """Sends the outbox's due messages on a thread of its own; identity starts and stops it."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+class DeferredWork(Protocol):
+    """Runs named work after the answer, in order; `stop` runs what is queued first."""
+
+    def submit(self, name: str, work: Callable[[], object]) -> None: ...
+
+    def stop(self) -> None: ...
 
 
 @dataclass
@@ -74,9 +90,9 @@ class Identity:
     api_keys: ApiKeyVerifier
     authenticator: BearerAuthenticator
     challenge: Callable[..., str]
-    sender: OutboxSender | None
+    sender: MailSender | None  # None without SMTP_URL: mail stays queued in the outbox
     secure_cookies: bool
-    deferred: DeferredMail = field(default_factory=DeferredMail)  # sign-up and reset work, after the answer
+    deferred: DeferredWork  # sign-up and reset work, after the answer
 
     def routes(self) -> list[BaseRoute]:
         return WebAuth(self).routes() + protected_resource_routes(self.base_url)
@@ -96,8 +112,8 @@ class Identity:
         self.usage.stop()
 
 
-def build_identity(services: Services, base_url: str, smtp_url: str | None) -> Identity:
-    """Create the identity tables, read the signing secret, and wire verifier chain and mail sender."""
+def build_identity(services: Services, base_url: str, *, sender: MailSender | None, deferred: DeferredWork) -> Identity:
+    """Create the identity tables, read the signing secret, and wire the verifier chain with the mail ports."""
     pool = services.reads.pool
     setup_sessions(pool)
     secret = signing_secret(pool)
@@ -106,18 +122,13 @@ def build_identity(services: Services, base_url: str, smtp_url: str | None) -> I
     api_keys = ApiKeyVerifier(services.reads, services.clock, usage)
     # An OAuth access-token verifier joins this chain when the authorization server exists.
     authenticator = BearerAuthenticator([api_keys])
-    sender = None
-    if smtp_url:
-        host = urlsplit(base_url).hostname or "localhost"
-        mailer = SmtpMailer.from_url(smtp_url, default_sender=f"launchdir <noreply@{host}>")
-        sender = OutboxSender(services.store, services.reads, mailer, services.clock)
-        services.runtime.on_move(sender.on_move)
     secure = base_url.startswith("https://")
     return Identity(
         services=services, base_url=base_url, links=account_cmd.AccountLinks(secret, services.links["website"]),
         sessions=SessionStore(pool, services.clock), throttle=SigninThrottle(pool, services.clock),
         csrf=Csrf(secret, ("__Host-" if secure else "") + "ld_csrf"), usage=usage, api_keys=api_keys,
         authenticator=authenticator, challenge=challenge_for(base_url), sender=sender, secure_cookies=secure,
+        deferred=deferred,
     )
 
 

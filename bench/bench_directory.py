@@ -220,7 +220,7 @@ def main() -> None:
             reads = c.services.reads
             from queries import listings as listings_q
 
-            first = listings_q.search_listings(reads, c.services.extras["search"],
+            first = listings_q.search_listings(reads, c.services.search,
                                                listings_q.SearchListings(q="notin", per_page=3), datetime(2026, 11, 18).date())
             print("  'notin' ->", ", ".join(i["name"] for i in first["items"]))
             print(_line("search, in process (typo queries)", search_in_process(c, args.rounds)))

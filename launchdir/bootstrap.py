@@ -1,18 +1,22 @@
 """Wire the ports to adapters once, from settings (cosmicpython's bootstrap).
 
 Every layer receives what it needs from here, so a test can build exactly the
-pieces it uses against its own database.
+pieces it uses against its own database. The operations' ports are typed
+fields of `Services`; the website's and the OAuth server's are arguments of
+`build_identity` and `build_oauth`; the parts with threads to start and stop
+are typed fields of the `Container` (docs/architecture.md, "Wiring").
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 import redis.asyncio as aioredis
@@ -26,47 +30,27 @@ from api.idempotency import PostgresIdempotency
 from api.ops import build_registry
 from api.ratelimit import Limits, LocalRateLimiter, RedisRateLimiter
 from api.services import Services
-from api.oauth import OAuthServer, build_oauth  # the OAuth authorization server (docs/oauth.md)
-from api.web_auth import Identity, build_identity  # identity: accounts, sessions, API keys, mail
+from api.oauth import OAuthServer, build_oauth
+from api.web_auth import Identity, build_identity
 from api.web_invites import invite_routes
 from commands import catalog as catalog_cmd
 from commands.ids import IdAllocator
 from commands.store import EventStore, LaunchdirEvents
 from launchdir.database import eventsourcing_env, resolve_database_url
-from launchdir.directory import Directory, wire_directory
+from launchdir.directory import Directory, search_backend, wire_directory
+from launchdir.read_models import all_projections
 from launchdir.settings import Settings
-from launchdir.submission import DraftWorkers, wire_submission
-from projections.accounts_view import AccountsView
-from projections.base import Projection
-from projections.catalog_view import CatalogView
-from projections.content_view import ContentView
-from projections.draft_view import DraftView
-from projections.launches_view import LaunchesView
-from projections.leaderboard_view import LeaderboardView
-from projections.listing_view import ListingView
+from launchdir.submission import DraftWorkers, draft_ports, job_queue, wire_submission
 from projections.log import EventLog
-from projections.mail_view import MailView
-from projections.oauth_view import OAuthView
 from projections.reads import ReadStore
 from projections.runtime import ProjectionRuntime
+from workers.adapters.client_metadata import CimdFetcher
+from workers.adapters.smtp import SmtpMailer
+from workers.mail import DeferredMail, OutboxSender
 from workers.scheduler import Scheduler
+from workers.views import ViewCounter
 
 log = logging.getLogger(__name__)
-
-
-def all_projections(timezone: str = "UTC") -> list[Projection]:
-    """Every projection the service runs (one line each); `timezone` is the site's (launch weeks follow it)."""
-    return [
-        CatalogView(),
-        ListingView(),
-        LaunchesView(timezone),
-        LeaderboardView(),
-        ContentView(),
-        AccountsView(),
-        MailView(),
-        DraftView(),
-        OAuthView(),
-    ]
 
 
 def utc_now() -> datetime:
@@ -82,11 +66,13 @@ class Container:
     runtime: ProjectionRuntime
     services: Services
     executor: Executor
-    extras: dict[str, Any] = field(default_factory=dict)
+    directory: Directory  # the search backend, the view counter and its flusher, the Elasticsearch indexer
+    identity: Identity  # accounts, sessions, API keys, mail
+    oauth: OAuthServer  # the OAuth authorization server (docs/oauth.md)
+    draft_workers: DraftWorkers  # the job queue, the draft sweeper, this process's job context
 
     def close(self) -> None:
-        if "draft_workers" in self.services.extras:
-            self.services.extras["draft_workers"].close()  # queue first: its jobs use the pools
+        self.draft_workers.close()  # queue first: its jobs use the pools
         self.runtime.stop()
         self.pool.close()
         self.store.app.close()
@@ -120,6 +106,17 @@ def rate_limiter(settings: Settings) -> RateLimiter:
     return LocalRateLimiter(limits)
 
 
+def mail_sender(services: Services, settings: Settings) -> OutboxSender | None:
+    """The outbox sender over SMTP when `SMTP_URL` is set (woken when the outbox projection moves); else None."""
+    if not settings.smtp_url:
+        return None
+    host = urlsplit(settings.base_url).hostname or "localhost"
+    mailer = SmtpMailer.from_url(settings.smtp_url, default_sender=f"launchdir <noreply@{host}>")
+    sender = OutboxSender(services.store, services.reads, mailer, services.clock)
+    services.runtime.on_move(sender.on_move)
+    return sender
+
+
 def bootstrap(settings: Settings, *, clock: Any = utc_now) -> Container:
     conninfo = resolve_database_url(settings.database_url, settings.data_dir)
     app = LaunchdirEvents(env=eventsourcing_env(conninfo, settings.db_pool_size))
@@ -129,22 +126,28 @@ def bootstrap(settings: Settings, *, clock: Any = utc_now) -> Container:
     runtime.setup()
     store.on_append(runtime.wake)
     reads = ReadStore(pool, runtime)
+    search, indexer = search_backend(settings, store, reads, runtime)  # PostgreSQL, or Elasticsearch and its indexer
+    views = ViewCounter()
+    queue = job_queue(settings)  # Redis (rq) or threads in this process
+    check_url, draft_jobs = draft_ports(settings, queue)
     services = Services(
         store=store, reads=reads, runtime=runtime, links=links(settings.base_url),
-        timezone=ZoneInfo(settings.timezone), clock=clock, settings=settings,
+        timezone=ZoneInfo(settings.timezone), clock=clock,
+        search=search, views=views, check_url=check_url, draft_jobs=draft_jobs,
     )
-    services.extras["directory"] = wire_directory(services, settings)  # search backend, view counter
+    directory = wire_directory(services, settings, views, indexer)  # the view flusher
     idempotency = PostgresIdempotency(pool, retention=timedelta(hours=settings.idempotency_retention_hours))
     idempotency.setup()
-    identity = build_identity(services, settings.base_url, settings.smtp_url)
-    services.extras["identity"] = identity
-    services.extras["oauth"] = build_oauth(  # joins identity's bearer chain with its access-token verifier
-        services, identity, settings.base_url, allow_loopback=settings.crawl_allow_loopback,
-        ca_file=settings.oauth_cimd_ca_file, rate_limits=settings.rate_limits, redis_url=settings.redis_url)
-    services.extras["draft_workers"] = wire_submission(services, settings, pool)  # job queue, drafter, crawler
+    identity = build_identity(services, settings.base_url, sender=mail_sender(services, settings), deferred=DeferredMail())
+    documents = CimdFetcher(allow_loopback=settings.crawl_allow_loopback, ca_file=settings.oauth_cimd_ca_file)
+    oauth = build_oauth(  # joins identity's bearer chain with its access-token verifier
+        services, identity, settings.base_url, documents=documents,
+        rate_limits=settings.rate_limits, redis_url=settings.redis_url)
+    draft_workers = wire_submission(services, settings, pool, queue)  # drafter, crawl store, job context, sweeper
     executor = Executor(services, build_registry(), idempotency=idempotency, rate_limiter=rate_limiter(settings),
                         authenticator=identity.authenticator, challenge=identity.challenge)
-    return Container(settings, conninfo, store, pool, runtime, services, executor)
+    return Container(settings, conninfo, store, pool, runtime, services, executor,
+                     directory=directory, identity=identity, oauth=oauth, draft_workers=draft_workers)
 
 
 def default_catalog() -> dict[str, Any]:
@@ -183,12 +186,10 @@ def web_app(c: Container) -> Any:
         config.on_startup.append(lambda: _catch_up_all(c))
     config.on_startup.append(lambda: c.runtime.start(run_projectors=c.settings.run_projectors))
     config.on_shutdown.append(c.runtime.stop)
-    directory: Directory = c.services.extras["directory"]
+    directory, identity, oauth = c.directory, c.identity, c.oauth
     config.on_startup.append(lambda: directory.start(run_indexer=c.settings.run_projectors))  # view flusher, indexer
     config.on_shutdown.insert(0, directory.stop)  # last flush of counted views
-    identity: Identity = c.services.extras["identity"]
     config.extra_routes.extend(identity.routes())
-    oauth: OAuthServer = c.services.extras["oauth"]
     config.extra_routes.extend(oauth.routes())  # /oauth/*, RFC 8414 metadata, consent, /account/apps
     config.mcp_wrappers.append(oauth.mcp_guard(c.executor.registry))  # inner: HTTP 401/403 for protected tool calls
     config.mcp_wrappers.append(identity.mcp_guard)
@@ -198,8 +199,7 @@ def web_app(c: Container) -> Any:
     config.on_startup.append(scheduler.start)
     config.on_shutdown.insert(0, scheduler.stop)
     config.extra_routes.extend(badge_routes(c.services))  # /badges/{slug}/{kind}.svg
-    draft_workers: DraftWorkers = c.services.extras["draft_workers"]
-    config.on_startup.append(draft_workers.start)  # resumes stalled draft jobs, then sweeps every 30 s
-    config.on_shutdown.insert(0, draft_workers.stop)
+    config.on_startup.append(c.draft_workers.start)  # resumes stalled draft jobs, then sweeps every 30 s
+    config.on_shutdown.insert(0, c.draft_workers.stop)
     config.extra_routes.extend(invite_routes(identity))  # /invites/accept: co-founder invites
     return create_app(c.executor, config)

@@ -4,20 +4,30 @@
 (started where the projections run: inside the server, or in `launchdir projector`
 when the servers run with `LAUNCHDIR_PROJECTORS=external`); otherwise on PostgreSQL in the listing view.
 Views counted by get_listing are flushed every `LAUNCHDIR_VIEW_FLUSH_SECONDS`.
+
+Two steps, because the operations' services hold the search backend and the
+counter while the flusher runs on the services' clock: `search_backend` before
+the services are built, `wire_directory` after.
 """
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from aggregates.base import Meta
 from api.services import Services
+from commands.store import EventStore
 from launchdir.settings import Settings
+from projections.reads import ReadStore
+from projections.runtime import ProjectionRuntime
 from queries.search import SearchBackend
 from queries.search_postgres import PostgresSearch
 from workers.views import ViewCounter, ViewFlusher
+
+if TYPE_CHECKING:
+    from projections.search_index import ElasticsearchIndexer
 
 log = logging.getLogger(__name__)
 
@@ -27,7 +37,7 @@ class Directory:
     search: SearchBackend
     views: ViewCounter
     flusher: ViewFlusher
-    indexer: Any = None  # projections.search_index.ElasticsearchIndexer when configured
+    indexer: ElasticsearchIndexer | None = None  # when ELASTICSEARCH_URL is set
 
     def start(self, run_indexer: bool = True) -> None:
         """Start the view flusher, and the indexer where this process runs projections."""
@@ -46,9 +56,10 @@ class Directory:
         self.flusher.stop()
 
 
-def wire_directory(services: Services, settings: Settings) -> Directory:
-    """Choose the search backend and build the view counter; put both where the operations find them."""
-    search: SearchBackend = PostgresSearch(services.reads)
+def search_backend(settings: Settings, store: EventStore, reads: ReadStore,
+                   runtime: ProjectionRuntime) -> tuple[SearchBackend, ElasticsearchIndexer | None]:
+    """PostgreSQL search; or, with `ELASTICSEARCH_URL`, Elasticsearch and the indexer that feeds it."""
+    search: SearchBackend = PostgresSearch(reads)
     indexer = None
     if settings.elasticsearch_url:
         from projections.log import EventLog
@@ -56,16 +67,18 @@ def wire_directory(services: Services, settings: Settings) -> Directory:
         from queries.search_elasticsearch import ElasticsearchSearch
 
         client = elasticsearch_client(settings.elasticsearch_url)
-        indexer = ElasticsearchIndexer(client, services.reads.pool, services.runtime, EventLog(services.store.app),
-                                       settings.elasticsearch_index)
+        indexer = ElasticsearchIndexer(client, reads.pool, runtime, EventLog(store.app), settings.elasticsearch_index)
         indexer.setup()
-        search = ElasticsearchSearch(services.reads, client, settings.elasticsearch_index)
-    views = ViewCounter()
+        search = ElasticsearchSearch(reads, client, settings.elasticsearch_index)
+    return search, indexer
+
+
+def wire_directory(services: Services, settings: Settings, views: ViewCounter,
+                   indexer: ElasticsearchIndexer | None = None) -> Directory:
+    """The flusher of the view counter the operations hit, with the services' search backend and the indexer."""
 
     def meta() -> Meta:
         return Meta(at=services.now(), actor="system", channel="system")
 
     flusher = ViewFlusher(views, services.store, meta, interval=settings.view_flush_seconds)
-    services.extras["search"] = search
-    services.extras["views"] = views
-    return Directory(search, views, flusher, indexer)
+    return Directory(services.search, views, flusher, indexer)

@@ -2,9 +2,11 @@
 
 - Job queue: `RQJobQueue` on Redis when `REDIS_URL` is set (jobs run in
   `launchdir worker` processes), else `InlineJobQueue` threads in this process.
+  The operations reach it through the `DraftJobs` port (`QueueJobs` over the queue).
 - Drafter: `AnthropicDrafter` when `ANTHROPIC_API_KEY` is set, falling back to
   the `ExtractiveDrafter` when the model fails; else the extractive drafter.
-- Crawler: `CrawlSettings(allow_loopback=settings.crawl_allow_loopback)`.
+- Crawler: `CrawlSettings(allow_loopback=settings.crawl_allow_loopback)`; the
+  operations check URLs through the `UrlGuard` port (`url_guard` over these settings).
 - The job context (`workers.jobs.install_context`) is a `JobContext` whose
   `submission` the draft jobs use.
 """
@@ -13,19 +15,29 @@ from __future__ import annotations
 
 import logging
 import os
-from dataclasses import dataclass, field
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from psycopg_pool import ConnectionPool
 
 from api.services import Services
+from commands.draft import DraftJobs, UrlGuard
+from commands.ids import IdAllocator
+from commands.store import EventStore, LaunchdirEvents
+from launchdir.database import eventsourcing_env, resolve_database_url
+from launchdir.read_models import all_projections
 from launchdir.settings import Settings
+from projections.log import EventLog
+from projections.reads import ReadStore
+from projections.runtime import ProjectionRuntime
 from workers import draft_jobs  # noqa: F401  (registers the draft jobs in this process)
+from workers.adapters.anthropic_api import AnthropicDrafter
+from workers.adapters.websites import CrawlSettings
 from workers.crawl_store import CrawlStore
-from workers.crawling import CrawlSettings
-from workers.draft_jobs import DraftSweeper, SubmissionContext
-from workers.drafting import AnthropicDrafter, Drafter, ExtractiveDrafter
+from workers.draft_jobs import DraftSweeper, QueueJobs, SubmissionContext, url_guard
+from workers.drafting import Drafter, ExtractiveDrafter
 from workers.job_queue_inline import InlineJobQueue
 from workers.jobs import JobQueue, current_context, install_context
 
@@ -38,14 +50,13 @@ class JobContext:
 
     submission: SubmissionContext
     services: Services | None  # None in `launchdir worker` processes
-    extras: dict[str, Any] = field(default_factory=dict)
 
 
 def job_queue(settings: Settings) -> JobQueue:
     if settings.redis_url:
         from redis import Redis
 
-        from workers.job_queue_rq import RQJobQueue
+        from workers.adapters.redis_queue import RQJobQueue
 
         return RQJobQueue(Redis.from_url(settings.redis_url), queue_name=settings.job_queue)
     return InlineJobQueue(workers=settings.job_workers)
@@ -62,6 +73,11 @@ def crawl_settings(settings: Settings) -> CrawlSettings:
     return CrawlSettings(allow_loopback=settings.crawl_allow_loopback)
 
 
+def draft_ports(settings: Settings, queue: JobQueue) -> tuple[UrlGuard, DraftJobs]:
+    """The ports of the draft operations: the submit-time URL check and the background work over `queue`."""
+    return url_guard(crawl_settings(settings)), QueueJobs(queue)
+
+
 class DraftWorkers:
     """The queue, the sweeper and the installed job context of one process."""
 
@@ -70,6 +86,11 @@ class DraftWorkers:
         self.queue = queue
         self.sweeper = sweeper
         self.previous = previous  # the context installed before this one (tests build several containers)
+
+    @property
+    def submission(self) -> SubmissionContext:
+        """What the draft jobs of this process use (store, crawls, drafter, queue, clock)."""
+        return self.context.submission
 
     def start(self) -> None:
         """Resume work a previous process left behind, then sweep periodically."""
@@ -93,10 +114,10 @@ class DraftWorkers:
             pass
 
 
-def wire_submission(services: Services, settings: Settings, pool: ConnectionPool) -> DraftWorkers:
+def wire_submission(services: Services, settings: Settings, pool: ConnectionPool, queue: JobQueue) -> DraftWorkers:
+    """The draft jobs' context over `queue` (the one behind the services' `draft_jobs` port), installed for this process."""
     crawls = CrawlStore(pool)
     crawls.setup()
-    queue = job_queue(settings)
     drafter, fallback = drafters(settings)
     sub = SubmissionContext(
         store=services.store, reads=services.reads, crawls=crawls, crawl_settings=crawl_settings(settings),
@@ -104,7 +125,6 @@ def wire_submission(services: Services, settings: Settings, pool: ConnectionPool
         timeout=timedelta(seconds=settings.draft_timeout_seconds),
         crawl_retention=timedelta(days=settings.crawl_retention_days),
     )
-    services.extras["submission"] = sub
     context = JobContext(submission=sub, services=services)
     try:
         previous = current_context()
@@ -116,17 +136,6 @@ def wire_submission(services: Services, settings: Settings, pool: ConnectionPool
 
 def worker_context(settings: Settings) -> JobContext:
     """The job context of a `launchdir worker` work horse: only what jobs use (no web, no projections)."""
-    from datetime import datetime, timezone
-    from zoneinfo import ZoneInfo
-
-    from commands.ids import IdAllocator
-    from commands.store import EventStore, LaunchdirEvents
-    from launchdir.bootstrap import all_projections
-    from launchdir.database import eventsourcing_env, resolve_database_url
-    from projections.log import EventLog
-    from projections.reads import ReadStore
-    from projections.runtime import ProjectionRuntime
-
     conninfo = resolve_database_url(settings.database_url, settings.data_dir)
     app = LaunchdirEvents(env={**eventsourcing_env(conninfo, 2), "CREATE_TABLE": "n"})  # the servers made it
     pool = ConnectionPool(conninfo, min_size=1, max_size=4, open=True, name="jobs")
@@ -165,14 +174,16 @@ class LazyJobContext:
 
 
 def run_worker(settings: Settings, burst: bool = False) -> bool:
-    """`launchdir worker`: process the Redis queue with the job context installed."""
+    """`launchdir worker`: process the Redis queue with the job context installed.
+
+    Everything the jobs and `worker_context` use is imported with this module,
+    once, so forked work horses only connect.
+    """
     from redis import Redis
 
-    from workers.job_queue_rq import run_worker as rq_worker
+    from workers.adapters.redis_queue import run_worker as rq_worker
 
     if not settings.redis_url:
         raise RuntimeError("REDIS_URL is not set; without Redis, jobs run inside `launchdir serve`")
-    import launchdir.bootstrap  # noqa: F401  (imported once here, so forked work horses only connect)
-
     install_context(LazyJobContext(settings))
     return rq_worker(Redis.from_url(settings.redis_url), settings.job_queue, burst=burst)

@@ -31,7 +31,7 @@ from projections.periodic import Periodic
 from projections.reads import ReadStore
 from queries import drafts as drafts_q
 from workers.crawl_store import CrawlStore
-from workers.crawling import (
+from workers.adapters.websites import (
     BlockedAddress,
     CrawlError,
     CrawlResult,

@@ -1,17 +1,16 @@
-"""Outgoing mail: the SMTP adapter and the outbox sender.
+"""Outgoing mail: the outbox sender and the deferred runner of sign-up and reset work.
 
 Commands queue messages as `EmailQueued` events (the outbox); the
 `OutboxSender` reads due messages from the `mail_view` projection, claims each
-one with an event (so two senders never both send it), sends it with smtplib
-and records `EmailSent` or `EmailFailed` (retried with backoff, then given up).
+one with an event (so two senders never both send it), sends it through a
+`Mailer` (the SMTP adapter, `workers/adapters/smtp.py`) and records
+`EmailSent` or `EmailFailed` (retried with backoff, then given up).
 
 Delivery is at least once: a sender that dies after the SMTP server accepted
 a message but before `EmailSent` is stored sends it again once the claim is
 stale (10 minutes).
 
-`SMTP_URL`: ``smtp://[user[:password]@]host[:port][?starttls=1&from=addr]``
-or ``smtps://...`` (TLS from the first byte, port 465 by default).
-Without it nothing is sent; messages stay `queued` in the outbox.
+Without `SMTP_URL` no sender runs; messages stay `queued` in the outbox.
 
 `DeferredMail` runs, after the answer, the account commands whose mail would
 otherwise show in the response time (sign-up, password reset requests): the
@@ -22,18 +21,13 @@ account, so the answer cannot tell which.
 from __future__ import annotations
 
 import logging
-import smtplib
-import ssl
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from datetime import datetime
-from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
-from urllib.parse import parse_qs, unquote, urlsplit
+from typing import Protocol
 
 from aggregates import mail as mail_agg
 from aggregates.base import Meta
@@ -47,67 +41,16 @@ log = logging.getLogger(__name__)
 ACTOR = "system:mailer"
 
 
-@dataclass(frozen=True)
-class SmtpMailer:
-    """Sends one plain-text message per call over SMTP (a fresh connection each time)."""
+class Mailer(Protocol):
+    """Sends one message (the SMTP adapter, `workers/adapters/smtp.py`); raises when it could not."""
 
-    host: str
-    port: int
-    sender: str
-    username: str | None = None
-    password: str | None = None
-    tls: bool = False  # implicit TLS (smtps)
-    starttls: bool = False
-    timeout: float = 20.0
-
-    @classmethod
-    def from_url(cls, url: str, default_sender: str) -> SmtpMailer:
-        parts = urlsplit(url)
-        if parts.scheme not in ("smtp", "smtps"):
-            raise ValueError("SMTP_URL must start with smtp:// or smtps://")
-        query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
-        tls = parts.scheme == "smtps"
-        starttls = query.get("starttls", "").lower() in ("1", "true", "yes")
-        return cls(
-            host=parts.hostname or "127.0.0.1",
-            port=parts.port or (465 if tls else 587 if starttls else 25),
-            sender=query.get("from") or default_sender,
-            username=unquote(parts.username) if parts.username else None,
-            password=unquote(parts.password) if parts.password else None,
-            tls=tls,
-            starttls=starttls,
-        )
-
-    def build(self, to: str, subject: str, text: str, at: datetime) -> EmailMessage:
-        msg = EmailMessage()
-        msg["From"] = self.sender
-        msg["To"] = to
-        msg["Subject"] = subject
-        msg["Date"] = format_datetime(at)
-        msg["Message-ID"] = make_msgid(domain=self.sender.rsplit("@", 1)[-1].strip(">") or None)
-        msg.set_content(text)
-        return msg
-
-    def send(self, to: str, subject: str, text: str, at: datetime) -> None:
-        message = self.build(to, subject, text, at)
-        context = ssl.create_default_context()
-        smtp: smtplib.SMTP
-        if self.tls:
-            smtp = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout, context=context)
-        else:
-            smtp = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
-        with smtp:
-            if self.starttls:
-                smtp.starttls(context=context)
-            if self.username:
-                smtp.login(self.username, self.password or "")
-            smtp.send_message(message)
+    def send(self, to: str, subject: str, text: str, at: datetime) -> None: ...
 
 
 class OutboxSender:
     """Sends due outbox messages; `run_once` for tests and the CLI, `start` for a server thread."""
 
-    def __init__(self, store: EventStore, reads: ReadStore, mailer: SmtpMailer, clock: Callable[[], datetime],
+    def __init__(self, store: EventStore, reads: ReadStore, mailer: Mailer, clock: Callable[[], datetime],
                  poll_seconds: float = 2.0) -> None:
         self.store = store
         self.reads = reads

@@ -1,7 +1,8 @@
 """The OAuth 2.1 authorization server: endpoints, consent and connected-apps pages, the token verifier, the MCP guard.
 
 `build_oauth` is called once by the composition root, after `build_identity`
-(it runs on identity's sessions and joins its bearer chain). See docs/oauth.md.
+(it runs on identity's sessions and joins its bearer chain), with the adapter
+behind the `ClientMetadataDocuments` port. See docs/oauth.md.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from starlette.routing import BaseRoute
 from starlette.types import ASGIApp
 
 from api.auth import RESOURCES
-from api.oauth.clients import ClientResolver
+from api.oauth.clients import ClientMetadataDocuments, ClientResolver
 from api.oauth.mcp_guard import McpScopeGuard
 from api.oauth.pages import WebOAuth
 from api.oauth.provider import PendingRequests, Provider
@@ -22,7 +23,6 @@ from api.oauth.verifier import OAuthTokenVerifier
 from api.registry import Registry
 from api.services import Services
 from api.web_auth import Identity
-from workers.cimd import CimdFetcher
 
 __all__ = ["OAuthServer", "build_oauth"]
 
@@ -34,7 +34,7 @@ class OAuthServer:
     provider: Provider
     endpoints: OAuthEndpoints
     verifier: OAuthTokenVerifier
-    fetcher: CimdFetcher
+    documents: ClientMetadataDocuments
     pending: PendingRequests
 
     def routes(self) -> list[BaseRoute]:
@@ -50,16 +50,15 @@ class OAuthServer:
         return wrap
 
 
-def build_oauth(services: Services, identity: Identity, issuer: str, *, allow_loopback: bool = False,
-                ca_file: str | None = None, rate_limits: bool = True, redis_url: str | None = None) -> OAuthServer:
+def build_oauth(services: Services, identity: Identity, issuer: str, *, documents: ClientMetadataDocuments,
+                rate_limits: bool = True, redis_url: str | None = None) -> OAuthServer:
     """Create the pending-requests table and wire provider, endpoints and verifier; add the verifier to the chain."""
     resources = {channel: issuer + path for channel, path in RESOURCES.items()}
     pending = PendingRequests(services.reads.pool)
     pending.setup()
-    fetcher = CimdFetcher(allow_loopback=allow_loopback, ca_file=ca_file)
-    resolver = ClientResolver(services.store, fetcher)
+    resolver = ClientResolver(services.store, documents)
     provider = Provider(services, resolver, pending, issuer, resources)
     endpoints = OAuthEndpoints(provider, registration_limiter(rate_limits, redis_url))
     verifier = OAuthTokenVerifier(services.reads, services.clock, resources, issuer + "/oauth/token")
     identity.authenticator.verifiers.append(verifier)  # the bearer chain: API keys, then OAuth access tokens
-    return OAuthServer(issuer, identity, provider, endpoints, verifier, fetcher, pending)
+    return OAuthServer(issuer, identity, provider, endpoints, verifier, documents, pending)

@@ -3,7 +3,9 @@
 `ClientResolver.resolve` gives the client or the reason it cannot be used, so
 /authorize and /token can say exactly what is wrong with a client_id.
 `SecretAuthenticator` replaces the SDK's client authenticator: the SDK keeps
-client secrets in plain text, we keep only their SHA-256.
+client secrets in plain text, we keep only their SHA-256. URL clients' documents
+come through the `ClientMetadataDocuments` port (the guarded fetcher of
+`workers/adapters/client_metadata.py`, wired in `launchdir/bootstrap.py`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import base64
 import binascii
 import hmac
 import time
+from collections.abc import Sequence
+from typing import Protocol
 from urllib.parse import unquote, urlsplit
 from uuid import UUID
 
@@ -23,9 +27,41 @@ from starlette.requests import Request
 from aggregates.oauth import scopes_problem
 from commands import oauth as oauth_cmd
 from commands.store import EventStore
-from workers.cimd import CimdError, CimdFetcher, looks_like_url
 
 REGISTERED, METADATA_DOCUMENT = "registered", "metadata_document"
+
+
+class ClientMetadataDocument(Protocol):
+    """A validated client ID metadata document: what a URL client is made of."""
+
+    @property
+    def client_name(self) -> str: ...
+    @property
+    def redirect_uris(self) -> Sequence[str]: ...
+    @property
+    def grant_types(self) -> Sequence[str]: ...
+    @property
+    def scope(self) -> str | None: ...
+    @property
+    def client_uri(self) -> str | None: ...
+    @property
+    def logo_uri(self) -> str | None: ...
+    @property
+    def host(self) -> str:
+        """The domain the consent page shows."""
+        ...
+
+
+class ClientMetadataDocuments(Protocol):
+    """The port to the documents of URL client_ids: fetched, validated and cached by the adapter."""
+
+    def lookup(self, url: str) -> ClientMetadataDocument | str:
+        """The document at `url`, or why it cannot be used (told to the client's developer). Blocking."""
+        ...
+
+
+def looks_like_url(client_id: str) -> bool:
+    return client_id.startswith(("https://", "http://"))
 
 
 class LaunchdirClient(OAuthClientInformationFull):
@@ -52,16 +88,15 @@ class LaunchdirClient(OAuthClientInformationFull):
 class ClientResolver:
     """client_id -> client: a UUID names a registered client, an https URL a client ID metadata document."""
 
-    def __init__(self, store: EventStore, fetcher: CimdFetcher) -> None:
+    def __init__(self, store: EventStore, documents: ClientMetadataDocuments) -> None:
         self.store = store
-        self.fetcher = fetcher
+        self.documents = documents
 
     async def resolve(self, client_id: str) -> tuple[LaunchdirClient | None, str]:
         if looks_like_url(client_id):
-            try:
-                doc = await anyio.to_thread.run_sync(self.fetcher.get, client_id)
-            except CimdError as exc:
-                return None, f"client ID metadata document {client_id}: {exc}"
+            doc = await anyio.to_thread.run_sync(self.documents.lookup, client_id)
+            if isinstance(doc, str):
+                return None, f"client ID metadata document {client_id}: {doc}"
             return LaunchdirClient(
                 client_id=client_id, client_name=doc.client_name, redirect_uris=list(doc.redirect_uris),  # type: ignore[arg-type]
                 grant_types=list(doc.grant_types), response_types=["code"], token_endpoint_auth_method="none",

@@ -4,7 +4,8 @@ Writes answer with the draft as the projection shows it after the write
 (read-your-writes: the handler waits, bounded, for `draft_view` to reach the
 write's position; when it does not, the answer is a 503 saying the read model
 is behind, never a stale or missing draft). Background work (crawl, draft,
-redraft, competitor) goes through the job queue of `services.extras["submission"]`.
+redraft, competitor) goes through the `draft_jobs` port of the services, and URLs are
+checked by their `check_url` port (both wired in `launchdir/bootstrap.py`).
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ from events.errors import Unauthorized
 from projections.runtime import BEHIND_RETRY, ReadModelBehind
 from queries import drafts as drafts_q
 from queries.paging import Paging
-from workers.crawling import CrawlSettings
-from workers.draft_jobs import QueueJobs, SubmissionContext, url_guard
 
 VIEWS = ("draft_view",)
 LISTING_VIEWS = ("draft_view", "listing_view")
@@ -34,14 +33,6 @@ def _account(c: Call) -> str:
     return c.principal.account_id
 
 
-def _ports(s: Services) -> tuple[draft_cmd.UrlGuard, QueueJobs | None]:
-    sub: SubmissionContext | None = s.extras.get("submission")
-    if sub is not None:
-        return url_guard(sub.crawl_settings), QueueJobs(sub.queue)
-    loopback = bool(getattr(s.settings, "crawl_allow_loopback", False))
-    return url_guard(CrawlSettings(allow_loopback=loopback)), None
-
-
 def _wait(s: Services, position: int, views: tuple[str, ...] = VIEWS) -> None:
     s.runtime.require([v for v in views if v in s.runtime.projections], position, WAIT)
 
@@ -52,14 +43,13 @@ def _read(s: Services, draft_id: Any, account_id: str) -> dict[str, Any]:
 
 def _submit_listing(s: Services, cmd: draft_cmd.SubmitListing, c: Call) -> dict[str, Any]:
     account = _account(c)
-    check_url, jobs = _ports(s)
-    result = draft_cmd.submit_listing(s.store, cmd, account, c.meta(), check_url=check_url, jobs=None)
+    result = draft_cmd.submit_listing(s.store, cmd, account, c.meta(), check_url=s.check_url, jobs=None)
     try:
         _wait(s, result.position)
         return {**_read(s, result.draft_id, account), "existing": result.existing}
     finally:  # queued after the answer is read, so a new draft is answered in status `crawling` (SPEC §3.1)
-        if not result.existing and jobs is not None:
-            draft_cmd.queue_job(lambda: jobs.crawl(result.draft_id))
+        if not result.existing:
+            draft_cmd.queue_job(lambda: s.draft_jobs.crawl(result.draft_id))
 
 
 def _get_draft(s: Services, q: drafts_q.GetDraft, c: Call) -> dict[str, Any]:
@@ -72,8 +62,7 @@ def _list_drafts(s: Services, q: drafts_q.ListMyDrafts, c: Call) -> dict[str, An
 
 def _update_draft(s: Services, cmd: draft_cmd.UpdateDraft, c: Call) -> dict[str, Any]:
     account = _account(c)
-    check_url, jobs = _ports(s)
-    position = draft_cmd.update_draft(s.store, cmd, account, c.meta(), check_url=check_url, jobs=jobs)
+    position = draft_cmd.update_draft(s.store, cmd, account, c.meta(), check_url=s.check_url, jobs=s.draft_jobs)
     _wait(s, position, LISTING_VIEWS)
     return _read(s, cmd.id, account)
 

@@ -4,8 +4,8 @@ search_listings, get_alternatives and compare_listings answer from the
 executor's response cache until their projections move. get_listing does not
 use that cache, because every call must count a view: its handler reads the
 document from the in-process document cache (`ReadStore.cached`) and counts
-the view in memory (`workers/views.py`), so a hot read still costs no
-database round trip.
+the view in memory (the `views` port of the services, a tally in
+`workers/views.py`), so a hot read still costs no database round trip.
 """
 
 from __future__ import annotations
@@ -15,9 +15,6 @@ from typing import Any
 from api.registry import Operation
 from api.services import Call, Services
 from queries import listings as listings_q
-from queries.search import SearchBackend
-from queries.search_postgres import PostgresSearch
-from workers.views import ViewCounter
 
 LISTINGS = ("listing_view",)
 # `listing_search`: the Elasticsearch indexer's position, announced to every process (docs/search.md).
@@ -25,22 +22,13 @@ SEARCH = ("listing_view", "catalog_view", "listing_search")
 COMPARE = ("listing_view",)
 
 
-def search_backend(s: Services) -> SearchBackend:
-    backend = s.extras.get("search")
-    if backend is None:
-        backend = s.extras.setdefault("search", PostgresSearch(s.reads))
-    return backend  # type: ignore[no-any-return]
-
-
 def _search(s: Services, q: listings_q.SearchListings, c: Call) -> dict[str, Any]:
-    return listings_q.search_listings(s.reads, search_backend(s), q, s.today())
+    return listings_q.search_listings(s.reads, s.search, q, s.today())
 
 
 def _count_view(s: Services, doc: dict[str, Any]) -> None:
     """A view is counted in memory on every answer, cached or not (flushed as one event later)."""
-    views: ViewCounter | None = s.extras.get("views")
-    if views is not None:
-        views.hit(int(doc["listing_id"]))
+    s.views.hit(int(doc["listing_id"]))
 
 
 def _listing(s: Services, q: listings_q.GetListing, c: Call) -> dict[str, Any]:

@@ -43,7 +43,7 @@ def person(container: Any, verified: bool = True) -> Person:
     """An account with a password, made through the account command (as `launchdir accounts create` does)."""
     email = f"oauth-{uuid4().hex[:10]}@example.com"
     cmd = account_cmd.RegisterAccount(account_id=uuid4(), email=email, password=SecretStr(PASSWORD), verified=verified)
-    registered = account_cmd.register_account(container.store, cmd, OPS, None if verified else container.services.extras["identity"].links)
+    registered = account_cmd.register_account(container.store, cmd, OPS, None if verified else container.identity.links)
     assert container.runtime.wait_for(["accounts_view"], registered.position, 5)
     return Person(str(registered.account_id), email)
 

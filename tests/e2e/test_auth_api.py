@@ -199,7 +199,7 @@ def test_protected_resource_metadata(server, path: str) -> None:  # type: ignore
 
 
 def test_last_use_of_a_key_is_recorded(server, keys: Keyring) -> None:  # type: ignore[no-untyped-def]
-    identity = server.container.services.extras["identity"]
+    identity = server.container.identity
     assert _me(server, keys.reader).status_code == 200
     key_id = keys.reader[4:20]
     identity.usage.flush()

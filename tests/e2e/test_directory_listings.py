@@ -152,7 +152,7 @@ def test_etag_and_304(http: httpx.Client, path: str) -> None:
 
 def test_views_are_counted_in_memory_and_flushed_as_one_event(http: httpx.Client, site: RunningServer) -> None:
     c = site.container
-    directory = c.services.extras["directory"]
+    directory = c.directory
     directory.flusher.flush()  # start from an empty tally
     head = c.store.position()
     for _ in range(4):

@@ -29,7 +29,7 @@ def _answer(r: httpx.Response, address: str) -> tuple[int, str, dict[str, str]]:
 
 
 def _deferred(server: RunningServer):  # type: ignore[no-untyped-def]
-    return server.container.services.extras["identity"].deferred
+    return server.container.identity.deferred
 
 
 def _kinds(server: RunningServer, address: str) -> list[str]:

@@ -152,7 +152,7 @@ def test_fixture_sites_state_only_what_the_site_states(http: httpx.Client, live:
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     from commands import draft as draft_cmd
     from tests.integration import draft_helpers as h
-    from workers.crawling import CrawlResult
+    from workers.adapters.websites import CrawlResult
 
     who = person(live)
     with serve(site) as server:
@@ -166,7 +166,7 @@ def test_fixture_sites_state_only_what_the_site_states(http: httpx.Client, live:
     for name in facts["not_stated"]:
         assert d["fields"][name]["value"] is None and name in d["not_found_on_website"], name
     state = draft_cmd.load(live.container.store, uuid.UUID(d["id"]))
-    crawl = CrawlResult.from_dict(live.container.services.extras["submission"].crawls.load(state.id, state.crawl_id))
+    crawl = CrawlResult.from_dict(live.container.draft_workers.submission.crawls.load(state.id, state.crawl_id))
     for quote in h.all_evidence(d):
         assert h.evidence_checks_out(crawl, quote), quote
     found = sum(h.fact_found(d, fact) for fact in facts["facts"])

@@ -32,7 +32,7 @@ def _stored_mentioning(server: RunningServer, marker: str) -> int:
 
 def _quiet(server: RunningServer) -> None:
     """Let deferred account work (sign-up, reset) finish, so a check of the log sees everything."""
-    server.container.services.extras["identity"].deferred.wait_idle(10)
+    server.container.identity.deferred.wait_idle(10)
 
 
 def _signed_in(server: RunningServer, client: httpx.Client) -> Any:

@@ -14,7 +14,7 @@ from uuid import UUID, uuid4
 from aggregates.base import Meta
 from commands import draft as draft_cmd
 from queries import drafts as drafts_q
-from workers.crawling import CrawlResult
+from workers.adapters.websites import CrawlResult
 from workers.draft_jobs import QueueJobs, SubmissionContext, url_guard
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ def account() -> str:
 
 
 def sub_of(c: Any) -> SubmissionContext:
-    return c.services.extras["submission"]  # type: ignore[no-any-return]
+    return c.draft_workers.submission  # type: ignore[no-any-return]
 
 
 def submit(c: Any, url: str, who: str) -> draft_cmd.Submitted:

@@ -29,7 +29,7 @@ def meta(at: datetime | None = None, actor: str = "anonymous") -> Meta:
 
 
 def identity(c):  # type: ignore[no-untyped-def]
-    return c.services.extras["identity"]
+    return c.identity
 
 
 def catch_up(c) -> None:  # type: ignore[no-untyped-def]

@@ -19,7 +19,8 @@ from commands import account as account_cmd
 from commands import mail as mail_cmd
 from queries import mail as mail_q
 from tests.conftest import free_port
-from workers.mail import OutboxSender, SmtpMailer
+from workers.adapters.smtp import SmtpMailer
+from workers.mail import OutboxSender
 
 
 class LocalSmtp:
@@ -80,7 +81,7 @@ def _sender(container, url: str) -> OutboxSender:  # type: ignore[no-untyped-def
 def test_sign_up_mail_goes_out_over_smtp_once(container, smtp: LocalSmtp) -> None:  # type: ignore[no-untyped-def]
     address = f"mail-{uuid4().hex[:8]}@example.com"
     cmd = account_cmd.RegisterAccount(account_id=uuid4(), email=address, password="long enough password")
-    account_cmd.register_account(container.store, cmd, _meta(), container.services.extras["identity"].links)
+    account_cmd.register_account(container.store, cmd, _meta(), container.identity.links)
     container.runtime.catch_up("mail_view")
     sender = _sender(container, smtp.url)
     assert sender.run_once() == 1

@@ -60,7 +60,7 @@ def test_text_breaking_the_rule_is_refused_naming_the_argument(cli: CliRunner, f
 def test_every_command_of_the_cli_keeps_the_rule() -> None:
     import click
 
-    from launchdir.cli import _TextRuleCommand
+    from launchdir.cli_common import TextRuleCommand as _TextRuleCommand
 
     def leaves(cmd: click.Command, path: str) -> list[tuple[str, click.Command]]:
         if isinstance(cmd, click.Group):

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from tests.fixtures.sites.server import Body, FixtureServer, Gzipped, Huge, Redirect, free_port_without_listener
-from workers.crawling import (
+from workers.adapters.websites import (
     BlockedAddress,
     CrawlResult,
     CrawlSettings,
@@ -33,7 +33,7 @@ from workers.crawling import (
     check_url,
     crawl_site,
 )
-from workers.crawling.transport import GuardedTransport
+from workers.adapters.websites.transport import GuardedTransport
 
 LOCAL = CrawlSettings(allow_loopback=True, request_timeout=3.0, total_timeout=15.0)
 NO_ROBOTS = {"/robots.txt": Body(b"not found", "text/plain", status=404)}

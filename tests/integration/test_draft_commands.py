@@ -26,7 +26,7 @@ from tests.conftest import Databases
 from tests.conftest import test_settings as settings_for
 from tests.fixtures.drafting_sites import serve
 from tests.integration import draft_helpers as h
-from workers.crawling import CrawlSettings
+from workers.adapters.websites import CrawlSettings
 from workers.draft_jobs import url_guard
 from workers.jobs import install_context
 
@@ -44,7 +44,7 @@ def c(databases: Databases) -> Iterator[Any]:
 
 @pytest.fixture(autouse=True)
 def _context(c: Any) -> None:
-    install_context(c.services.extras["draft_workers"].context)
+    install_context(c.draft_workers.context)
 
 
 @pytest.fixture(scope="module")

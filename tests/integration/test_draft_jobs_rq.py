@@ -26,7 +26,7 @@ from tests.fixtures.sites.server import FixtureServer
 from tests.integration import draft_helpers as h
 from tests.integration.test_jobs_rq import REAL_REDIS_HOST, REAL_REDIS_PORT, _real_redis_reachable
 from workers.draft_jobs import QueueJobs, SubmissionContext
-from workers.job_queue_rq import RQJobQueue, run_worker
+from workers.adapters.redis_queue import RQJobQueue, run_worker
 from workers.jobs import install_context
 from commands import draft as draft_cmd
 
@@ -58,7 +58,7 @@ def rq(request: pytest.FixtureRequest, c: Any) -> Iterator[tuple[SubmissionConte
     try:
         yield sub, conn, f"q-{token}"
     finally:
-        install_context(c.services.extras["draft_workers"].context)
+        install_context(c.draft_workers.context)
         keys = list(conn.scan_iter(match=f"*{token}*", count=1000))
         if keys:
             conn.delete(*keys)

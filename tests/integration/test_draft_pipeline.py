@@ -27,9 +27,9 @@ from tests.fixtures.drafting_sites import serve
 from tests.fixtures.sites.server import Body, FixtureServer, Huge, free_port_without_listener
 from tests.integration import draft_helpers as h
 from workers.crawl_store import TABLE as CRAWLS
-from workers.crawling import CrawlResult
+from workers.adapters.websites import CrawlResult
 from workers.draft_jobs import DraftSweeper, QueueJobs, crawl_draft
-from workers.job_queue_rq import RQJobQueue
+from workers.adapters.redis_queue import RQJobQueue
 from workers.jobs import install_context
 
 SITES = ("saas", "polite", "traps", "devtool", "studio", "market")
@@ -50,7 +50,7 @@ def c(databases: Databases) -> Iterator[Any]:
 
 @pytest.fixture(autouse=True)
 def _context(c: Any) -> None:
-    install_context(c.services.extras["draft_workers"].context)
+    install_context(c.draft_workers.context)
 
 
 def stored_crawl(c: Any, draft_id: Any) -> CrawlResult:

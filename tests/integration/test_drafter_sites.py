@@ -21,8 +21,9 @@ import httpx2
 import pytest
 
 from tests.fixtures.drafting_sites import serve
-from workers.crawling import CrawlResult, CrawlSettings, crawl_site
-from workers.drafting import AnthropicDrafter, ExtractiveDrafter, ProfileDraft, compare_with_competitor, verify
+from workers.adapters.anthropic_api import AnthropicDrafter
+from workers.adapters.websites import CrawlResult, CrawlSettings, crawl_site
+from workers.drafting import ExtractiveDrafter, ProfileDraft, compare_with_competitor, verify
 
 ROOT = Path(__file__).resolve().parents[2]
 EXPECTED_DIR = ROOT / "tests" / "fixtures" / "drafting_expected"

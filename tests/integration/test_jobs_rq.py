@@ -23,7 +23,7 @@ from redis.retry import Retry
 from rq.job import Job, JobStatus
 
 from tests.integration.jobs_for_tests import RQTestContext
-from workers.job_queue_rq import RQJobQueue, run_worker
+from workers.adapters.redis_queue import RQJobQueue, run_worker
 from workers.jobs import JobQueue, install_context
 
 REAL_REDIS_HOST = "127.0.0.1"

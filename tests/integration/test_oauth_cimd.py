@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from tests.e2e.oauth_support import DocumentServer, Reply, Tls, make_tls
-from workers.cimd import CimdError, CimdFetcher
+from workers.adapters.client_metadata import CimdError, CimdFetcher
 
 CALLBACK = "http://127.0.0.1:9/cb"
 

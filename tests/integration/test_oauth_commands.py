@@ -133,7 +133,7 @@ def test_revoking_the_grant_ends_every_family_and_the_page_forgets_it(container:
 
 
 async def test_the_verifier_checks_audience_and_sees_revocation_at_once(container: Any) -> None:
-    oauth: OAuthServer = container.services.extras["oauth"]
+    oauth: OAuthServer = container.oauth
     base = container.settings.base_url
     account = _account(container)
     tokens = _redeem(container, _code(container, account, resource=base + "/api/v1"))
@@ -144,7 +144,7 @@ async def test_the_verifier_checks_audience_and_sees_revocation_at_once(containe
         await oauth.verifier.verify_for(tokens.access_token, "mcp")
     with pytest.raises(InvalidToken, match="not accepted on the web channel"):
         await oauth.verifier.verify_for(tokens.access_token, "web")
-    chain = container.services.extras["identity"].authenticator
+    chain = container.identity.authenticator
     assert (await chain.authenticate(f"Bearer {tokens.access_token}", channel="rest")).account_id == account
     oauth_cmd.revoke_family(container.store, tokens.family_id, "revoked_by_client", meta())
     container.runtime.catch_up("oauth_view")
@@ -153,7 +153,7 @@ async def test_the_verifier_checks_audience_and_sees_revocation_at_once(containe
 
 
 async def test_registrations_are_rate_limited_per_address(container: Any) -> None:
-    oauth: OAuthServer = container.services.extras["oauth"]
+    oauth: OAuthServer = container.oauth
     endpoints = OAuthEndpoints(oauth.provider, LocalRateLimiter(Limits.of(anonymous=3, window=3600, burst=3,
                                                                           burst_window=60)))
     app = Starlette(routes=endpoints.routes())
@@ -178,7 +178,7 @@ async def test_with_redis_every_process_counts_against_one_registration_limit(co
 
     if not real_redis_reachable():
         pytest.skip("no Redis at 127.0.0.1:6379")
-    oauth: OAuthServer = container.services.extras["oauth"]
+    oauth: OAuthServer = container.oauth
     address = f"10.{random.randrange(256)}.{random.randrange(256)}.{random.randrange(1, 255)}"  # a fresh bucket
     apps = [Starlette(routes=OAuthEndpoints(oauth.provider, registration_limiter(True, REAL_REDIS)).routes())
             for _ in range(2)]

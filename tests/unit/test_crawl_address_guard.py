@@ -8,14 +8,14 @@ from collections.abc import Callable, Iterable
 
 import pytest
 
-from workers.crawling.address_guard import (
+from workers.adapters.websites.address_guard import (
     MAX_URL_LENGTH,
     address_problem,
     check_host,
     check_url,
     check_url_syntax,
 )
-from workers.crawling.errors import BlockedAddress, CrawlError, SiteUnreachable
+from workers.adapters.websites.errors import BlockedAddress, CrawlError, SiteUnreachable
 
 PUBLIC_V4 = "93.184.216.34"
 PUBLIC_V6 = "2606:2800:220:1:248:1893:25c8:1946"

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from workers.crawling.extract import extract_page, page_links, page_title, structured_data, visible_text
+from workers.adapters.websites.extract import extract_page, page_links, page_title, structured_data, visible_text
 
 BASE = "https://acme.example/products/"
 

@@ -8,10 +8,10 @@ import zlib
 import pytest
 from protego import Protego
 
-from workers.crawling.decoding import BoundedDecoder, gunzip_capped
-from workers.crawling.errors import SiteUnreachable
-from workers.crawling.robots import ALLOW_ALL, DISALLOW_ALL, RULES, RobotsPolicy, robots_url_for
-from workers.crawling.sitemap import parse_sitemap
+from workers.adapters.websites.decoding import BoundedDecoder, gunzip_capped
+from workers.adapters.websites.errors import SiteUnreachable
+from workers.adapters.websites.robots import ALLOW_ALL, DISALLOW_ALL, RULES, RobotsPolicy, robots_url_for
+from workers.adapters.websites.sitemap import parse_sitemap
 
 ROBOTS = """
 User-agent: launchdirbot

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from workers.crawling.selection import rank_candidates, score
-from workers.crawling.urls import is_asset, origin_of, page_key, same_site_url
+from workers.adapters.websites.selection import rank_candidates, score
+from workers.adapters.websites.urls import is_asset, origin_of, page_key, same_site_url
 
 SITE = "https://acme.example"
 

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from workers.crawling.settings import CrawlSettings
-from workers.crawling.types import CrawledPage, CrawlResult, SkippedPage
+from workers.adapters.websites.settings import CrawlSettings
+from workers.adapters.websites.types import CrawledPage, CrawlResult, SkippedPage
 
 
 def make_page(url: str, requested: str | None = None) -> CrawledPage:

@@ -18,10 +18,10 @@ import httpx2
 import pytest
 
 from tests.fixtures.drafting_sites import crawl_from_files
-from workers.crawling import CrawlResult
+from workers.adapters.anthropic_api import AnthropicDrafter
+from workers.adapters.websites import CrawlResult
 from workers.drafting import (
     FIELD_NAMES,
-    AnthropicDrafter,
     DraftingFailed,
     ExtractiveDrafter,
     ProfileDraft,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.drafting_sites import crawl_from_files
-from workers.crawling import CrawlResult
+from workers.adapters.websites import CrawlResult
 from workers.drafting import FIELD_NAMES, ExtractiveDrafter, ProfileDraft, verify
 from workers.drafting.extractive import extract_candidate
 
@@ -137,8 +137,8 @@ def test_fields_limits_the_candidate_and_the_draft(fields: list[str]) -> None:
 
 
 def _one_page_crawl(html: str) -> CrawlResult:
-    from workers.crawling import CrawledPage
-    from workers.crawling.extract import extract_page
+    from workers.adapters.websites import CrawledPage
+    from workers.adapters.websites.extract import extract_page
 
     content = extract_page(html, BASE + "/")
     page = CrawledPage(url=BASE + "/", requested_url=BASE + "/", fetched_at="2025-01-06T09:00:00Z", status=200,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workers.crawling import CrawledPage, CrawlResult
+from workers.adapters.websites import CrawledPage, CrawlResult
 from workers.drafting import verify
 from workers.drafting.model import MAX_DESCRIPTION, MAX_LIST_ITEM, MAX_LIST_ITEMS, MAX_STRING
 from workers.drafting.text import contains_phrase, normalise, sentences, truncate_words

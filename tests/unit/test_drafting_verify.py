@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from workers.crawling import CrawledPage, CrawlResult
-from workers.crawling.extract import extract_page
+from workers.adapters.websites import CrawledPage, CrawlResult
+from workers.adapters.websites.extract import extract_page
 from workers.drafting import FIELD_NAMES, ProfileDraft, verify
 
 BASE = "https://acme.example"

@@ -7,7 +7,8 @@ from typing import Any
 import orjson
 import pytest
 
-from workers.cimd import CimdError, cache_seconds, client_id_url_problem, looks_like_url, parse_document
+from api.oauth.clients import looks_like_url
+from workers.adapters.client_metadata import CimdError, cache_seconds, client_id_url_problem, parse_document
 
 URL = "https://app.example/oauth/client.json"
 

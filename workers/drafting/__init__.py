@@ -1,13 +1,13 @@
 """Drafting a product profile from a crawled website, every value backed by quotes from it.
 
 Two drafters propose values with evidence quotes: :class:`ExtractiveDrafter`
-(no model; plainly stated facts only) and :class:`AnthropicDrafter` (Claude
-through tool use).  Both go through :func:`verify`, the one gate that drops
-any value whose quotes are not on the crawled pages or do not support it.
-See ``docs/drafting.md``.
+(no model; plainly stated facts only) and ``AnthropicDrafter`` (Claude
+through tool use; the adapter to the Anthropic API lives in
+``workers/adapters/anthropic_api.py``).  Both go through :func:`verify`, the
+one gate that drops any value whose quotes are not on the crawled pages or do
+not support it.  See ``docs/drafting.md``.
 """
 
-from .anthropic_drafter import AnthropicDrafter, build_prompt, record_profile_tool
 from .compare import compare_with_competitor
 from .errors import DraftingFailed
 from .extractive import ExtractiveDrafter
@@ -25,6 +25,7 @@ from .model import (
     completeness_of,
     platform_for,
 )
+from .prompt import build_prompt, record_profile_tool
 from .verify import verify
 
 __all__ = [
@@ -34,7 +35,6 @@ __all__ = [
     "SOCIAL_KEYS",
     "SOCIAL_PLATFORMS",
     "STRING_FIELDS",
-    "AnthropicDrafter",
     "Drafter",
     "DraftingFailed",
     "Evidence",

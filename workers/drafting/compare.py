@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workers.crawling import CrawlResult
+from workers.adapters.websites import CrawlResult
 
 from .extractive import ExtractiveDrafter
 from .model import FieldDraft, ProfileDraft

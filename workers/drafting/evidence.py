@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from workers.crawling import CrawledPage, CrawlResult
+from workers.adapters.websites import CrawledPage, CrawlResult
 
 from .model import Evidence
 from .text import clean, contains_phrase, normalise

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from workers.crawling import CrawlResult
+from workers.adapters.websites import CrawlResult
 
 from events.draft_fields import SOCIAL_PLATFORMS
 

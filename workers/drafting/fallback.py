@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from workers.crawling import CrawlResult
+from workers.adapters.websites import CrawlResult
 
 from .errors import DraftingFailed
 from .model import ProfileDraft

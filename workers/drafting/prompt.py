@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from workers.crawling import CrawledPage, CrawlResult
+from workers.adapters.websites import CrawledPage, CrawlResult
 
 from events.draft_fields import SOCIAL_KEYS
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from workers.crawling import CrawledPage, CrawlResult
+from workers.adapters.websites import CrawledPage, CrawlResult
 
 from .model import Evidence
 from .text import contains_phrase, normalise, words

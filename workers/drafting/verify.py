@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping
 from datetime import date
 from typing import Any
 
-from workers.crawling import CrawlResult
+from workers.adapters.websites import CrawlResult
 
 from events.draft_fields import SOCIAL_KEYS, SOCIAL_PLATFORMS
 

@@ -1,5 +1,8 @@
 """Client ID metadata documents (draft-ietf-oauth-client-id-metadata-document): the guarded fetcher.
 
+The adapter to the web servers of OAuth clients; the authorization server reaches it through
+the `ClientMetadataDocuments` port of `api/oauth/clients.py`, wired in `launchdir/`.
+
 A client may use an https URL as its `client_id`; the authorization server
 fetches the JSON document at that URL to learn the client's name and redirect
 URIs. Fetching a URL chosen by a stranger is a server-side request forgery
@@ -33,9 +36,9 @@ import httpx
 import orjson
 
 from aggregates.oauth import MAX_NAME, MAX_REDIRECT_URIS, MAX_URI, redirect_uri_problem, scopes_problem
-from workers.crawling.address_guard import check_url_syntax
-from workers.crawling.errors import BlockedAddress, CrawlError
-from workers.crawling.transport import GuardedNetworkBackend
+from workers.adapters.websites.address_guard import check_url_syntax
+from workers.adapters.websites.errors import BlockedAddress, CrawlError
+from workers.adapters.websites.transport import GuardedNetworkBackend
 
 USER_AGENT = "launchdir-oauth/1.0 (client ID metadata document fetcher)"
 MAX_AGE = re.compile(r"(?:^|[,\s])max-age\s*=\s*\"?(\d+)")
@@ -59,10 +62,6 @@ class ClientMetadata:
     def host(self) -> str:
         """The domain the consent page shows: the host of the client_id URL (proven by serving the document)."""
         return urlsplit(self.client_id).hostname or ""
-
-
-def looks_like_url(client_id: str) -> bool:
-    return client_id.startswith(("https://", "http://"))
 
 
 def client_id_url_problem(url: str) -> str | None:
@@ -196,6 +195,13 @@ class CimdFetcher:
             else:
                 self._cache.pop(url, None)
         return metadata
+
+    def lookup(self, url: str) -> ClientMetadata | str:
+        """`get`, with a refusal as its message instead of an exception (the authorization server's port)."""
+        try:
+            return self.get(url)
+        except CimdError as exc:
+            return str(exc)
 
     def forget(self, url: str) -> None:
         with self._lock:

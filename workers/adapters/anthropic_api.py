@@ -1,4 +1,5 @@
-"""The model drafter: Claude through the official ``anthropic`` SDK, with one forced tool.
+"""The model drafter, the adapter to the Anthropic Messages API: Claude through the official
+``anthropic`` SDK, with one forced tool.
 
 The reply's ``record_profile`` tool input is a candidate like any other: it
 goes through :func:`workers.drafting.verify.verify`, so invented values and
@@ -21,13 +22,12 @@ import anthropic
 import httpx2
 from anthropic.types import MessageParam, ToolChoiceToolParam, ToolParam
 
-from workers.crawling import CrawlResult
-
-from .errors import DraftingFailed
-from .fallback import draft_with_fallback
-from .model import ProfileDraft
-from .prompt import TOOL_NAME, build_prompt, record_profile_tool
-from .verify import requested, verify
+from workers.adapters.websites import CrawlResult
+from workers.drafting.errors import DraftingFailed
+from workers.drafting.fallback import draft_with_fallback
+from workers.drafting.model import ProfileDraft
+from workers.drafting.prompt import TOOL_NAME, build_prompt, record_profile_tool
+from workers.drafting.verify import requested, verify
 
 __all__ = ["AnthropicDrafter", "DraftingFailed", "build_prompt", "draft_with_fallback", "record_profile_tool"]
 
