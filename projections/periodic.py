@@ -25,8 +25,10 @@ class Periodic:
     """
 
     def __init__(self, name: str, interval: float, tick: Callable[[], object],
-                 final: Callable[[], object] | None = None) -> None:
+                 final: Callable[[], object] | None = None, *, at_start: bool = False) -> None:
+        """`at_start`: run the first tick as soon as the thread starts instead of after one interval."""
         self.name = name
+        self._at_start = at_start
         self.interval = interval
         self._tick = tick
         self._final = final
@@ -49,17 +51,20 @@ class Periodic:
         self._wake.set()
 
     def _run(self) -> None:
+        waits = not self._at_start
         while not self._stop.is_set():
-            self._wake.wait(self.interval)
-            self._wake.clear()
-            if self._stop.is_set():
-                return
+            if waits:
+                self._wake.wait(self.interval)
+                self._wake.clear()
+                if self._stop.is_set():
+                    return
+            waits = True
             try:
                 self._tick()
             except Exception:  # noqa: BLE001 - the next interval tries again
                 log.exception("%s failed; will retry", self.name)
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
         """Stop the thread (waiting up to `timeout` for a running tick), then run `final` once."""
         self._stop.set()
         self._wake.set()

@@ -34,6 +34,7 @@ from aggregates.base import Meta
 from commands import mail as mail_cmd
 from commands.store import EventStore
 from events.errors import DomainError, Unavailable
+from projections.periodic import Periodic
 from projections.reads import ReadStore
 from queries import mail as mail_q
 
@@ -57,9 +58,7 @@ class OutboxSender:
         self.mailer = mailer
         self.clock = clock
         self.poll_seconds = poll_seconds
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._loop = Periodic("outbox-sender", poll_seconds, self.run_once, at_start=True)
 
     def run_once(self) -> int:
         """Send every message due now; return how many were sent."""
@@ -85,28 +84,13 @@ class OutboxSender:
     def on_move(self, projection: str, _position: int) -> None:
         """Projection listener: new outbox rows wake the sender at once."""
         if projection == mail_q.VIEW:
-            self._wake.set()
+            self._loop.wake()
 
     def start(self) -> None:
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._loop, name="outbox-sender", daemon=True)
-        self._thread.start()
-
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.run_once()
-            except Exception:  # noqa: BLE001 - the database may be away for a moment
-                log.exception("outbox sender failed; will retry")
-            self._wake.wait(self.poll_seconds)
-            self._wake.clear()
+        self._loop.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-            self._thread = None
+        self._loop.stop()
 
 
 class DeferredMail:

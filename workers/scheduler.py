@@ -38,6 +38,7 @@ from aggregates.base import Meta
 from commands import awards as awards_cmd
 from commands import listing as listing_cmd
 from commands.store import EventStore
+from projections.periodic import Periodic
 from projections.reads import ReadStore
 from projections.runtime import ProjectionRuntime
 from queries import launches as launches_q
@@ -85,8 +86,7 @@ class Scheduler:
         self.runtime = runtime
         self.now = now  # the current time in the site's timezone
         self.interval = interval
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._loop = Periodic("launch-scheduler", interval, self.tick, at_start=True)
         self._lock = threading.Lock()
 
     def tick(self, now: datetime | None = None) -> TickResult:
@@ -125,22 +125,7 @@ class Scheduler:
             return result
 
     def start(self) -> None:
-        if self._thread is not None:
-            return
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="launch-scheduler", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self.tick()
-            except Exception:
-                log.exception("scheduler tick failed; retrying in %.0f s", self.interval)
-            self._stop.wait(self.interval)
+        self._loop.start()
 
     def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-            self._thread = None
+        self._loop.stop()
