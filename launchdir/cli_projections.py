@@ -4,55 +4,23 @@
 monitor can run it as it is. `skip` and `retry` are the staff's ways past an
 event a projection cannot apply (docs/projections.md): a skip is recorded
 with who, when and why; a retry clears the failing state and tries at once.
-The group is added to the `launchdir` command by `launchdir/cli.py`.
+The group is added to the `launchdir` command by `launchdir/cli.py`; a caller
+may hand in its own container as the click `obj` (see `cli_session`).
 """
 
 from __future__ import annotations
 
-import getpass
-import os
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import click
 
-from launchdir.settings import Settings
+from launchdir.cli_common import cli_session, staff_actor
 
 UNHEALTHY = 2  # exit status of `status` when a projection is failing or lagging
 MAX_LAG = 10_000  # positions an active projection may be behind the log before `status` says so
 SHOWN_SKIPS = 10
-
-
-@contextmanager
-def _session(ctx: click.Context) -> Iterator[Any]:
-    """The container of one command: domain errors become a message and exit 1; closed at the end.
-
-    A caller may pass its own container (anything with a `runtime`) as the
-    click `obj`; it is used as it is and left open.
-    """
-    given = ctx.obj if getattr(ctx.obj, "runtime", None) is not None else None
-    if given is None:
-        from launchdir.bootstrap import bootstrap
-
-        c = bootstrap(Settings.from_env())
-    else:
-        c = given
-    try:
-        yield c
-    except (click.ClickException, click.exceptions.Exit, KeyboardInterrupt):
-        raise
-    except Exception as exc:  # a domain error or a bad value: say it, don't dump a traceback
-        raise click.ClickException(str(exc)) from exc
-    finally:
-        if given is None:
-            c.close()
-
-
-def _staff_actor(actor: str | None) -> str:
-    return "staff:" + (actor or os.environ.get("LAUNCHDIR_STAFF") or getpass.getuser())
 
 
 def _known(c: Any, name: str) -> None:
@@ -71,7 +39,7 @@ def projections() -> None:
 @click.pass_context
 def status(ctx: click.Context, max_lag: int) -> None:
     """Each projection's generation, state, position and lag; exit 2 when one is failing or lagging."""
-    with _session(ctx) as c:
+    with cli_session() as c:
         rows = c.runtime.status()
         skips = c.runtime.skips()
     click.echo(f"{'projection':<24} {'gen':>4} {'state':<11} {'position':>10} {'head':>10} {'lag':>8}")
@@ -105,8 +73,7 @@ def status(ctx: click.Context, max_lag: int) -> None:
 @projections.command("rebuild")
 @click.argument("name")
 @click.option("--restart", is_flag=True, help="Throw away an interrupted rebuild instead of resuming it.")
-@click.pass_context
-def rebuild(ctx: click.Context, name: str, restart: bool) -> None:
+def rebuild(name: str, restart: bool) -> None:
     """Build NAME afresh from event 0 while the current tables keep serving, then switch reads over.
 
     An interrupted rebuild of NAME is resumed where it stopped when the
@@ -115,7 +82,7 @@ def rebuild(ctx: click.Context, name: str, restart: bool) -> None:
     """
     from tqdm import tqdm
 
-    with _session(ctx) as c:
+    with cli_session() as c:
         _known(c, name)
         started = time.monotonic()
         bar = tqdm(total=c.runtime.events.head(), unit="ev", desc=f"rebuild {name}", file=sys.stderr)
@@ -138,12 +105,11 @@ def rebuild(ctx: click.Context, name: str, restart: bool) -> None:
 @click.argument("event_id", type=click.IntRange(min=1))
 @click.option("--reason", required=True, help="Why the event is skipped (recorded with who and when).")
 @click.option("--actor", default=None, help="Who skips it (default: $LAUNCHDIR_STAFF or the login name).")
-@click.pass_context
-def skip(ctx: click.Context, name: str, event_id: int, reason: str, actor: str | None) -> None:
+def skip(name: str, event_id: int, reason: str, actor: str | None) -> None:
     """Let NAME pass over the event EVENT_ID it cannot apply; the reason is recorded and NAME moves on."""
-    with _session(ctx) as c:
+    with cli_session() as c:
         _known(c, name)
-        done = c.runtime.skip(name, event_id, reason, _staff_actor(actor))
+        done = c.runtime.skip(name, event_id, reason, staff_actor(actor))
         click.echo(f"{name} skips event {done.event_id} ({done.topic}): recorded for {done.actor} "
                    f"at {done.skipped_at:%Y-%m-%d %H:%M:%S %Z}")
         _move_and_report(c, name)
@@ -151,10 +117,9 @@ def skip(ctx: click.Context, name: str, event_id: int, reason: str, actor: str |
 
 @projections.command("retry")
 @click.argument("name")
-@click.pass_context
-def retry(ctx: click.Context, name: str) -> None:
+def retry(name: str) -> None:
     """Clear NAME's failing state and try the event it is stopped at again now (after fixing the cause)."""
-    with _session(ctx) as c:
+    with cli_session() as c:
         _known(c, name)
         cleared = c.runtime.retry(name)
         if not cleared:
