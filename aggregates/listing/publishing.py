@@ -1,0 +1,89 @@
+"""The status machine: queued for a free week, badge found, scheduled, launched, published by staff, featured, unpublished.
+
+Statuses: `draft` (saved, not published), `awaiting_badge` (free plan, queued
+for a week, waiting for our badge on the homepage), `scheduled` (a week is
+set and nothing else is needed), `live`, `unpublished` (taken down). A
+scheduled listing goes live when its week starts; a free listing whose badge
+is found after its week began goes live at once.
+"""
+
+from __future__ import annotations
+
+from aggregates.base import Emitter, Meta, one
+from aggregates.listing.state import ListingState, require_listing
+from events.base import Event
+from events.errors import Conflict
+from events.listing import (
+    ListingBadgeFound,
+    ListingFeatured,
+    ListingLaunched,
+    ListingPublishedByStaff,
+    ListingQueuedForFree,
+    ListingScheduled,
+    ListingUnpublished,
+)
+
+
+def decide_queue_free(state: ListingState, week: str, meta: Meta) -> list[Event]:
+    """Free plan: queue for `week` (chosen by the caller from the site's free-queue window)."""
+    require_listing(state)
+    if state.status in ("awaiting_badge", "scheduled", "live"):
+        raise Conflict(f"the listing is already {state.status}")
+    return one(state, meta, ListingQueuedForFree, week=week)
+
+
+def decide_badge_found(state: ListingState, checked_url: str, current_week: str, meta: Meta) -> list[Event]:
+    """The badge is on the homepage: schedule, or launch at once when the queued week has begun."""
+    require_listing(state)
+    if state.status != "awaiting_badge":
+        return []
+    emit = Emitter(state, meta)
+    emit(ListingBadgeFound, checked_url=checked_url)
+    week = state.week or current_week
+    if week <= current_week:
+        emit(ListingLaunched, week=current_week, plan=state.plan or "free")
+    else:
+        emit(ListingScheduled, week=week, plan=state.plan or "free")
+    return emit.events
+
+
+def decide_schedule_paid(state: ListingState, week: str, current_week: str, meta: Meta) -> list[Event]:
+    """A paid launch: live at once when `week` is this week (or past), else scheduled for it."""
+    require_listing(state)
+    if state.status == "live":
+        raise Conflict("the listing is already live")
+    emit = Emitter(state, meta)
+    if week <= current_week:
+        emit(ListingLaunched, week=current_week, plan="paid")
+    else:
+        emit(ListingScheduled, week=week, plan="paid")
+    return emit.events
+
+
+def decide_launch_if_due(state: ListingState, current_week: str, meta: Meta) -> list[Event]:
+    """Called when a week starts: scheduled listings of that week (or earlier) go live."""
+    if state.status != "scheduled" or state.week is None or state.week > current_week:
+        return []
+    return one(state, meta, ListingLaunched, week=state.week, plan=state.plan or "free")
+
+
+def decide_staff_publish(state: ListingState, week: str, plan: str, meta: Meta) -> list[Event]:
+    """Staff put a listing live in `week` directly (recorded with who and when)."""
+    require_listing(state)
+    if state.status == "live":
+        return []
+    return one(state, meta, ListingPublishedByStaff, week=week, plan=plan)
+
+
+def decide_feature(state: ListingState, week: str, meta: Meta) -> list[Event]:
+    require_listing(state)
+    if week in state.featured_weeks:
+        return []
+    return one(state, meta, ListingFeatured, week=week)
+
+
+def decide_unpublish(state: ListingState, reason: str, meta: Meta) -> list[Event]:
+    require_listing(state)
+    if state.status == "unpublished":
+        return []
+    return one(state, meta, ListingUnpublished, reason=reason)
