@@ -75,10 +75,6 @@ class NoRateLimit:
         return {}
 
 
-IN_BODY: Any = object()
-"""The payload of a cached outcome that keeps only its encoded body (decoded again when asked for)."""
-
-
 @dataclass
 class Outcome:
     status: int
@@ -89,10 +85,6 @@ class Outcome:
     @property
     def is_problem(self) -> bool:
         return self.status >= 400
-
-    def structured(self) -> Any:
-        """The payload as data (MCP's structured content), decoding the body when only that was kept."""
-        return orjson.loads(self.body) if self.payload is IN_BODY else self.payload
 
 
 def dumps(payload: Any) -> bytes:
@@ -181,10 +173,7 @@ class Executor:
             positions = self._positions(op)
             outcome = await self.idempotency.run(principal, idempotency_key, op, raw, run)
             if cache_key is not None and outcome.status == op.success_status and self._positions(op) == positions:
-                # keep the parsed payload only when a cache hit needs it: as objects it is many times the body
-                kept = outcome if op.on_cached is not None else Outcome(outcome.status, IN_BODY, outcome.body,
-                                                                        outcome.headers)
-                self._store(cache_key, positions, kept)
+                self._store(cache_key, positions, outcome)
             return _with(outcome, limit_headers)
         except ValidationError as exc:
             return problem_outcome(validation_problem(exc), limit_headers)

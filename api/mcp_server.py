@@ -86,7 +86,7 @@ def build_mcp_server(executor: Executor) -> Server[Any]:
         )
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=outcome.body.decode())],
-            structured_content=outcome.structured(),
+            structured_content=outcome.payload,
             is_error=outcome.is_problem,
         )
 

@@ -26,14 +26,3 @@ def test_the_cache_drops_least_recently_used_answers_past_its_byte_budget(contai
     assert ex._cached(op, ("k", 1)) is None  # never read again: dropped first
     ex._store(("k", 49), positions, Outcome(200, {}, b"y" * 500, {}))  # replacing counts the new size only
     assert ex._cached_bytes == 9 * 1000 + 500
-
-
-async def test_a_cached_answer_keeps_only_its_body_unless_a_hit_needs_the_payload(container: Any) -> None:
-    ex = container.executor
-    categories = ex.registry.get("list_categories")
-    first = await ex.execute(categories, {}, channel="mcp")
-    key = ex._cache_key(categories, {})
-    kept = ex._cached(categories, key)
-    assert kept is not None and kept.payload is executor_mod.IN_BODY  # bytes only: the objects are not kept
-    again = await ex.execute(categories, {}, channel="mcp")
-    assert again.body == first.body and again.structured() == first.payload  # MCP still gets the data
