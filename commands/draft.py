@@ -211,12 +211,15 @@ def update_draft(
     check_url: UrlGuard, jobs: DraftJobs | None, new_request_id: Callable[[], str] = lambda: uuid.uuid4().hex,
 ) -> int:
     """Apply the edits and, if the draft is a listing, the listing's update, in one append; then queue jobs."""
-    patch = to_patch(store, cmd, check_url)
     request_id = new_request_id()
     stored: list[Event] = []
+    patches: list[Patch] = []  # the input is checked once, after ownership (someone else's draft: 404 first)
 
     def decision(s: DraftState) -> list[Event]:
-        events = d.decide_update(_owned(s, cmd.id, account_id), patch, meta, request_id=request_id)
+        owned = _owned(s, cmd.id, account_id)
+        if not patches:
+            patches.append(to_patch(store, cmd, check_url))
+        events = d.decide_update(owned, patches[0], meta, request_id=request_id)
         stored[:] = events
         return events
 

@@ -353,3 +353,13 @@ def test_draft_view_rebuilds_from_the_events_to_the_same_documents(c: Any, site:
     assert status.generation >= 2
     assert h.doc(c, draft_id, who) == before
     assert drafts_q.list_my_drafts(c.services.reads, who, Paging()) == mine
+
+
+def test_an_edit_of_a_draft_that_is_not_yours_is_404_before_its_input_is_checked(c: Any, site: str) -> None:
+    who, draft_id = ready_draft(c, site)
+    with pytest.raises(NotFound):  # never a 400 that tells the draft exists, and never for an unknown id
+        h.update(c, h.account(), draft_id, competitor_url="ftp://example.org/")
+    with pytest.raises(NotFound):
+        h.update(c, who, uuid4(), competitor_url="ftp://example.org/")
+    with pytest.raises(InvalidInput):
+        h.update(c, who, draft_id, competitor_url="ftp://example.org/")
