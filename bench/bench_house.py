@@ -22,13 +22,12 @@ import sys
 import textwrap
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
 
-from bench.common import ROOT, free_port, scratch_database
+from bench.common import ROOT, scratch_database, server_process
 
 PREPARE = textwrap.dedent("""
     import json, uuid
@@ -101,34 +100,6 @@ def prepare(root: Path, database_url: str) -> dict[str, object]:
     return json.loads(out.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
 
-@contextmanager
-def serving(root: Path, database_url: str) -> Iterator[str]:
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "LAUNCHDIR_PORT": str(port), "LAUNCHDIR_RATE_LIMITS": "off",
-           "PYTHONPATH": str(root)}
-    proc = subprocess.Popen([sys.executable, "-m", "launchdir.cli", "serve"], env=env, cwd=root,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(url + "/api/v1/_bare", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the server of {root} did not start")
-            time.sleep(0.2)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
 def pct(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
@@ -145,7 +116,7 @@ def main() -> None:
         for label, root in roots.items():
             db = stack.enter_context(scratch_database())
             seats[label] = prepare(root, db)
-            urls[label] = stack.enter_context(serving(root, db))
+            urls[label] = stack.enter_context(server_process(db, root=root))
         print("stream loads per command (one request, nothing cached):")
         for label in roots:
             print(f"  {label:<7} " + ", ".join(f"{k} {v}" for k, v in seats[label]["loads"].items()))  # type: ignore[attr-defined]

@@ -60,12 +60,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def server_process(database_url: str, extra_env: dict[str, str] | None = None) -> Iterator[str]:
-    """`launchdir serve` in its own process (so client and server do not share a core)."""
+def server_process(database_url: str, extra_env: dict[str, str] | None = None, root: Path = ROOT) -> Iterator[str]:
+    """`launchdir serve` of the checkout at `root` in its own process (so client and server do not share a core)."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "LAUNCHDIR_PORT": str(port),
-           "LAUNCHDIR_RATE_LIMITS": "off", "PYTHONPATH": str(ROOT), **(extra_env or {})}
-    proc = subprocess.Popen([sys.executable, "-m", "launchdir.cli", "serve"], env=env, cwd=ROOT,
+           "LAUNCHDIR_RATE_LIMITS": "off", "PYTHONPATH": str(root), **(extra_env or {})}
+    proc = subprocess.Popen([sys.executable, "-m", "launchdir.cli", "serve"], env=env, cwd=root,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
