@@ -31,6 +31,7 @@ class Meta:
     at: datetime
     actor: str
     channel: str
+    via: str = ""  # the credential: "api_key:<id>", "oauth:<client id>", "session", "staff"
 
 
 class Versioned(Protocol):
@@ -75,6 +76,7 @@ class Emitter:
             timestamp=self._meta.at,
             actor=self._meta.actor,
             channel=self._meta.channel,
+            via=self._meta.via,
             **fields,
         )
         self._next += 1

@@ -218,7 +218,8 @@ class ApiKeyVerifier:
         if row["revoked_at"] is not None:
             raise InvalidToken("this API key was revoked")
         principal = Principal(account_id=row["account_id"], scopes=row["scopes"], kind="api_key",
-                              expires_at=row["expires_at"], client_id=None, is_staff=row["is_staff"])
+                              expires_at=row["expires_at"], client_id=None, is_staff=row["is_staff"],
+                              key_id=key_id)
         if self._version() == version:
             if len(self._verified) > 50_000:
                 self._verified.clear()

@@ -31,6 +31,16 @@ class Principal:
     expires_at: datetime | None = None
     client_id: str | None = None
     is_staff: bool = False
+    key_id: str | None = None  # the API key's id, for `via` in history
+
+    @property
+    def via(self) -> str:
+        """The credential for history: which API key, which OAuth client, or the website session."""
+        if self.kind == "api_key":
+            return f"api_key:{self.key_id}" if self.key_id else "api_key"
+        if self.kind == "oauth":
+            return f"oauth:{self.client_id}" if self.client_id else "oauth"
+        return self.kind
 
 
 @dataclass
@@ -44,7 +54,8 @@ class Call:
 
     def meta(self) -> Meta:
         actor = f"account:{self.principal.account_id}" if self.principal else "anonymous"
-        return Meta(at=self.at, actor=actor, channel=self.channel)
+        via = self.principal.via if self.principal else ""
+        return Meta(at=self.at, actor=actor, channel=self.channel, via=via)
 
 
 class ViewCounter(Protocol):

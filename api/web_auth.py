@@ -301,7 +301,7 @@ class WebAuth:
 
     def _meta(self, session: WebSession | None) -> Meta:
         actor = f"account:{session.account_id}" if session else "anonymous"
-        return Meta(at=self.s.now(), actor=actor, channel="web")
+        return Meta(at=self.s.now(), actor=actor, channel="web", via="session" if session else "")
 
     def _wait(self, position: int, views: list[str] = VIEWS) -> None:
         self.s.runtime.wait_for(views, position, timeout=2.0)

@@ -37,7 +37,7 @@ _EMAIL = re.compile(EMAIL_PATTERN)
 _OPTIONAL_EMAIL = re.compile(OPTIONAL_EMAIL_PATTERN)
 
 
-def _http_url(value: str | None) -> str | None:
+def http_url(value: str | None) -> str | None:
     if value is None:
         return value
     if not _HTTP_URL.fullmatch(value):
@@ -45,7 +45,7 @@ def _http_url(value: str | None) -> str | None:
     return value
 
 
-def _https_url(value: str | None) -> str | None:
+def https_url(value: str | None) -> str | None:
     if value is None:
         return value
     if not _HTTPS_URL.fullmatch(value):
@@ -59,7 +59,7 @@ def _email(value: str) -> str:
     return value
 
 
-def _optional_email(value: str | None) -> str | None:
+def optional_email(value: str | None) -> str | None:
     if value is None:
         return value
     if not _OPTIONAL_EMAIL.fullmatch(value):
@@ -75,7 +75,7 @@ def _iso_date(value: str) -> str:
     return value
 
 
-HttpUrl500 = Annotated[str, Field(max_length=500, json_schema_extra={"pattern": HTTP_URL_PATTERN}), AfterValidator(_http_url)]
+HttpUrl500 = Annotated[str, Field(max_length=500, json_schema_extra={"pattern": HTTP_URL_PATTERN}), AfterValidator(http_url)]
 Item200 = Annotated[str, Field(max_length=200)]
 SlotName = Literal[SLOTS]  # type: ignore[valid-type]
 
@@ -94,7 +94,7 @@ class DraftFieldsInput(BaseModel):
     country: str | None = Field(None, max_length=500, pattern=r"^(|[A-Za-z]{2})$", description="ISO 3166 code, e.g. DE.")
     city: str | None = Field(None, max_length=500)
     founded_year: str | None = Field(None, max_length=500, pattern=r"^(|[0-9]{4})$", description="A year as a string.")
-    contact_email: Annotated[str | None, AfterValidator(_optional_email)] = Field(
+    contact_email: Annotated[str | None, AfterValidator(optional_email)] = Field(
         None, max_length=500, json_schema_extra={"pattern": OPTIONAL_EMAIL_PATTERN})
     demo_video_url: HttpUrl500 | None = None
     logo_url: HttpUrl500 | None = None
@@ -125,7 +125,7 @@ class MilestoneInput(BaseModel):
         max_length=10, pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", json_schema_extra={"format": "date"})
     title: str = Field(min_length=1, max_length=200)
     description: str | None = Field(None, max_length=2000)
-    url: Annotated[str | None, AfterValidator(_https_url)] = Field(
+    url: Annotated[str | None, AfterValidator(https_url)] = Field(
         None, max_length=500, json_schema_extra={"pattern": HTTPS_URL_PATTERN},
         description="An https link (`https://` and an ASCII host; punycode for international names).")
 

@@ -67,6 +67,23 @@ def _decide(store: EventStore, listing_id: int, decision: Callable[[ListingState
     return store.decide(listing.listing_stream(listing_id), listing, lambda s: decision(_existing(s, listing_id)))
 
 
+def load_owned(store: EventStore, listing_id: int, account_id: str) -> ListingState:
+    """The listing when `account_id` owns it; NotFound (404) otherwise, whether or not it exists."""
+    state: ListingState = store.load(listing.listing_stream(listing_id), listing)
+    listing.require_owner(state, account_id)
+    return state
+
+
+def decide_owned(store: EventStore, listing_id: int, account_id: str,
+                 decision: Callable[[ListingState], Sequence[Event]]) -> Appended:
+    """`store.decide` on a listing the caller owns (NotFound for anyone else, checked on every attempt)."""
+    def owned(state: ListingState) -> Sequence[Event]:
+        listing.require_owner(state, account_id)
+        return decision(state)
+
+    return store.decide(listing.listing_stream(listing_id), listing, owned)
+
+
 def listing_id_for_slug(store: EventStore, slug: str) -> int | None:
     return store.load(listing.slug_stream(slug), listing.SLUG).listing_id
 

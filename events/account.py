@@ -68,3 +68,13 @@ class EmailAddressClaimed(Event):
 
     email: str
     account_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class InterviewAnswered(Event):
+    """The person's founder-interview answers: `answers` maps question id (as a string) to the answer text.
+
+    Each event carries the answers given in that call; an empty answer removes one.
+    """
+
+    answers: dict[str, str]

@@ -14,6 +14,9 @@ class Event:
     `actor` says who caused the change (``account:<id>``, ``staff:<email>``,
     ``system``) and `channel` through which door (``rest``, ``mcp``, ``web``,
     ``cli``, ``system``), so version history and audit need no extra table.
+    `via` names the credential behind a call (``api_key:<key id>``,
+    ``oauth:<client id>``, ``session``, ``staff``; empty for the system and for
+    events stored before it was recorded), so history can say "through what".
     """
 
     originator_id: UUID
@@ -21,3 +24,4 @@ class Event:
     timestamp: datetime
     actor: str
     channel: str
+    via: str = ""

@@ -129,6 +129,45 @@ class ListingUnpublished(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ListingEditReverted(Event):
+    """Staff put chosen fields of an owner's version back: a new version, never a rewrite.
+
+    `version_id` is the reverted version (the log position of its event);
+    `changes` and `before` are shaped as in `ListingEdited`, and may hold
+    `story` (the whole story object) when a story version is reverted.
+    """
+
+    version_id: int
+    fields: list[str]
+    changes: dict[str, Any]
+    before: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingVersionAccepted(Event):
+    """Staff reviewed an owner's version and let it stand."""
+
+    version_id: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingBadgeMissing(Event):
+    """A badge check did not find our badge on the homepage (the listing stays where it is)."""
+
+    checked_url: str
+    reason: str  # "not_found" | "unreachable" | "timeout" | "blocked" | ...
+    next_check_at: str | None  # ISO time of the next scheduled check, or None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingBadgeLost(Event):
+    """A scheduled free listing had no badge when its week began: back to `awaiting_badge`."""
+
+    checked_url: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class SlugClaimed(Event):
     slug: str
     listing_id: int

@@ -81,7 +81,7 @@ def staff_meta(c: Container, actor: str | None) -> Meta:
     """Who and when of a staff command run from the command line."""
     from aggregates.base import Meta
 
-    return Meta(at=c.services.now(), actor=staff_actor(actor), channel="cli")
+    return Meta(at=c.services.now(), actor=staff_actor(actor), channel="cli", via="staff")
 
 
 @contextmanager

@@ -178,7 +178,7 @@ def public_doc(state: dict[str, Any], counters: dict[str, Any], names: dict[str,
     if "story" in shown:
         doc["story"] = {str(k): str(v) for k, v in state["story"].items() if v is not None}
     if "milestones" in shown:
-        doc["milestones"] = [_milestone(m) for m in state["milestones"]]
+        doc["milestones"] = [milestone_doc(m) for m in state["milestones"]]
     if "media" in shown:
         doc["media"] = _media(p.get("media"))
     return doc
@@ -241,7 +241,7 @@ def _founder(f: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _milestone(m: dict[str, Any]) -> dict[str, Any]:
+def milestone_doc(m: dict[str, Any]) -> dict[str, Any]:
     return {"milestone_id": int(m["milestone_id"]), "date": str(m.get("date") or ""), "title": str(m.get("title") or ""),
             "description": str(m.get("description") or ""), "url": str(m.get("url") or "")}
 

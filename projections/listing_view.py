@@ -133,6 +133,8 @@ class ListingView(Projection):
         """Indexes added after the first release: made on start-up for generations created before them."""
         words = t["words"]
         cur.execute(f"CREATE INDEX IF NOT EXISTS {words}_prefix ON {words} (word text_pattern_ops)")  # completions
+        profiles = t["profiles"]  # list_my_listings: the listings an account owns, any status
+        cur.execute(f"CREATE INDEX IF NOT EXISTS {profiles}_owners ON {profiles} USING gin ((state->'owner_ids'))")
 
     # ------------------------------------------------------------ catalogue: category names
 

@@ -56,6 +56,8 @@ from aggregates.listing.state import (
     initial_slug,
     listing_stream,
     require_listing,
+    require_open,
+    require_owner,
     slug_stream,
     slugify,
 )
@@ -67,7 +69,7 @@ __all__ = [
     "decide_claim_slug", "decide_create", "decide_create_with_extras", "decide_delete_milestone", "decide_edit",
     "decide_feature", "decide_launch_if_due", "decide_post_update", "decide_queue_free", "decide_release_slug",
     "decide_schedule_paid", "decide_set_story", "decide_staff_publish", "decide_unlock", "decide_unpublish",
-    "decide_verify", "evolve", "initial", "initial_slug", "listing_stream", "require_listing", "slug_stream", "slugify",
+    "decide_verify", "evolve", "initial", "initial_slug", "listing_stream", "require_listing", "require_open", "require_owner", "slug_stream", "slugify",
 ]
 
 SLUG: StreamKind[SlugState] = StreamKind(initial_slug, evolve)

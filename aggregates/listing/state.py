@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from events.errors import NotFound
+from events.errors import Conflict, NotFound
 
 SLUG_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,219}$")
 STATUSES = ("draft", "awaiting_badge", "scheduled", "live", "unpublished")
@@ -92,3 +92,15 @@ def require_listing(state: ListingState) -> None:
     """Refuse a decision about a listing that was never created (shared by the editing and publishing deciders)."""
     if not state.exists:
         raise NotFound("no such listing")
+
+
+def require_owner(state: ListingState, account_id: str) -> None:
+    """Refuse a decision by someone who does not own the listing: 404, so a stranger learns nothing."""
+    if not state.exists or account_id not in state.owner_ids:
+        raise NotFound("no such listing among yours")
+
+
+def require_open(state: ListingState) -> None:
+    """Refuse an owner's change to a listing staff took down (409: the move makes no sense now)."""
+    if state.status == "unpublished":
+        raise Conflict("the listing was taken down; it cannot be changed")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from api.ops import account, catalog, content, drafts, launches, listings
+from api.ops import account, catalog, content, drafts, free_plan, interview, launches, listings, my_listings
 from api.registry import Operation, Registry
 
-MODULES = (catalog, account, launches, content, listings, drafts)
+MODULES = (catalog, account, launches, content, listings, drafts, my_listings, free_plan, interview)
 
 
 def operations() -> list[Operation]:

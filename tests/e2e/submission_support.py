@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import time
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
+
+import httpx
 from uuid import uuid4
 
 from aggregates.base import Meta
@@ -13,6 +17,7 @@ from commands import account as account_cmd
 from commands import apikeys as apikeys_cmd
 from tests.conftest import Databases, RunningServer, free_port
 from tests.conftest import test_settings as settings_for
+from tests.fixtures.drafting_sites import serve
 
 OPS = Meta(at=datetime.now(timezone.utc), actor="staff:test", channel="cli")
 PASSWORD = "a good long password"
@@ -52,3 +57,23 @@ def person(server: RunningServer, scopes: tuple[str, ...] = ("account:read", "li
         account_id=reg.account_id, name="e2e", scopes=list(scopes)), meta, c.services.timezone)  # type: ignore[arg-type]
     assert c.runtime.wait_for(["accounts_view"], c.store.position(), timeout=5)
     return Person(reg.account_id, email, key.key)
+
+
+def ik() -> dict[str, str]:
+    return {"Idempotency-Key": "e2e-" + uuid.uuid4().hex}
+
+
+def saved_listing(http: httpx.Client, who: Person, site: str) -> int:
+    """Submit a fixture site, wait until drafted, save it as a listing: the founder's path to a listing."""
+    with serve(site) as server:
+        r = http.post("/drafts", json={"url": server.url("/")}, headers=who.headers(**ik()))
+        assert r.status_code == 201, r.text
+        draft_id = r.json()["id"]
+        deadline = time.monotonic() + 60
+        while (d := http.get(f"/drafts/{draft_id}", headers=who.headers()).json())["status"] not in ("ready", "failed"):
+            assert time.monotonic() < deadline, d["status"]
+            time.sleep(0.1)
+    assert d["status"] == "ready", d
+    r = http.post(f"/drafts/{draft_id}/submit", headers=who.headers(**ik()))
+    assert r.status_code == 200, r.text
+    return int(r.json()["listing_id"])
