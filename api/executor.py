@@ -36,8 +36,12 @@ from events import text
 from events.errors import DomainError, FieldProblem, Forbidden, InvalidInput, Unauthorized
 
 log = logging.getLogger(__name__)
-MAX_CACHED = 20_000
-MAX_CACHED_BYTES = 16 * 1024 * 1024  # response bodies kept; parsed payloads take a few times more
+# The response cache's bounds. An entry costs its body plus about ENTRY_COST bytes of key, headers and
+# bookkeeping (measured: 20,000 small search answers held ~90 MiB of RSS with 16 MiB of bodies), so the
+# budget counts both; hot answers (listings, weeks, boards) are few, distinct searches rarely repeat.
+MAX_CACHED = 5_000
+ENTRY_COST = 2_048
+MAX_CACHED_BYTES = 12 * 1024 * 1024  # bodies (only bodies are kept: see Outcome.slim) plus ENTRY_COST each
 
 
 class Authenticator(Protocol):
@@ -75,16 +79,36 @@ class NoRateLimit:
         return {}
 
 
+_UNDECODED = object()
+
+
 @dataclass
 class Outcome:
+    """An operation's answer: status, the payload, its JSON body and headers.
+
+    A cached answer keeps only the body (`slim`): the parsed payload of a
+    search page takes several times its JSON's size, and a cache bounded by
+    body bytes would otherwise hold many times its budget in Python objects.
+    Such an answer decodes its payload from the body when asked (MCP's
+    structured content), without keeping the result.
+    """
+
     status: int
-    payload: Any
+    _payload: Any
     body: bytes
     headers: dict[str, str] = field(default_factory=dict)
 
     @property
+    def payload(self) -> Any:
+        return orjson.loads(self.body) if self._payload is _UNDECODED else self._payload
+
+    @property
     def is_problem(self) -> bool:
         return self.status >= 400
+
+    def slim(self) -> Outcome:
+        """The same answer holding only its body (the payload is decoded again when asked)."""
+        return Outcome(self.status, _UNDECODED, self.body, self.headers)
 
 
 def dumps(payload: Any) -> bytes:
@@ -173,7 +197,7 @@ class Executor:
             positions = self._positions(op)
             outcome = await self.idempotency.run(principal, idempotency_key, op, raw, run)
             if cache_key is not None and outcome.status == op.success_status and self._positions(op) == positions:
-                self._store(cache_key, positions, outcome)
+                self._store(cache_key, positions, outcome, keep_payload=op.on_cached is not None)
             return _with(outcome, limit_headers)
         except ValidationError as exc:
             return problem_outcome(validation_problem(exc), limit_headers)
@@ -231,17 +255,22 @@ class Executor:
             return hit[1]
         return None
 
-    def _store(self, key: tuple[Any, ...], positions: tuple[int, ...], outcome: Outcome) -> None:
-        """Keep `outcome`; the least recently used answers go first when the cache is full."""
+    def _store(self, key: tuple[Any, ...], positions: tuple[int, ...], outcome: Outcome, keep_payload: bool = False) -> None:
+        """Keep `outcome`; the least recently used answers go first when the cache is full.
+
+        Only the body is kept unless `keep_payload` (an operation whose cache hits read the payload, such as
+        get_listing counting a view; its documents are shared with the read store's cache, so they cost nothing
+        more here).
+        """
         with self._lock:
             old = self._cache.pop(key, None)
             if old is not None:
-                self._cached_bytes -= len(old[1].body)
-            self._cache[key] = (positions, outcome)
-            self._cached_bytes += len(outcome.body)
+                self._cached_bytes -= len(old[1].body) + ENTRY_COST
+            self._cache[key] = (positions, outcome if keep_payload else outcome.slim())
+            self._cached_bytes += len(outcome.body) + ENTRY_COST
             while self._cache and (len(self._cache) > MAX_CACHED or self._cached_bytes > MAX_CACHED_BYTES):
                 _, (_, dropped) = self._cache.popitem(last=False)
-                self._cached_bytes -= len(dropped.body)
+                self._cached_bytes -= len(dropped.body) + ENTRY_COST
 
 
 def check_text(raw: dict[str, Any]) -> None:
@@ -255,4 +284,4 @@ def check_text(raw: dict[str, Any]) -> None:
 def _with(outcome: Outcome, headers: dict[str, str]) -> Outcome:
     if not headers:
         return outcome
-    return Outcome(outcome.status, outcome.payload, outcome.body, {**outcome.headers, **headers})
+    return Outcome(outcome.status, outcome._payload, outcome.body, {**outcome.headers, **headers})
