@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from functools import singledispatch
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from aggregates.base import Emitter, Meta
+from aggregates.base import Emitter, Meta, StreamKind
 from events import text
 from events.account import (
     AccountEmailVerified,
@@ -322,3 +322,6 @@ def evolve_claim(event: Event, state: EmailClaimState) -> EmailClaimState:
     if isinstance(event, EmailAddressClaimed):
         return replace(state, version=event.originator_version, account_id=event.account_id)
     return replace(state, version=event.originator_version)
+
+
+EMAIL_CLAIM: StreamKind[EmailClaimState] = StreamKind(initial_claim, evolve_claim)  # one stream per address

@@ -5,7 +5,7 @@ Every request body, whatever the door, passes the body limit first (`api/body_li
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +40,7 @@ class WebConfig:
     extra_routes: list[BaseRoute] = field(default_factory=list)
     mcp_wrappers: list[Callable[[ASGIApp], ASGIApp]] = field(default_factory=list)
     max_body_bytes: int = 1_048_576  # larger request bodies are refused with 413 (LAUNCHDIR_MAX_BODY_BYTES)
+    not_found_html: Callable[[Request], Awaitable[Response | None]] | None = None  # the website's 404 page
 
 
 def create_app(executor: Executor, config: WebConfig) -> FastAPI:
@@ -96,6 +97,10 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
 
     @app.exception_handler(HTTPException)
     async def http_problem(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 404 and config.not_found_html is not None and "text/html" in request.headers.get("accept", ""):
+            page = await config.not_found_html(request)
+            if page is not None:
+                return page
         titles = {404: "Not found", 405: "Method not allowed"}
         body = problem(exc.status_code, "not-found" if exc.status_code == 404 else "http-error",
                        titles.get(exc.status_code, "Error"), f"{request.method} {request.url.path}: {exc.detail}")

@@ -14,7 +14,9 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 from aggregates.base import Meta
+from commands.claims import ClaimChecks
 from commands.draft import DraftJobs, UrlGuard
+from commands.orders import OrderSettings
 from commands.store import EventStore
 from projections.reads import ReadStore
 from projections.runtime import ProjectionRuntime
@@ -78,6 +80,8 @@ class Services:
     views: ViewCounter
     check_url: UrlGuard  # the submit-time URL check of drafts (the crawler's address guard)
     draft_jobs: DraftJobs  # the background work of drafts, over the job queue
+    claim_checks: ClaimChecks | None = None  # DNS, meta tag and file checks of claims (workers/claim_check.py)
+    orders: OrderSettings = OrderSettings()  # seller country, VIES (docs/orders.md)
 
     def now(self) -> datetime:
         """The current time in the site's timezone: days and launch weeks follow it."""

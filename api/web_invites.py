@@ -19,8 +19,9 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from aggregates.draft import DraftState, Invite
+from api.identity import Identity
 from api.sessions import WebSession
-from api.web_auth import Identity, WebAuth
+from api.web_pages import WebPages
 from commands import draft as draft_cmd
 from commands import invites as invites_cmd
 from events.errors import Conflict, InvalidInput, NotFound
@@ -28,7 +29,7 @@ from events.errors import Conflict, InvalidInput, NotFound
 NOT_VALID = "This invite link is not valid. Ask the person who invited you for a new one."
 
 
-class WebInvites(WebAuth):
+class WebInvites(WebPages):
     """The invite routes, on the identity pages' sessions, CSRF tokens and templates."""
 
     def routes(self) -> list[BaseRoute]:

@@ -20,15 +20,13 @@ from datetime import datetime, timezone
 
 import httpx
 
-from bench.common import scratch_database, server_process
+from bench.common import account_with_key, scratch_database, server_process
 
 
 def prepare(database_url: str) -> tuple[str, int]:
     """An owner's API key and one saved listing of theirs, made through the commands."""
     os.environ["DATABASE_URL"] = database_url
     from aggregates.base import Meta
-    from commands import account as account_cmd
-    from commands import apikeys as apikeys_cmd
     from commands import listing as listing_cmd
     from launchdir.bootstrap import bootstrap, ensure_catalog
     from launchdir.settings import Settings
@@ -37,13 +35,7 @@ def prepare(database_url: str) -> tuple[str, int]:
     try:
         ensure_catalog(c)
         staff = Meta(at=datetime.now(timezone.utc), actor="staff:bench", channel="cli", via="staff")
-        owner = account_cmd.register_account(c.store, account_cmd.RegisterAccount(
-            account_id=uuid.uuid4(), email=f"owner-{uuid.uuid4().hex[:8]}@example.com", password=None, verified=True),
-            staff, None).account_id
-        assert owner is not None
-        key = apikeys_cmd.create_api_key(c.store, apikeys_cmd.CreateApiKey(
-            account_id=uuid.UUID(owner), name="bench", scopes=["account:read", "listings:write"]),  # type: ignore[arg-type]
-            staff, c.services.timezone).key
+        owner, key = account_with_key(c, staff, "owner", ["account:read", "listings:write"])
         made = listing_cmd.create_listing(c.store, listing_cmd.CreateListing(
             profile={"name": "Bench Owner", "tagline": "Before", "website_url": "https://bench-owner.example.com/"},
             categories=["productivity"], owner_ids=[owner], source="staff"), staff)

@@ -25,7 +25,7 @@ from launchdir.settings import Settings
 
 
 def append_events(store, count: int, meta: Meta, batch: int = 2000) -> int:  # type: ignore[no-untyped-def]
-    state = store.load(catalog.CATALOG_ID, catalog.initial, catalog.evolve)
+    state = store.load(catalog.CATALOG_ID, catalog)
     price = state.products["featured"].price_cents
     made = 0
     while made < count:
@@ -59,7 +59,7 @@ def main() -> None:
             started = time.perf_counter()
             status = c.runtime.rebuild("catalog_view")
             rebuild_s = time.perf_counter() - started
-            price = c.store.load(catalog.CATALOG_ID, catalog.initial, catalog.evolve).products["featured"].price_cents
+            price = c.store.load(catalog.CATALOG_ID, catalog).products["featured"].price_cents
             with c.pool.connection() as conn:
                 (shown,) = conn.execute(
                     f"SELECT (doc->>'price_cents')::int FROM {c.runtime.tables('catalog_view')['products']} WHERE code='featured'"

@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 import psycopg
@@ -354,3 +355,17 @@ class KeepAlivePool:
     async def close(self) -> None:
         while self._idle:
             self._idle.pop()[2].close()
+
+
+def account_with_key(c: Any, meta: Any, prefix: str, scopes: list[str]) -> tuple[str, str]:
+    """A verified account made through the commands and an API key of it: (account id, key)."""
+    from commands import account as account_cmd
+    from commands import apikeys as apikeys_cmd
+
+    account = account_cmd.register_account(c.store, account_cmd.RegisterAccount(
+        account_id=uuid.uuid4(), email=f"{prefix}-{uuid.uuid4().hex[:8]}@example.com", password=None, verified=True),
+        meta, None).account_id
+    assert account is not None
+    key = apikeys_cmd.create_api_key(c.store, apikeys_cmd.CreateApiKey(
+        account_id=uuid.UUID(account), name="bench", scopes=scopes), meta, c.services.timezone).key  # type: ignore[arg-type]
+    return account, key

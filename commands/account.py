@@ -31,7 +31,7 @@ from zxcvbn import zxcvbn
 
 from aggregates import account, mail
 from aggregates.base import Meta
-from commands.store import EventStore, retrying
+from commands.store import EventStore, Loader
 from events.base import Event
 from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
 
@@ -201,19 +201,25 @@ class Registered:
 
 
 def load_account(store: EventStore, account_id: UUID | str) -> account.AccountState:
-    state: account.AccountState = store.load(UUID(str(account_id)), account.initial, account.evolve)
+    state: account.AccountState = store.load(UUID(str(account_id)), account)
     return state
 
 
 def _claim(store: EventStore, email: str) -> account.EmailClaimState:
-    return store.load(account.email_stream_id(email), account.initial_claim, account.evolve_claim)
+    return store.load(account.email_stream_id(email), account.EMAIL_CLAIM)
 
 
-def _queue(store: EventStore, key: str, to: str, subject_text: tuple[str, str], kind: str,
-           account_id: str | None, meta: Meta) -> list[Event]:
-    msg_id = mail.message_id(key)
-    state = store.load(msg_id, mail.initial, mail.evolve)
-    return mail.decide_queue(state, to, subject_text[0], subject_text[1], kind, account_id, meta)
+def _queue(msg: mail.EmailState, to: str, subject_text: tuple[str, str], kind: str, account_id: str | None,
+           meta: Meta) -> list[Event]:
+    """Queue the email whose stream `msg` is (`mail.message_id(dedupe key)`); nothing when it is queued already."""
+    return mail.decide_queue(msg, to, subject_text[0], subject_text[1], kind, account_id, meta)
+
+
+def _link_holder(state: account.AccountState) -> account.AccountState:
+    """The account an emailed link names; a link to no account is refused like a forged one."""
+    if not state.exists:
+        raise InvalidInput("this link is not valid", [FieldProblem("token", "invalid", "This link is not valid.")])
+    return state
 
 
 def find_account(store: EventStore, email: str) -> account.AccountState | None:
@@ -239,29 +245,32 @@ def register_hashed(store: EventStore, account_id: str, email: str, pw_hash: str
     """Sign up with a password already hashed (and checked): what the website runs after answering.
 
     The website hashes on the request path whether or not the address is taken, then hands this
-    to a deferred runner, so the answer takes the same time either way.
+    to a deferred runner, so the answer takes the same time either way. The address's claim, the
+    account and its verification email are one append.
     """
     email = account.normalise_email(email)
+    claim_stream = account.email_stream_id(email)
 
-    def attempt() -> Registered:
-        claim = _claim(store, email)
+    def decision(load: Loader) -> list[Event]:
+        claim = load(claim_stream, account.EMAIL_CLAIM)
         if claim.account_id is not None:
             if verified or links is None:
                 raise Conflict("an account with this email address exists")
             hour = meta.at.astimezone(timezone.utc).strftime("%Y%m%d%H")  # at most one notice an hour
-            events = _queue(store, f"signup-existing:{email}:{hour}", email, links.signup_existing(),
-                            "signup_existing", claim.account_id, meta)
-            return Registered(store.append(events), None)
+            msg = load(mail.message_id(f"signup-existing:{email}:{hour}"), mail)
+            return _queue(msg, email, links.signup_existing(), "signup_existing", claim.account_id, meta)
         events = account.decide_claim_email(claim, email, account_id, meta)
-        events += account.decide_register(load_account(store, account_id), email, pw_hash, meta, verified=verified)
+        events += account.decide_register(load(UUID(account_id), account), email, pw_hash, meta, verified=verified)
         if not verified and links is not None:
             token_id = uuid4().hex
-            events += _queue(store, f"verify:{token_id}", email,
-                             links.verification(account_id, token_id, meta.at + VERIFY_TTL),
+            msg = load(mail.message_id(f"verify:{token_id}"), mail)
+            events += _queue(msg, email, links.verification(account_id, token_id, meta.at + VERIFY_TTL),
                              "verify_email", account_id, meta)
-        return Registered(store.append(events), account_id)
+        return events
 
-    return retrying(attempt)
+    appended = store.decide_across(decision)
+    taken = appended.states[claim_stream].account_id is not None
+    return Registered(appended.position, None if taken else account_id)
 
 
 def resend_verification(store: EventStore, account_id: str, meta: Meta, links: AccountLinks) -> int:
@@ -274,57 +283,48 @@ def resend_verification(store: EventStore, account_id: str, meta: Meta, links: A
     token_id = uuid4().hex
     minute = meta.at.astimezone(timezone.utc).strftime("%Y%m%d%H%M")
     subject_text = links.verification(account_id, token_id, meta.at + VERIFY_TTL)
-    return retrying(lambda: store.append(
-        _queue(store, f"verify-again:{account_id}:{minute}", state.email, subject_text, "verify_email", account_id, meta)))
+    return store.decide(mail.message_id(f"verify-again:{account_id}:{minute}"), mail, lambda msg: _queue(
+        msg, state.email, subject_text, "verify_email", account_id, meta)).position
 
 
 def verify_email(store: EventStore, token: str, meta: Meta, links: AccountLinks) -> tuple[int, str]:
     """Confirm the address from a verification link; returns the position and the account id."""
     payload = links.read("verify", token)
     expires_at = datetime.fromtimestamp(int(payload.get("e", 0)), timezone.utc)
-
-    def attempt() -> int:
-        state = load_account(store, payload["a"])
-        if not state.exists:
-            raise InvalidInput("this link is not valid", [FieldProblem("token", "invalid", "This link is not valid.")])
-        return store.append(account.decide_verify_email(state, payload["j"], expires_at, meta))
-
-    return retrying(attempt), payload["a"]
+    appended = store.decide(UUID(str(payload["a"])), account, lambda s: account.decide_verify_email(
+        _link_holder(s), payload["j"], expires_at, meta))
+    return appended.position, payload["a"]
 
 
 def request_password_reset(store: EventStore, email: str, meta: Meta, links: AccountLinks) -> int:
     """Email a reset link when the address has an account; otherwise do nothing.
 
-    The website runs this after answering (a deferred runner), so the answer cannot tell which it was."""
+    The website runs this after answering (a deferred runner), so the answer cannot tell which it was.
+    The reset request and its email are one append."""
     normal = account.normalise_email(email)
 
-    def attempt() -> int:
-        owner = _claim(store, normal).account_id
+    def decision(load: Loader) -> list[Event]:
+        owner = load(account.email_stream_id(normal), account.EMAIL_CLAIM).account_id
         if owner is None:
-            return store.position()
-        state = load_account(store, owner)
+            return []
+        state = load(UUID(owner), account)
         token_id = uuid4().hex
         events = account.decide_request_reset(state, token_id, meta.at + RESET_TTL, meta)
         if events:
-            events += _queue(store, f"reset:{token_id}", state.email, links.reset(owner, token_id),
-                             "password_reset", owner, meta)
-        return store.append(events)
+            msg = load(mail.message_id(f"reset:{token_id}"), mail)
+            events += _queue(msg, state.email, links.reset(owner, token_id), "password_reset", owner, meta)
+        return events
 
-    return retrying(attempt)
+    return store.decide_across(decision).position
 
 
 def reset_password(store: EventStore, cmd: ResetPassword, meta: Meta, links: AccountLinks) -> tuple[int, str]:
     """Set the new password from a reset link; returns the position and the account id (to end its sessions)."""
     payload = links.read("reset", cmd.token)
     pw_hash = hash_password(cmd.password.get_secret_value())
-
-    def attempt() -> int:
-        state = load_account(store, payload["a"])
-        if not state.exists:
-            raise InvalidInput("this link is not valid", [FieldProblem("token", "invalid", "This link is not valid.")])
-        return store.append(account.decide_reset_password(state, payload["j"], pw_hash, meta))
-
-    return retrying(attempt), payload["a"]
+    appended = store.decide(UUID(str(payload["a"])), account, lambda s: account.decide_reset_password(
+        _link_holder(s), payload["j"], pw_hash, meta))
+    return appended.position, payload["a"]
 
 
 def check_password(store: EventStore, email: str, password: str, meta: Meta) -> account.AccountState | None:
@@ -356,19 +356,21 @@ def set_password(store: EventStore, email: str, password: str, meta: Meta) -> in
         rule = "length" if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX else PASSWORD_RULE
         raise InvalidInput(f"password refused: {problem}", [FieldProblem("password", rule, problem)])
     pw_hash = hash_password(password)
-    return retrying(lambda: store.append(account.decide_change_password(_existing(store, email), pw_hash, "operator", meta)))
+    return store.decide(_existing(store, email), account, lambda s: account.decide_change_password(
+        s, pw_hash, "operator", meta)).position
 
 
 def grant_staff(store: EventStore, email: str, meta: Meta) -> int:
-    return retrying(lambda: store.append(account.decide_grant_staff(_existing(store, email), meta)))
+    return store.decide(_existing(store, email), account, lambda s: account.decide_grant_staff(s, meta)).position
 
 
 def revoke_staff(store: EventStore, email: str, meta: Meta) -> int:
-    return retrying(lambda: store.append(account.decide_revoke_staff(_existing(store, email), meta)))
+    return store.decide(_existing(store, email), account, lambda s: account.decide_revoke_staff(s, meta)).position
 
 
-def _existing(store: EventStore, email: str) -> account.AccountState:
+def _existing(store: EventStore, email: str) -> UUID:
+    """The stream of the account holding this address (an address, once claimed, stays with its account)."""
     state = find_account(store, email)
     if state is None:
         raise NotFound(f"no account with the email address {email!r}")
-    return state
+    return state.id

@@ -19,7 +19,7 @@ from aggregates import awards
 from aggregates.base import Meta
 from aggregates.weeks import week_of
 from commands import listing as listing_cmd
-from commands.store import EventStore, retrying
+from commands.store import EventStore
 from events.errors import NotFound
 
 
@@ -39,7 +39,7 @@ class CloseLaunchWeek(BaseModel):
 
 
 def _week(store: EventStore, week: str) -> awards.WeekState:
-    state: awards.WeekState = store.load(awards.week_stream(week), awards.initial, awards.evolve)
+    state: awards.WeekState = store.load(awards.week_stream(week), awards)
     return state
 
 
@@ -70,16 +70,13 @@ def close_week(store: EventStore, cmd: CloseLaunchWeek, meta: Meta) -> int:
         return store.position()
     current = week_of(meta.at.date())
     standings = _standings(store, cmd)
-    return retrying(lambda: store.append(awards.decide_close(_week(store, cmd.week), cmd.week, current, standings, meta)))
+    return store.decide(awards.week_stream(cmd.week), awards, lambda s: awards.decide_close(
+        s, cmd.week, current, standings, meta)).position
 
 
 def recompute_week(store: EventStore, cmd: CloseLaunchWeek, meta: Meta) -> bool:
     """Derive a closed week's awards again from `cmd.standings`; True when they changed (an event was stored)."""
     standings = _standings(store, cmd)
-
-    def attempt() -> bool:
-        events = awards.decide_recompute(_week(store, cmd.week), cmd.week, standings, meta)
-        store.append(events)
-        return bool(events)
-
-    return retrying(attempt)
+    appended = store.decide(awards.week_stream(cmd.week), awards, lambda s: awards.decide_recompute(
+        s, cmd.week, standings, meta))
+    return bool(appended.events)

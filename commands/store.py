@@ -21,7 +21,7 @@ from uuid import UUID
 from eventsourcing.application import Application
 from eventsourcing.persistence import IntegrityError
 
-from aggregates.base import Decider, StreamKind
+from aggregates.base import Decider
 from events.base import Event
 from events.errors import Unavailable
 
@@ -72,18 +72,20 @@ class EventStore:
         """Call `listener(position)` after each successful append (wakes in-process projectors)."""
         self._listeners.append(listener)
 
-    def load(self, stream_id: UUID, decider: Decider[S] | Callable[[UUID], S],
-             evolve: Callable[[Any, Any], Any] | None = None) -> S:
-        """Fold the stream's events into a state, starting from the cached state when there is one."""
-        kind: Decider[S] = StreamKind(decider, evolve) if evolve is not None else decider  # type: ignore[arg-type,assignment]
-        key = (stream_id, id(kind.evolve))
+    def load(self, stream_id: UUID, decider: Decider[S]) -> S:
+        """Fold the stream's events into a state, starting from the cached state when there is one.
+
+        `decider` is an aggregate module or a `StreamKind` (`aggregates/base.py`); the cache is
+        keyed by its `evolve`, so two kinds of state never share an entry.
+        """
+        key = (stream_id, id(decider.evolve))
         with self._lock:
             state = self._cache.get(key)
         if state is None:
-            state = kind.initial(stream_id)
+            state = decider.initial(stream_id)
         version = getattr(state, "version", 0)
         for event in self.app.events.get(stream_id, gt=version or None):
-            state = kind.evolve(event, state)
+            state = decider.evolve(event, state)
         with self._lock:
             self._cache[key] = state
             self._cache.move_to_end(key)

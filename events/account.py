@@ -74,7 +74,9 @@ class EmailAddressClaimed(Event):
 class InterviewAnswered(Event):
     """The person's founder-interview answers: `answers` maps question id (as a string) to the answer text.
 
-    Each event carries the answers given in that call; an empty answer removes one.
+    Each event carries the answers given in that call; an empty answer removes one. It lives on the
+    person's own interview stream (`aggregates/interview.py`), so `account_id` names the person.
     """
 
+    account_id: str
     answers: dict[str, str]

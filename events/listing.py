@@ -134,7 +134,8 @@ class ListingEditReverted(Event):
 
     `version_id` is the reverted version (the log position of its event);
     `changes` and `before` are shaped as in `ListingEdited`, and may hold
-    `story` (the whole story object) when a story version is reverted.
+    `story` (the whole story object) when a story version is reverted, or
+    `milestones` (the whole list, by milestone id) when a milestone version is.
     """
 
     version_id: int

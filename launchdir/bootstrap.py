@@ -31,21 +31,31 @@ from api.ops import build_registry
 from api.ratelimit import Limits, LocalRateLimiter, RedisRateLimiter
 from api.services import Services
 from api.oauth import OAuthServer, build_oauth
-from api.web_auth import Identity, build_identity
+from api.identity import Identity, build_identity
+from api.web_auth import identity_routes
+from api.web_claims import claim_routes
 from api.web_invites import invite_routes
+from api.web_site import public_site
+from api.web_staff_review import staff_review_routes
 from commands import catalog as catalog_cmd
 from commands.ids import IdAllocator
 from commands.store import EventStore, LaunchdirEvents
 from launchdir.database import eventsourcing_env, resolve_database_url
 from launchdir.directory import Directory, search_backend, wire_directory
+from launchdir.ordering import order_settings, wire_orders
 from launchdir.read_models import all_projections
 from launchdir.settings import Settings
 from launchdir.submission import DraftWorkers, draft_ports, job_queue, wire_submission
+from launchdir.updates import wire_updates
 from projections.log import EventLog
 from projections.reads import ReadStore
 from projections.runtime import ProjectionRuntime
 from workers.adapters.client_metadata import CimdFetcher
+from workers.adapters.dns import TxtLookup
 from workers.adapters.smtp import SmtpMailer
+from workers.claim_check import ClaimChecker, claim_crawl_settings
+from workers.badge_check import BadgeChecker, badge_crawl_settings
+from workers.badge_watch import BadgeWatch
 from workers.mail import DeferredMail, OutboxSender
 from workers.scheduler import Scheduler
 from workers.views import ViewCounter
@@ -117,6 +127,23 @@ def mail_sender(services: Services, settings: Settings) -> OutboxSender | None:
     return sender
 
 
+def claim_checker(settings: Settings) -> ClaimChecker:
+    """The claim checks: DNS through the configured nameservers, pages through the crawler's guarded fetch."""
+    return ClaimChecker(TxtLookup(settings.dns_nameservers), claim_crawl_settings(settings.crawl_allow_loopback))
+
+
+def badge_watch(c: Container) -> BadgeWatch:
+    """The free plan's badge checks: homepages through the crawler's guarded fetch, looking for links to this site."""
+    checker = BadgeChecker(c.settings.base_url, badge_crawl_settings(c.settings.crawl_allow_loopback))
+    return BadgeWatch(c.store, c.services.reads, c.runtime, checker, c.services.now)
+
+
+def launch_scheduler(c: Container, watch: BadgeWatch | None = None) -> Scheduler:
+    """The launch scheduler; free listings go live only with the badge found at go-live (docs/free-plan.md)."""
+    go_live = (watch or badge_watch(c)).go_live
+    return Scheduler(c.store, c.services.reads, c.runtime, c.services.now, launch=go_live)
+
+
 def bootstrap(settings: Settings, *, clock: Any = utc_now) -> Container:
     conninfo = resolve_database_url(settings.database_url, settings.data_dir)
     app = LaunchdirEvents(env=eventsourcing_env(conninfo, settings.db_pool_size))
@@ -134,6 +161,8 @@ def bootstrap(settings: Settings, *, clock: Any = utc_now) -> Container:
         store=store, reads=reads, runtime=runtime, links=links(settings.base_url),
         timezone=ZoneInfo(settings.timezone), clock=clock,
         search=search, views=views, check_url=check_url, draft_jobs=draft_jobs,
+        orders=order_settings(settings),
+        claim_checks=claim_checker(settings),
     )
     directory = wire_directory(services, settings, views, indexer)  # the view flusher
     idempotency = PostgresIdempotency(pool, retention=timedelta(hours=settings.idempotency_retention_hours))
@@ -189,17 +218,28 @@ def web_app(c: Container) -> Any:
     directory, identity, oauth = c.directory, c.identity, c.oauth
     config.on_startup.append(lambda: directory.start(run_indexer=c.settings.run_projectors))  # view flusher, indexer
     config.on_shutdown.insert(0, directory.stop)  # last flush of counted views
-    config.extra_routes.extend(identity.routes())
+    config.extra_routes.extend(identity_routes(identity))  # /signup../reset, /account, /staff, /staff/outbox
     config.extra_routes.extend(oauth.routes())  # /oauth/*, RFC 8414 metadata, consent, /account/apps
     config.mcp_wrappers.append(oauth.mcp_guard(c.executor.registry))  # inner: HTTP 401/403 for protected tool calls
     config.mcp_wrappers.append(identity.mcp_guard)
     config.on_startup.append(identity.start)
     config.on_shutdown.insert(0, identity.stop)
-    scheduler = Scheduler(c.store, c.services.reads, c.runtime, c.services.now)  # weeks open and close on time
+    watch = badge_watch(c)  # free plan: due badge checks, at once when a listing chooses it
+    c.runtime.on_move(watch.on_move)
+    config.on_startup.append(watch.start)
+    config.on_shutdown.insert(0, watch.stop)
+    scheduler = launch_scheduler(c, watch)  # weeks open and close on time
     config.on_startup.append(scheduler.start)
     config.on_shutdown.insert(0, scheduler.stop)
     config.extra_routes.extend(badge_routes(c.services))  # /badges/{slug}/{kind}.svg
     config.on_startup.append(c.draft_workers.start)  # resumes stalled draft jobs, then sweeps every 30 s
     config.on_shutdown.insert(0, c.draft_workers.stop)
     config.extra_routes.extend(invite_routes(identity))  # /invites/accept: co-founder invites
+    wire_orders(c.services, c.settings, config)  # /checkout/*, /webhooks/stripe, fulfilment (docs/orders.md)
+    wire_updates(config, c.services, identity)  # followers emailed of listing updates; /unsubscribe/<token>
+    config.extra_routes.extend(staff_review_routes(identity))  # /staff/review, /staff/listings/{slug}/history, /staff/audit
+    config.extra_routes.extend(claim_routes(identity))  # /claims/confirm (emailed claim links), /staff/claims
+    site = public_site(identity, c.executor, rate_limits=c.settings.rate_limits)  # the public website (docs/website.md)
+    config.extra_routes.extend(site.routes)
+    config.not_found_html = site.not_found
     return create_app(c.executor, config)

@@ -12,9 +12,14 @@ import logging
 
 import click
 
+from launchdir import cli_badges  # noqa: F401  (adds `staff check-badge` to the staff group)
+from launchdir import cli_claims  # noqa: F401  (adds `staff claims` to the staff group)
+from launchdir import cli_listings  # noqa: F401  (adds `staff unlock` to the staff group)
+from launchdir import cli_orders  # noqa: F401  (adds `staff orders`, `refund`, `tasks`, `fulfil`)
 from launchdir.cli_accounts import accounts, keys
 from launchdir.cli_common import TextRuleGroup, cli_session, container, stop_on_sigterm
 from launchdir.cli_projections import projections
+from launchdir.cli_review import add_review_commands
 from launchdir.cli_staff import catalog, staff
 from launchdir.settings import Settings
 
@@ -113,6 +118,7 @@ main.add_command(staff)  # launchdir/cli_staff.py: prices, settings, roles, laun
 main.add_command(accounts)  # launchdir/cli_accounts.py: create
 main.add_command(keys)  # launchdir/cli_accounts.py: create, revoke
 main.add_command(projections)  # launchdir/cli_projections.py: status, rebuild, skip, retry
+add_review_commands(main, staff)  # launchdir/cli_review.py: staff history, staff review, audit
 
 
 if __name__ == "__main__":

@@ -16,11 +16,11 @@ import json
 import os
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -89,6 +89,20 @@ def staff_session(actor: str | None) -> Iterator[tuple[Container, Meta]]:
     """The session of a staff command and the who and when its events are recorded with."""
     with cli_session() as c:
         yield c, staff_meta(c, actor)
+
+
+R = TypeVar("R")
+
+
+def run_staff(actor: str | None, action: Callable[[Container, Meta], R], done: str | Callable[[R], str]) -> R:
+    """The body of a one-step staff command: `action` in a staff session, then the line saying what it did.
+
+    `done` is that line, or makes it from what `action` returned (an event position).
+    """
+    with staff_session(actor) as (c, meta):
+        result = action(c, meta)
+        click.echo(done(result) if callable(done) else done)
+    return result
 
 
 # ---------------------------------------------------------------- the text rule at the CLI door

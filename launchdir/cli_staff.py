@@ -3,7 +3,8 @@
 Prices and site settings, the staff role, putting listings live and closing
 launch weeks, founder profiles, blog posts, and loading the catalogue. Every
 staff command runs in `staff_session`, so its events are recorded with who
-(`--actor`, LAUNCHDIR_STAFF or the login name) and when. The groups are added
+(`--actor`, LAUNCHDIR_STAFF or the login name) and when; a one-step command
+is `run_staff(actor, action, what it says when done)`. The groups are added
 to the `launchdir` command by `launchdir/cli.py`.
 """
 
@@ -15,9 +16,10 @@ from typing import TYPE_CHECKING
 
 import click
 
-from launchdir.cli_common import TextRuleGroup, actor_option, cli_session, staff_session
+from launchdir.cli_common import TextRuleGroup, actor_option, cli_session, run_staff, staff_session
 
 if TYPE_CHECKING:
+    from aggregates.base import Meta
     from launchdir.bootstrap import Container
 
 
@@ -54,9 +56,8 @@ def set_price(code: str, cents: int, actor: str | None) -> None:
     """Set product CODE's price to CENTS (USD cents, excluding VAT)."""
     from commands.catalog import SetProductPrice, set_product_price
 
-    with staff_session(actor) as (c, meta):
-        position = set_product_price(c.store, SetProductPrice(code=code, price_cents=cents), meta)
-        click.echo(f"{code}: {cents} cents (event position {position})")
+    run_staff(actor, lambda c, meta: set_product_price(c.store, SetProductPrice(code=code, price_cents=cents), meta),
+              lambda position: f"{code}: {cents} cents (event position {position})")
 
 
 @staff.command("site-setting")
@@ -71,9 +72,8 @@ def site_setting(key: str, value: str, actor: str | None) -> None:
         parsed = json.loads(value)
     except json.JSONDecodeError:
         parsed = value
-    with staff_session(actor) as (c, meta):
-        change_site_settings(c.store, ChangeSiteSettings(changes={key: parsed}), meta)
-        click.echo(f"{key} = {json.dumps(parsed)}")
+    run_staff(actor, lambda c, meta: change_site_settings(c.store, ChangeSiteSettings(changes={key: parsed}), meta),
+              f"{key} = {json.dumps(parsed)}")
 
 
 # ---------------------------------------------------------------- the staff role
@@ -86,9 +86,7 @@ def staff_grant(email: str, actor: str | None) -> None:
     """Make the account with EMAIL staff (it sees the staff pages)."""
     from commands.account import grant_staff
 
-    with staff_session(actor) as (c, meta):
-        grant_staff(c.store, email, meta)
-        click.echo(f"{email}: staff")
+    run_staff(actor, lambda c, meta: grant_staff(c.store, email, meta), f"{email}: staff")
 
 
 @staff.command("revoke")
@@ -98,9 +96,7 @@ def staff_revoke(email: str, actor: str | None) -> None:
     """Take the staff role away from the account with EMAIL."""
     from commands.account import revoke_staff
 
-    with staff_session(actor) as (c, meta):
-        revoke_staff(c.store, email, meta)
-        click.echo(f"{email}: not staff")
+    run_staff(actor, lambda c, meta: revoke_staff(c.store, email, meta), f"{email}: not staff")
 
 
 # ---------------------------------------------------------------- launches and awards
@@ -124,9 +120,7 @@ def staff_publish(slug: str, week: str | None, plan: str, actor: str | None) -> 
     """Put the listing SLUG live in a launch week (recorded with who and when)."""
     from commands.listing import staff_publish as publish
 
-    with staff_session(actor) as (c, meta):
-        publish(c.store, _listing_id(c, slug), meta, week=week, plan=plan)
-        click.echo(f"{slug}: live")
+    run_staff(actor, lambda c, meta: publish(c.store, _listing_id(c, slug), meta, week=week, plan=plan), f"{slug}: live")
 
 
 @staff.command("close-week")
@@ -158,10 +152,10 @@ def staff_close_week(week: str | None, actor: str | None) -> None:
 @staff.command("tick")
 def staff_tick() -> None:
     """Run the launch scheduler once: launch what is due, close weeks that ended (serve does this every minute)."""
-    from workers.scheduler import Scheduler
+    from launchdir.bootstrap import launch_scheduler
 
     with cli_session() as c:  # the scheduler records its own who and when
-        result = Scheduler(c.store, c.services.reads, c.runtime, c.services.now).tick()
+        result = launch_scheduler(c).tick()
         click.echo(f"launched {len(result.launched)} listing(s); closed weeks: {', '.join(result.closed) or 'none'}; "
                    f"awards recomputed: {', '.join(result.recomputed) or 'none'}")
 
@@ -187,11 +181,12 @@ def founder_create(slug: str, name: str, bio: str, country: str | None, avatar_u
     """Create the founder profile SLUG for NAME."""
     from commands.content import CreateFounderProfile, create_founder_profile
 
-    with staff_session(actor) as (c, meta):
+    def create(c: Container, meta: Meta) -> int:
         socials = dict(s.split("=", 1) for s in social)
-        create_founder_profile(c.store, CreateFounderProfile(
+        return create_founder_profile(c.store, CreateFounderProfile(
             slug=slug, name=name, bio=bio, country=country, avatar_url=avatar_url, socials=socials), meta)
-        click.echo(f"founder {slug} created")
+
+    run_staff(actor, create, f"founder {slug} created")
 
 
 @staff_founder.command("edit")
@@ -203,10 +198,11 @@ def founder_edit(slug: str, key: str, value: str, actor: str | None) -> None:
     """Change one field of founder SLUG (socials: a JSON object)."""
     from commands.content import EditFounderProfile, edit_founder_profile
 
-    with staff_session(actor) as (c, meta):
-        parsed = json.loads(value) if key == "socials" else value
-        edit_founder_profile(c.store, EditFounderProfile(slug=slug, changes={key: parsed}), meta)
-        click.echo(f"founder {slug}: {key} changed")
+    def edit(c: Container, meta: Meta) -> int:
+        parsed = json.loads(value) if key == "socials" else value  # in the session: bad JSON is a clean message
+        return edit_founder_profile(c.store, EditFounderProfile(slug=slug, changes={key: parsed}), meta)
+
+    run_staff(actor, edit, f"founder {slug}: {key} changed")
 
 
 # ---------------------------------------------------------------- blog posts
@@ -233,13 +229,14 @@ def blog_write(slug: str, markdown_file: Path, title: str, summary: str, author:
     """Write blog post SLUG from MARKDOWN_FILE (unpublished unless --publish)."""
     from commands.content import WriteBlogPost, publish_blog_post, write_blog_post
 
-    with staff_session(actor) as (c, meta):
+    def write(c: Container, meta: Meta) -> None:
         faqs = json.loads(faqs_file.read_text(encoding="utf-8")) if faqs_file else []
         write_blog_post(c.store, WriteBlogPost(slug=slug, title=title, summary=summary, author=author, tags=list(tags),
                                                faqs=faqs, markdown=markdown_file.read_text(encoding="utf-8")), meta)
         if publish:
             publish_blog_post(c.store, slug, meta)
-        click.echo(f"blog post {slug} written{' and published' if publish else ''}")
+
+    run_staff(actor, write, f"blog post {slug} written{' and published' if publish else ''}")
 
 
 @staff_blog.command("revise")
@@ -255,9 +252,8 @@ def blog_revise(slug: str, title: str | None, summary: str | None, markdown_file
     changes = {k: v for k, v in {"title": title, "summary": summary}.items() if v is not None}
     if markdown_file:
         changes["markdown"] = markdown_file.read_text(encoding="utf-8")
-    with staff_session(actor) as (c, meta):
-        revise_blog_post(c.store, ReviseBlogPost(slug=slug, changes=changes), meta)
-        click.echo(f"blog post {slug}: {', '.join(changes) or 'nothing'} changed")
+    run_staff(actor, lambda c, meta: revise_blog_post(c.store, ReviseBlogPost(slug=slug, changes=changes), meta),
+              f"blog post {slug}: {', '.join(changes) or 'nothing'} changed")
 
 
 @staff_blog.command("publish")
@@ -267,9 +263,7 @@ def blog_publish(slug: str, actor: str | None) -> None:
     """Publish blog post SLUG."""
     from commands.content import publish_blog_post
 
-    with staff_session(actor) as (c, meta):
-        publish_blog_post(c.store, slug, meta)
-        click.echo(f"blog post {slug}: published")
+    run_staff(actor, lambda c, meta: publish_blog_post(c.store, slug, meta), f"blog post {slug}: published")
 
 
 @staff_blog.command("unpublish")
@@ -279,6 +273,4 @@ def blog_unpublish(slug: str, actor: str | None) -> None:
     """Take blog post SLUG off the site."""
     from commands.content import unpublish_blog_post
 
-    with staff_session(actor) as (c, meta):
-        unpublish_blog_post(c.store, slug, meta)
-        click.echo(f"blog post {slug}: unpublished")
+    run_staff(actor, lambda c, meta: unpublish_blog_post(c.store, slug, meta), f"blog post {slug}: unpublished")

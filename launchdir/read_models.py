@@ -8,15 +8,21 @@ runtime from it, so it lives apart from both.
 from __future__ import annotations
 
 from projections.accounts_view import AccountsView
+from projections.badge_checks_view import BadgeChecksView
 from projections.base import Projection
 from projections.catalog_view import CatalogView
+from projections.claims_view import ClaimsView
 from projections.content_view import ContentView
 from projections.draft_view import DraftView
+from projections.history_view import HistoryView
+from projections.interview_view import InterviewView
 from projections.launches_view import LaunchesView
 from projections.leaderboard_view import LeaderboardView
 from projections.listing_view import ListingView
 from projections.mail_view import MailView
 from projections.oauth_view import OAuthView
+from projections.orders_view import OrdersView
+from projections.updates_view import UpdatesView
 
 
 def all_projections(timezone: str = "UTC") -> list[Projection]:
@@ -31,4 +37,10 @@ def all_projections(timezone: str = "UTC") -> list[Projection]:
         MailView(),
         DraftView(),
         OAuthView(),
+        ClaimsView(),
+        HistoryView(),
+        BadgeChecksView(),
+        OrdersView(),
+        UpdatesView(),  # listing updates: the latest-updates feed, the follower fan-out
+        InterviewView(),  # founder-interview answers and who owns a live listing
     ]

@@ -67,6 +67,7 @@ class Settings:
     anthropic_model: str = "claude-sonnet-4-5"
     smtp_url: str | None = None
     crawl_allow_loopback: bool = False
+    dns_nameservers: list[str] = field(default_factory=list)  # claim checks' resolvers (host[:port]); empty: the system's
     job_workers: int = 4
     job_queue: str = "launchdir"
     draft_timeout_seconds: int = 600
@@ -82,6 +83,14 @@ class Settings:
     oauth_cimd_ca_file: str | None = None  # an extra CA to trust when fetching client ID metadata documents
     trusted_proxies: list[str] = field(default_factory=list)  # addresses whose X-Forwarded-* headers count
     max_body_bytes: int = 1_048_576  # larger request bodies are refused with 413
+    production: bool = False  # LAUNCHDIR_PRODUCTION: refuse to start with the test payment provider
+    stripe_secret_key: str | None = None  # Stripe is the payment provider when set (docs/orders.md)
+    stripe_webhook_secret: str | None = None
+    stripe_api_base: str | None = None  # another Stripe API address (the local stand-in in tests)
+    payment_methods: list[str] = field(default_factory=lambda: ["card"])  # Stripe Checkout's payment_method_types
+    seller_country: str = "IE"  # where the seller is established: decides domestic VAT
+    vies: bool = False  # also check VAT numbers in VIES (needs the internet)
+    vies_url: str = "https://ec.europa.eu/taxation_customs/vies/rest-api"  # LAUNCHDIR_VIES_URL (a stand-in in tests)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -105,6 +114,7 @@ class Settings:
             anthropic_model=e.get("ANTHROPIC_MODEL") or "claude-sonnet-4-5",
             smtp_url=e.get("SMTP_URL") or None,
             crawl_allow_loopback=_flag(e.get("LAUNCHDIR_CRAWL_ALLOW_LOOPBACK")),
+            dns_nameservers=_list(e.get("LAUNCHDIR_DNS_NAMESERVERS")),
             job_workers=int(e.get("LAUNCHDIR_JOB_WORKERS") or 4),
             job_queue=e.get("LAUNCHDIR_JOB_QUEUE") or "launchdir",
             draft_timeout_seconds=int(e.get("LAUNCHDIR_DRAFT_TIMEOUT") or 600),
@@ -119,6 +129,14 @@ class Settings:
             oauth_cimd_ca_file=e.get("LAUNCHDIR_OAUTH_CIMD_CA_FILE") or None,
             trusted_proxies=_list(e.get("LAUNCHDIR_TRUSTED_PROXIES")),
             max_body_bytes=int(e.get("LAUNCHDIR_MAX_BODY_BYTES") or 1_048_576),
+            production=_flag(e.get("LAUNCHDIR_PRODUCTION")),
+            stripe_secret_key=e.get("STRIPE_SECRET_KEY") or None,
+            stripe_webhook_secret=e.get("STRIPE_WEBHOOK_SECRET") or None,
+            stripe_api_base=e.get("STRIPE_API_BASE") or None,
+            payment_methods=_list(e.get("LAUNCHDIR_PAYMENT_METHODS")) or ["card"],
+            seller_country=(e.get("LAUNCHDIR_SELLER_COUNTRY") or "IE").upper(),
+            vies=_flag(e.get("LAUNCHDIR_VIES")),
+            vies_url=e.get("LAUNCHDIR_VIES_URL") or "https://ec.europa.eu/taxation_customs/vies/rest-api",
         )
 
     def with_server(self, host: str, port: int) -> Settings:

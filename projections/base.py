@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from eventsourcing.utils import get_topic
 from psycopg import Cursor
@@ -16,7 +16,8 @@ from psycopg import Cursor
 from events.base import Event
 from events.text import is_clean, storable_value
 
-Handler = Callable[[Any, Cursor[Any], "Tables", Any], None]
+Handler = Callable[..., None]  # (self, cur, tables, event), and the event's log position when `positioned`
+H = TypeVar("H", bound=Handler)
 NAME = re.compile(r"^[a-z][a-z0-9_]{0,40}$")
 
 
@@ -34,10 +35,10 @@ class Tables:
         return list(self._names.values())
 
 
-def handles(*event_classes: type[Event]) -> Callable[[Handler], Handler]:
+def handles(*event_classes: type[Event]) -> Callable[[H], H]:
     """Mark a method as the handler of these event classes."""
 
-    def mark(fn: Handler) -> Handler:
+    def mark(fn: H) -> H:
         fn.__handles__ = event_classes  # type: ignore[attr-defined]
         return fn
 
@@ -54,6 +55,8 @@ class Projection:
 
     name: ClassVar[str]
     tables: ClassVar[tuple[str, ...]]
+    positioned: ClassVar[bool] = False
+    """True when handlers also take the event's log position: `handler(self, cur, t, event, position)`."""
     _handlers: ClassVar[dict[type[Any], Handler]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -80,7 +83,7 @@ class Projection:
         For additions that need no rebuild, such as a new index (`CREATE INDEX IF NOT EXISTS`).
         """
 
-    def apply(self, cur: Cursor[Any], t: Tables, event: Any) -> None:
+    def apply(self, cur: Cursor[Any], t: Tables, event: Any, position: int = 0) -> None:
         """Dispatch one event to its handler, with every string in it storable.
 
         Events stored before the text rule reached every door may hold NUL or
@@ -93,7 +96,10 @@ class Projection:
         if handler is not None:
             if not all(map(_clean, vars(event).values())):  # a quick look first: copying costs more than looking
                 event = storable_value(event)
-            handler(self, cur, t, event)
+            if self.positioned:
+                handler(self, cur, t, event, position)
+            else:
+                handler(self, cur, t, event)
 
 
 def _clean(value: Any) -> bool:

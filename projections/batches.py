@@ -65,7 +65,7 @@ def apply_batch(pool: ConnectionPool, projection: Projection, gen: int, start: i
         with conn.pipeline():  # handlers write without waiting for each round trip
             for event_id, event in notes:
                 if event_id not in skips:
-                    _apply_one(projection, cur, tables, event)
+                    _apply_one(projection, cur, tables, event_id, event)
         cur.execute(f"UPDATE {META} SET position=%s, {CLEARED} WHERE name=%s AND generation=%s", (end, name, gen))
         cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"move:{name}:{gen}:{end}"))
     if locked[1] is not None:
@@ -93,7 +93,7 @@ def apply_each(pool: ConnectionPool, projection: Projection, gen: int, start: in
                 continue
             try:
                 with conn.transaction():  # a savepoint: the failed event leaves nothing behind
-                    _apply_one(projection, cur, tables, event)
+                    _apply_one(projection, cur, tables, event_id, event)
             except Exception as exc:
                 failure = _block(cur, policy, name, gen, event_id, event, exc, before)
                 break
@@ -134,7 +134,7 @@ def _block(cur: psycopg.Cursor[Any], policy: RetryPolicy, name: str, gen: int, e
     return Failure(event_id, topic, error, row[0], attempts, row[1], failing)
 
 
-def _apply_one(projection: Projection, cur: psycopg.Cursor[Any], tables: Tables, event: Any) -> None:
+def _apply_one(projection: Projection, cur: psycopg.Cursor[Any], tables: Tables, event_id: int, event: Any) -> None:
     if isinstance(event, Undecodable):
         raise UndecodableEvent(f"the stored event cannot be read: {event.error}")
-    projection.apply(cur, tables, event)
+    projection.apply(cur, tables, event, event_id)

@@ -30,6 +30,7 @@ from events.community import VoteCast, VoteWithdrawn
 from events.listing import (
     ListingCreated,
     ListingEdited,
+    ListingEditReverted,
     ListingLaunched,
     ListingPublishedByStaff,
     ListingQueuedForFree,
@@ -143,8 +144,8 @@ class CatalogView(Projection):
             (e.listing_id, e.originator_id, e.slug, list(e.categories), Jsonb(src)),
         )
 
-    @handles(ListingEdited)
-    def _listing_edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited) -> None:
+    @handles(ListingEdited, ListingEditReverted)  # a staff revert puts fields back like an edit
+    def _listing_edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited | ListingEditReverted) -> None:
         if "categories" in e.changes:
             new = list(e.changes["categories"] or [])
             row = cur.execute(

@@ -28,6 +28,7 @@ from events.content import (
 from events.listing import (
     ListingCreated,
     ListingEdited,
+    ListingEditReverted,
     ListingLaunched,
     ListingPublishedByStaff,
     ListingQueuedForFree,
@@ -111,8 +112,8 @@ class ContentView(Projection):
         )
         _relink(cur, t, e.listing_id, e.founders)
 
-    @handles(ListingEdited)
-    def _company_edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited) -> None:
+    @handles(ListingEdited, ListingEditReverted)  # a staff revert puts fields back like an edit (the story too)
+    def _company_edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited | ListingEditReverted) -> None:
         sets = [f"{column} = %s" for key, column in COMPANY_COLUMNS.items() if key in e.changes]
         values = [e.changes[key] if key != "name" else str(e.changes[key] or "") for key in COMPANY_COLUMNS if key in e.changes]
         row = cur.execute(
@@ -121,6 +122,9 @@ class ContentView(Projection):
         ).fetchone()
         if row is not None and "founders" in e.changes:
             _relink(cur, t, int(row[0]), e.changes["founders"] or [])
+        if row is not None and "story" in e.changes:
+            cur.execute(f"UPDATE {t['companies']} SET story = %s WHERE stream = %s",
+                        (Jsonb(dict(e.changes["story"] or {})), e.originator_id))
 
     @handles(SlugClaimed)
     def _slug(self, cur: Cursor[Any], t: Tables, e: SlugClaimed) -> None:

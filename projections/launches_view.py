@@ -34,8 +34,10 @@ from events.community import (
     VoteWithdrawn,
 )
 from events.listing import (
+    ListingBadgeLost,
     ListingCreated,
     ListingEdited,
+    ListingEditReverted,
     ListingFeatured,
     ListingLaunched,
     ListingPublishedByStaff,
@@ -112,8 +114,8 @@ class LaunchesView(Projection):
              p.get("website_url"), Jsonb(list(e.categories)), e.timestamp),
         )
 
-    @handles(ListingEdited)
-    def _edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited) -> None:
+    @handles(ListingEdited, ListingEditReverted)  # a staff revert puts fields back like an edit
+    def _edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited | ListingEditReverted) -> None:
         sets: list[str] = []
         values: list[Any] = []
         for key, column in EDITABLE_COLUMNS.items():
@@ -137,6 +139,10 @@ class LaunchesView(Projection):
     @handles(ListingQueuedForFree)
     def _queued(self, cur: Cursor[Any], t: Tables, e: ListingQueuedForFree) -> None:
         self._status(cur, t, e, "awaiting_badge", week=e.week, plan="free")
+
+    @handles(ListingBadgeLost)  # no badge when its week began: waiting for it again (docs/free-plan.md)
+    def _badge_lost(self, cur: Cursor[Any], t: Tables, e: ListingBadgeLost) -> None:
+        self._status(cur, t, e, "awaiting_badge")
 
     @handles(ListingScheduled)
     def _scheduled(self, cur: Cursor[Any], t: Tables, e: ListingScheduled) -> None:

@@ -69,6 +69,15 @@ def apply_edit(state: dict[str, Any], changes: dict[str, Any]) -> None:
             state["profile"][k] = v
 
 
+def apply_revert(state: dict[str, Any], changes: dict[str, Any]) -> None:
+    """ListingEditReverted: like an edit, where `story` replaces the story and `milestones` the milestones."""
+    apply_edit(state, {k: v for k, v in changes.items() if k not in ("story", "milestones")})
+    if "story" in changes:
+        state["story"] = dict(changes["story"] or {})
+    if "milestones" in changes:
+        state["milestones"] = sorted((dict(m) for m in changes["milestones"] or []), key=_milestone_key)
+
+
 def _milestone_key(m: dict[str, Any]) -> tuple[str, int]:
     return (str(m.get("date") or ""), int(m.get("milestone_id") or 0))
 

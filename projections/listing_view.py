@@ -40,8 +40,10 @@ from events.community import (
 )
 from events.listing import (
     ListingAlternativesApproved,
+    ListingBadgeLost,
     ListingCreated,
     ListingEdited,
+    ListingEditReverted,
     ListingFeatured,
     ListingLaunched,
     ListingMilestoneAdded,
@@ -69,21 +71,13 @@ from projections.listing_cards import (
     website_of,
     words_of,
 )
-from projections.review_tally import ReviewTally
+from projections import listing_counters as counters
+from projections import listing_tables as tables
+from projections.listing_tables import TALLY
 
 NAME = "listing_view"
 SEARCHABLE = PUBLIC_STATUSES + UPCOMING_STATUSES
 COUNTERS = "l.votes, l.followers, l.views, l.rating_avg, l.rating_count"
-# The live-listing sort orders; each has a partial index so a page is an index scan.
-SORT_INDEXES = {
-    "votes": "votes DESC, launched_at, listing_id",
-    "newest": "listed_at DESC, listing_id DESC",
-    "trending": "trend_log DESC NULLS LAST, votes DESC, launched_at, listing_id",
-    "most_viewed": "views DESC, votes DESC, launched_at, listing_id",
-    "most_followed": "followers DESC, votes DESC, launched_at, listing_id",
-}
-# The rating shown on a listing: the average and count of its approved reviews.
-TALLY = ReviewTally("listing_id", "int", {"rating_avg": "round(avg(r.rating), 2)", "rating_count": "count(*)"})
 
 
 class ListingView(Projection):
@@ -91,50 +85,11 @@ class ListingView(Projection):
     tables = ("profiles", "listings", "votes", "reviews", "domain_ratings", "categories", "words")
 
     def create(self, cur: Cursor[Any], t: Tables) -> None:
-        cur.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
-        cur.execute("CREATE EXTENSION IF NOT EXISTS fuzzystrmatch")  # levenshtein, for typo correction
-        cur.execute(
-            f"""CREATE TABLE {t['profiles']} (
-                listing_id int PRIMARY KEY, stream_id uuid NOT NULL UNIQUE, slug text NOT NULL UNIQUE,
-                status text NOT NULL, state jsonb NOT NULL, doc jsonb NOT NULL)"""
-        )
-        cur.execute(
-            f"""CREATE TABLE {t['listings']} (
-                listing_id int PRIMARY KEY, slug text NOT NULL UNIQUE, status text NOT NULL, week text, plan text,
-                listed_at timestamptz, launched_at timestamptz, categories text[] NOT NULL DEFAULT '{{}}',
-                primary_category text, stage text, country text, pricing text, domain text,
-                name_lc text NOT NULL DEFAULT '', name_fts tsvector, head tsvector, fts tsvector, text_key text,
-                votes int NOT NULL DEFAULT 0, followers int NOT NULL DEFAULT 0, views bigint NOT NULL DEFAULT 0,
-                trend_log float8, rating_avg numeric, rating_count int NOT NULL DEFAULT 0, card jsonb NOT NULL)"""
-        )
-        ls = t["listings"]
-        # A small pending list keeps GIN scans fast between vacuums while inserts still batch.
-        cur.execute(f"CREATE INDEX ON {ls} USING gin (fts) WITH (gin_pending_list_limit = 256)")
-        cur.execute(f"CREATE INDEX ON {ls} USING gin (name_lc gin_trgm_ops) WITH (gin_pending_list_limit = 256)")
-        cur.execute(f"CREATE INDEX ON {ls} USING gin (name_fts) WITH (gin_pending_list_limit = 256)")
-        cur.execute(f"CREATE INDEX ON {ls} USING gin (categories)")
-        cur.execute(f"CREATE INDEX ON {ls} (domain)")
-        cur.execute(f"CREATE INDEX ON {ls} (primary_category, votes DESC, launched_at, listing_id) WHERE status = 'live'")
-        for order in SORT_INDEXES.values():
-            cur.execute(f"CREATE INDEX ON {ls} ({order}) WHERE status = 'live'")
-        cur.execute(f"CREATE INDEX ON {ls} (week) WHERE status IN ('scheduled', 'awaiting_badge')")
-        cur.execute(f"CREATE TABLE {t['votes']} (listing_id int NOT NULL, account_id text NOT NULL, x float8 NOT NULL, "
-                    "PRIMARY KEY (listing_id, account_id))")
-        TALLY.create(cur, t["reviews"])
-        cur.execute(f"CREATE TABLE {t['domain_ratings']} (listing_id int NOT NULL, measured_on date NOT NULL, "
-                    "value int NOT NULL, source text NOT NULL, PRIMARY KEY (listing_id, measured_on))")
-        cur.execute(f"CREATE TABLE {t['categories']} (slug text PRIMARY KEY, name text NOT NULL, parent text, "
-                    "attributes jsonb NOT NULL DEFAULT '[]')")
-        cur.execute(f"CREATE TABLE {t['words']} (word text PRIMARY KEY)")
-        cur.execute(f"CREATE INDEX ON {t['words']} USING gin (word gin_trgm_ops) WITH (gin_pending_list_limit = 256)")
-        self.upgrade(cur, t)
+        tables.create(cur, t)
 
     def upgrade(self, cur: Cursor[Any], t: Tables) -> None:
         """Indexes added after the first release: made on start-up for generations created before them."""
-        words = t["words"]
-        cur.execute(f"CREATE INDEX IF NOT EXISTS {words}_prefix ON {words} (word text_pattern_ops)")  # completions
-        profiles = t["profiles"]  # list_my_listings: the listings an account owns, any status
-        cur.execute(f"CREATE INDEX IF NOT EXISTS {profiles}_owners ON {profiles} USING gin ((state->'owner_ids'))")
+        tables.upgrade(cur, t)
 
     # ------------------------------------------------------------ catalogue: category names
 
@@ -171,6 +126,10 @@ class ListingView(Projection):
     @handles(ListingEdited)
     def _edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited) -> None:
         self._change(cur, t, lambda s: docs.apply_edit(s, e.changes), stream=e.originator_id)
+
+    @handles(ListingEditReverted)
+    def _reverted(self, cur: Cursor[Any], t: Tables, e: ListingEditReverted) -> None:
+        self._change(cur, t, lambda s: docs.apply_revert(s, e.changes), stream=e.originator_id)
 
     @handles(ListingStorySet)
     def _story(self, cur: Cursor[Any], t: Tables, e: ListingStorySet) -> None:
@@ -219,6 +178,10 @@ class ListingView(Projection):
         self._change(cur, t, lambda s: s.update(status="awaiting_badge", plan="free", week=e.week, listed_at=at),
                      stream=e.originator_id)
 
+    @handles(ListingBadgeLost)  # no badge when its week began: waiting for it again (docs/free-plan.md)
+    def _badge_lost(self, cur: Cursor[Any], t: Tables, e: ListingBadgeLost) -> None:
+        self._change(cur, t, lambda s: s.update(status="awaiting_badge"), stream=e.originator_id)
+
     @handles(ListingScheduled)
     def _scheduled(self, cur: Cursor[Any], t: Tables, e: ListingScheduled) -> None:
         at = e.timestamp.isoformat()
@@ -265,34 +228,14 @@ class ListingView(Projection):
     @handles(VoteCast)
     def _vote(self, cur: Cursor[Any], t: Tables, e: VoteCast) -> None:
         self._forget(cur, e.listing_id)
-        x = docs.trend_exponent(e.timestamp)
-        cur.execute(
-            f"""WITH v AS (INSERT INTO {t['votes']} (listing_id, account_id, x) VALUES (%(id)s, %(acct)s, %(x)s)
-                          ON CONFLICT DO NOTHING RETURNING listing_id)
-                UPDATE {t['listings']} SET votes = votes + 1,
-                    trend_log = CASE WHEN trend_log IS NULL THEN %(x)s
-                        ELSE greatest(trend_log, %(x)s)
-                             + ln(1 + power(2::float8, greatest(-1000, -abs(trend_log - %(x)s)))) / ln(2) END
-                WHERE listing_id = (SELECT listing_id FROM v)""",
-            {"id": e.listing_id, "acct": e.account_id, "x": x},
-        )
+        counters.cast_vote(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.timestamp))
         self._patch_counter(cur, t, e.listing_id, "votes")
 
     @handles(VoteWithdrawn)
     def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn) -> None:
         self._forget(cur, e.listing_id)
-        deleted = cur.execute(
-            f"DELETE FROM {t['votes']} WHERE listing_id = %s AND account_id = %s RETURNING 1", (e.listing_id, e.account_id)
-        ).fetchone()
-        if deleted is None:
+        if not counters.withdraw_vote(cur, t, e.listing_id, e.account_id):
             return
-        cur.execute(
-            f"""UPDATE {t['listings']} SET votes = greatest(votes - 1, 0), trend_log = (
-                    SELECT max(m) + ln(sum(power(2::float8, greatest(-1000, x - m)))) / ln(2)
-                    FROM (SELECT x, max(x) OVER () AS m FROM {t['votes']} WHERE listing_id = %(id)s) s)
-                WHERE listing_id = %(id)s""",
-            {"id": e.listing_id},
-        )
         self._patch_counter(cur, t, e.listing_id, "votes")
 
     @handles(ListingFollowed, ListingUnfollowed)
@@ -309,14 +252,7 @@ class ListingView(Projection):
         if not pairs:
             return
         self._forget(cur, *(p[0] for p in pairs))
-        cur.execute(
-            f"""WITH c AS (SELECT * FROM unnest(%s::int[], %s::bigint[]) AS c(id, n)),
-                     l AS (UPDATE {t['listings']} SET views = views + c.n FROM c WHERE listing_id = c.id
-                           RETURNING listing_id, views)
-                UPDATE {t['profiles']} p SET doc = jsonb_set(p.doc, '{{community,views}}', to_jsonb(l.views))
-                FROM l WHERE p.listing_id = l.listing_id""",
-            ([p[0] for p in pairs], [p[1] for p in pairs]),
-        )
+        counters.add_views(cur, t, pairs)
 
     @handles(ReviewWritten)
     def _review_written(self, cur: Cursor[Any], t: Tables, e: ReviewWritten) -> None:

@@ -9,6 +9,8 @@ from uuid import UUID
 
 from eventsourcing.application import Application
 from eventsourcing.persistence import Notification
+from eventsourcing.postgres import PostgresApplicationRecorder
+from psycopg.sql import SQL, Composed, Identifier
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,32 @@ class EventLog:
             start=after, stop=upto, topics=list(topics), limit=limit, inclusive_of_start=False
         )
         return [(n.id, self._decode(n)) for n in notes]
+
+    def newest(self, before: int | None, limit: int, topics: Sequence[str] = (),
+               stream: UUID | None = None) -> list[tuple[int, Any]]:
+        """Up to `limit` events with id < `before` (from the head when None), newest first, decoded (audit).
+
+        Optionally only some topics, or one stream (its primary key serves that).
+        """
+        recorder = self._app.recorder
+        assert isinstance(recorder, PostgresApplicationRecorder)
+        where: list[Composed | SQL] = []
+        params: list[Any] = []
+        for clause, value in ((SQL("notification_id < %s"), before), (SQL("topic = ANY(%s)"), list(topics) or None),
+                              (SQL("originator_id = %s"), stream)):
+            if value is not None:
+                where.append(clause)
+                params.append(value)
+        sql = SQL("SELECT notification_id, originator_id, originator_version, topic, state FROM {}.{}").format(
+            Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+        if where:
+            sql += SQL(" WHERE ") + SQL(" AND ").join(where)
+        sql += SQL(" ORDER BY notification_id DESC LIMIT %s")
+        with recorder.datastore.get_connection() as conn:
+            rows = conn.execute(sql, [*params, limit]).fetchall()
+        return [(int(r["notification_id"]), self._decode(Notification(
+            id=r["notification_id"], originator_id=r["originator_id"], originator_version=r["originator_version"],
+            topic=r["topic"], state=bytes(r["state"])))) for r in rows]
 
     def topic_of(self, event_id: int) -> str | None:
         """The stored topic of one notification, or None when there is no such id."""

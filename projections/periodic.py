@@ -21,13 +21,17 @@ class Periodic:
     A failing tick is logged and tried again at the next interval, so an
     unreachable database or service never ends the loop. `final`, when given,
     runs once after the thread has stopped (a last flush of what is pending).
-    `wake()` runs the next tick at once.
+    `wake()` runs the next tick at once. `until_due`, when given, says how many
+    seconds remain until a moment the next tick must not miss (a week's start):
+    the loop then waits the shorter of that and `interval`.
     """
 
     def __init__(self, name: str, interval: float, tick: Callable[[], object],
-                 final: Callable[[], object] | None = None, *, at_start: bool = False) -> None:
+                 final: Callable[[], object] | None = None, *, at_start: bool = False,
+                 until_due: Callable[[], float] | None = None) -> None:
         """`at_start`: run the first tick as soon as the thread starts instead of after one interval."""
         self.name = name
+        self._until_due = until_due
         self._at_start = at_start
         self.interval = interval
         self._tick = tick
@@ -54,7 +58,7 @@ class Periodic:
         waits = not self._at_start
         while not self._stop.is_set():
             if waits:
-                self._wake.wait(self.interval)
+                self._wake.wait(self._next_wait())
                 self._wake.clear()
                 if self._stop.is_set():
                     return
@@ -63,6 +67,15 @@ class Periodic:
                 self._tick()
             except Exception:  # noqa: BLE001 - the next interval tries again
                 log.exception("%s failed; will retry", self.name)
+
+    def _next_wait(self) -> float:
+        if self._until_due is None:
+            return self.interval
+        try:
+            return max(0.05, min(self.interval, self._until_due()))
+        except Exception:  # noqa: BLE001 - a clock that cannot answer: the plain interval
+            log.exception("%s: computing the next due time failed", self.name)
+            return self.interval
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the thread (waiting up to `timeout` for a running tick), then run `final` once."""

@@ -4,7 +4,9 @@ A listing's founder links to a profile when its `founders` entry carries a
 `founder_slug` naming the profile. list_founders shows profiles linked to at
 least one live listing; get_founder shows any profile, with its live
 companies and the founder stories of those listings that are public (the story
-section is unlocked, or the listing is on a paid plan).
+section is unlocked, or the listing is on a paid plan), and the interview answers
+of the person behind the profile while that person owns a live listing
+(`queries/interview.py`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from events.errors import NotFound
 from projections.reads import ReadStore
+from queries.interview import InterviewAnswer, public_answers
 from queries.paging import SLUG_PATTERN, PageInfo, Paging, page_of
 
 VIEW = "content_view"
@@ -74,6 +77,8 @@ class FounderProfile(BaseModel):
     socials: dict[str, str]
     companies: list[FounderCompany]
     stories: list[FounderStory]
+    interview: list[InterviewAnswer] = Field(
+        default_factory=list, description="The founder's interview answers, shown while they own a live listing.")
 
 
 def _escape_like(text: str) -> str:
@@ -115,7 +120,8 @@ def get_founder(reads: ReadStore, q: GetFounder) -> dict[str, Any]:
     t = reads.tables(VIEW)
     with reads.pool.connection() as conn:
         row = conn.execute(
-            f"SELECT slug, name, bio, country, avatar_url, socials FROM {t['founders']} WHERE slug = %s", (q.slug,)
+            f"SELECT slug, name, bio, country, avatar_url, socials, account_id FROM {t['founders']} WHERE slug = %s",
+            (q.slug,),
         ).fetchone()
         if row is None:
             raise NotFound(f"no founder {q.slug!r}")
@@ -138,4 +144,5 @@ def get_founder(reads: ReadStore, q: GetFounder) -> dict[str, Any]:
             {"slug": c[0], "name": c[1], "tagline": c[2], "logo_url": c[3], "url": c[4], "role": c[5]} for c in companies
         ],
         "stories": stories,
+        "interview": public_answers(reads, row[6]) if row[6] else [],  # queries/interview.py
     }

@@ -19,6 +19,8 @@ from events.errors import NotFound
 from projections import listing_docs as docs
 from projections.listing_cards import PUBLIC_STATUSES
 from projections.reads import ReadStore
+from queries import badge_checks
+from queries.badge_checks import BadgeCheck
 from queries.listings import ListingProfile, Milestone, absolute_links
 from queries.paging import PageInfo, Paging, page_of
 
@@ -80,6 +82,8 @@ class MyListing(ListingProfile):
     milestones: list[Milestone] | None = Field(None, description="Milestones, shown to you even while locked.")
     next_step: str
     created_at: str | None
+    badge_check: BadgeCheck | None = Field(
+        None, description="The last check of our badge on your homepage (free plan), or null before the first.")
 
 
 def list_my_listings(reads: ReadStore, account_id: str, paging: Paging, links: dict[str, str]) -> dict[str, Any]:
@@ -111,7 +115,8 @@ def get_my_listing(reads: ReadStore, account_id: str, listing_id: int, links: di
         names: dict[str, str] = dict(conn.execute(f"SELECT slug, name FROM {t['categories']}").fetchall())
     state = row[0]
     counters = dict(zip(COUNTERS, row[1:], strict=True))
-    return owner_document(state, counters, names, links)
+    check = badge_checks.last_check(reads, listing_id) if badge_checks.VIEW in reads.runtime.projections else None
+    return owner_document(state, counters, names, links) | {"badge_check": check}
 
 
 def owner_document(state: dict[str, Any], counters: dict[str, Any], names: dict[str, str],

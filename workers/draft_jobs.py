@@ -77,7 +77,7 @@ class SubmissionContext:
         return Meta(at=self.clock(), actor="system", channel="system")
 
     def categories(self) -> list[dict[str, Any]]:
-        known = self.store.load(catalog.CATALOG_ID, catalog.initial, catalog.evolve).categories
+        known = self.store.load(catalog.CATALOG_ID, catalog).categories
         return [{"slug": c.slug, "name": c.name, "description": c.description} for c in known.values()]
 
     def draft(self, crawl: CrawlResult, fields: list[str] | None = None) -> ProfileDraft:

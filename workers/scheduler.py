@@ -4,7 +4,8 @@
 by default) it runs `tick()`, which
 
 1. launches the scheduled listings whose launch week has begun
-   (`commands.listing.launch_if_due`), and
+   (`commands.listing.launch_if_due`; free ones only with our badge on their
+   homepage, checked again then: the `launch` given, `BadgeWatch.go_live`), and
 2. closes every past week that has not been closed: the previous week, and
    any week of the last `CATCH_UP_WEEKS` with live launches (missed during
    downtime), granting Launch of the Week #1..#3 from community votes
@@ -17,8 +18,9 @@ by default) it runs `tick()`, which
    (`commands.awards.recompute_week`). Older weeks are closed, or
    recomputed, by staff (`launchdir staff close-week WEEK`).
 
-So a week starts and its predecessor closes within a minute of Monday 00:00
-in the site's timezone. Every step is idempotent, so a tick may run in
+The loop also wakes half a second after Monday 00:00 in the site's timezone
+(`until_week_starts`), so a week's scheduled listings go live then, not up to
+an interval later, and its predecessor closes at the same tick. Every step is idempotent, so a tick may run in
 several processes at once or be repeated; `tick(now)` can be called directly
 (tests, `launchdir staff tick`). Before reading vote standings it brings
 `launches_view` up to the log head itself, so it never ranks from a lagging
@@ -49,9 +51,12 @@ log = logging.getLogger(__name__)
 VIEW = "launches_view"
 DEFAULT_INTERVAL = 60.0
 CATCH_UP_WEEKS = 8
+WEEK_START_MARGIN = 0.5  # seconds after Monday 00:00: the tick then sees the new week
 
 
 Outcome = Literal["closed", "recomputed"]
+Launcher = Callable[[list[int], Meta], list[int]]
+"""Launches the due listings given (as of `meta.at`); returns those that went live (`BadgeWatch.go_live`)."""
 
 
 @dataclass
@@ -80,13 +85,14 @@ class Scheduler:
     """Runs `tick` now and then every `interval` seconds on a daemon thread."""
 
     def __init__(self, store: EventStore, reads: ReadStore, runtime: ProjectionRuntime,
-                 now: Callable[[], datetime], interval: float = DEFAULT_INTERVAL) -> None:
+                 now: Callable[[], datetime], interval: float = DEFAULT_INTERVAL, launch: Launcher | None = None) -> None:
         self.store = store
+        self.launch = launch or self.launch_each  # free listings: re-check the badge first (launchdir/bootstrap.py)
         self.reads = reads
         self.runtime = runtime
         self.now = now  # the current time in the site's timezone
         self.interval = interval
-        self._loop = Periodic("launch-scheduler", interval, self.tick, at_start=True)
+        self._loop = Periodic("launch-scheduler", interval, self.tick, at_start=True, until_due=self.until_week_starts)
         self._lock = threading.Lock()
 
     def tick(self, now: datetime | None = None) -> TickResult:
@@ -97,12 +103,7 @@ class Scheduler:
             current = monday_of(at.date())
             result = TickResult()
             self.runtime.catch_up(VIEW)
-            for listing_id in launches_q.due_launches(self.reads, current):
-                try:
-                    listing_cmd.launch_if_due(self.store, listing_id, meta)
-                    result.launched.append(listing_id)
-                except Exception:
-                    log.exception("scheduler: launching listing %s failed; next tick retries", listing_id)
+            result.launched = self.launch(launches_q.due_launches(self.reads, current), meta)
             self.runtime.catch_up(VIEW)
             since = current - timedelta(weeks=CATCH_UP_WEEKS)
             weeks = {w for w in launches_q.unclosed_weeks(self.reads, current) if w >= since}
@@ -123,6 +124,23 @@ class Scheduler:
                 log.info("scheduler: launched %s, closed %s, awards recomputed %s",
                          result.launched, result.closed, result.recomputed)
             return result
+
+    def until_week_starts(self) -> float:
+        """Seconds until the next Monday 00:00 in the site's timezone (plus a small margin), so launches are on time."""
+        at = self.now()
+        start = datetime.combine(monday_of(at.date()) + timedelta(weeks=1), datetime.min.time(), tzinfo=at.tzinfo)
+        return (start - at).total_seconds() + WEEK_START_MARGIN
+
+    def launch_each(self, listing_ids: list[int], meta: Meta) -> list[int]:
+        """Launch each due listing (`commands.listing.launch_if_due`); a failure is logged and retried next tick."""
+        launched = []
+        for listing_id in listing_ids:
+            try:
+                listing_cmd.launch_if_due(self.store, listing_id, meta)
+                launched.append(listing_id)
+            except Exception:
+                log.exception("scheduler: launching listing %s failed; next tick retries", listing_id)
+        return launched
 
     def start(self) -> None:
         self._loop.start()

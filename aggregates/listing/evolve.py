@@ -11,8 +11,11 @@ from events.base import Event
 from events.listing import (
     ListingAlternativesApproved,
     ListingBadgeFound,
+    ListingBadgeLost,
+    ListingBadgeMissing,
     ListingCreated,
     ListingEdited,
+    ListingEditReverted,
     ListingFeatured,
     ListingLaunched,
     ListingMilestoneAdded,
@@ -26,6 +29,7 @@ from events.listing import (
     ListingUnpublished,
     ListingUpdatePosted,
     ListingVerified,
+    ListingVersionAccepted,
     SlugClaimed,
     SlugReleased,
 )
@@ -49,9 +53,31 @@ def _(e: ListingCreated, s: ListingState) -> ListingState:
 
 @evolve.register
 def _(e: ListingEdited, s: ListingState) -> ListingState:
+    return _changed(s, e.changes, e.originator_version)
+
+
+@evolve.register
+def _(e: ListingEditReverted, s: ListingState) -> ListingState:
+    """Staff put fields back: applied like an edit; `story` replaces the story, `milestones` the milestones."""
+    s = _changed(s, {k: v for k, v in e.changes.items() if k not in ("story", "milestones")}, e.originator_version)
+    if "story" in e.changes:
+        s = replace(s, story=dict(e.changes["story"] or {}))
+    if "milestones" in e.changes:
+        ms = {int(m["milestone_id"]): dict(m) for m in e.changes["milestones"] or []}
+        s = replace(s, milestones=ms, next_milestone_id=max(s.next_milestone_id, max(ms, default=0) + 1))
+    return replace(s, reviews=s.reviews | {e.version_id: "reverted"})
+
+
+@evolve.register
+def _(e: ListingVersionAccepted, s: ListingState) -> ListingState:
+    return replace(s, version=e.originator_version, reviews=s.reviews | {e.version_id: "accepted"})
+
+
+def _changed(s: ListingState, changes: dict[str, Any], version: int) -> ListingState:
+    """The state with edited keys of the profile, categories, socials, FAQs, founders or `not_found_on_website`."""
     profile = dict(s.profile)
     extra: dict[str, Any] = {}
-    for key, value in e.changes.items():
+    for key, value in changes.items():
         if key == "categories":
             extra["categories"] = tuple(value or ())
         elif key == "socials":
@@ -62,7 +88,7 @@ def _(e: ListingEdited, s: ListingState) -> ListingState:
             profile.pop(key, None)
         else:
             profile[key] = value
-    return replace(s, version=e.originator_version, profile=profile, **extra)
+    return replace(s, version=version, profile=profile, **extra)
 
 
 @evolve.register
@@ -115,6 +141,17 @@ def _(e: ListingQueuedForFree, s: ListingState) -> ListingState:
 @evolve.register
 def _(e: ListingBadgeFound, s: ListingState) -> ListingState:
     return replace(s, version=e.originator_version)
+
+
+@evolve.register
+def _(e: ListingBadgeMissing, s: ListingState) -> ListingState:
+    return replace(s, version=e.originator_version)
+
+
+@evolve.register
+def _(e: ListingBadgeLost, s: ListingState) -> ListingState:
+    """No badge when its week began: the free listing waits for it again, still in that week."""
+    return replace(s, version=e.originator_version, status="awaiting_badge")
 
 
 @evolve.register

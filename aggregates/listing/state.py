@@ -62,6 +62,7 @@ class ListingState:
     verified: bool = False
     featured_weeks: tuple[str, ...] = ()
     not_found_on_website: tuple[str, ...] = ()
+    reviews: dict[int, str] = field(default_factory=dict)  # staff review of owner versions: version id -> accepted | reverted
 
     @property
     def exists(self) -> bool:

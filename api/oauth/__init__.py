@@ -22,7 +22,7 @@ from api.oauth.routes import OAuthEndpoints, registration_limiter
 from api.oauth.verifier import OAuthTokenVerifier
 from api.registry import Registry
 from api.services import Services
-from api.web_auth import Identity
+from api.identity import Identity
 
 __all__ = ["OAuthServer", "build_oauth"]
 

@@ -1,6 +1,6 @@
 """The website's OAuth pages: consent (/oauth/consent) and connected apps (/account/apps).
 
-Both run on identity's sessions, CSRF tokens and templates (`WebAuth`). The
+Both run on identity's sessions, CSRF tokens and templates (`api/web_pages.py`). The
 consent page needs a signed-in person with a confirmed address (like API
 keys); it shows the client's name and domain (for a client ID metadata
 document the host of its URL, which served the document; for a registered
@@ -25,7 +25,9 @@ from starlette.routing import BaseRoute, Route
 from aggregates.oauth import OAuthRefused
 from api.oauth.provider import PendingRequests
 from api.sessions import WebSession
-from api.web_auth import SCOPE_LABELS, Identity, WebAuth
+from api.identity import Identity
+from api.web_account import SCOPE_LABELS
+from api.web_pages import WebPages
 from commands import oauth as oauth_cmd
 from events.errors import NotFound
 from queries import accounts as accounts_q
@@ -36,7 +38,7 @@ EXPIRED = ("This request has expired or was already answered. Go back to the app
            "it will send you here with a new request.")
 
 
-class WebOAuth(WebAuth):
+class WebOAuth(WebPages):
     def __init__(self, identity: Identity, pending: PendingRequests, issuer: str, resources: dict[str, str]) -> None:
         super().__init__(identity)
         self.pending = pending

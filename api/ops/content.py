@@ -34,7 +34,8 @@ def operations() -> list[Operation]:
         Operation("list_founders", "GET", "/founders", founders_q.ListFounders, founders_q.FounderList, _founders,
                   tag="founders", cache_projections=CONTENT, cache_seconds=60),
         Operation("get_founder", "GET", "/founders/{slug}", founders_q.GetFounder, founders_q.FounderProfile, _founder,
-                  tag="founders", cache_projections=CONTENT, cache_seconds=60),
+                  tag="founders", cache_projections=(*CONTENT, "interview_view", "catalog_view"),  # interview answers
+                  cache_seconds=60),
         Operation("list_blog_posts", "GET", "/blog", blog_q.ListBlogPosts, blog_q.BlogPostList, _posts,
                   tag="blog", cache_projections=CONTENT, cache_seconds=60),
         Operation("get_blog_post", "GET", "/blog/{slug}", blog_q.GetBlogPost, blog_q.BlogPost, _post,

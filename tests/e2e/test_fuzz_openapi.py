@@ -50,6 +50,9 @@ SCOPES = ("account:read", "listings:write", "orders:write")
 # Operations whose valid inputs the server may still refuse for reasons no schema can say:
 NOT_ALWAYS_ACCEPTED = {
     "submit_listing": "the server resolves the URL's host and refuses addresses that are not public",
+    "answer_interview": "question ids must name questions of list_interview_questions (the catalogue's), once per call",
+    "quote_order": "product codes, weeks and categories must be list_products' and list_categories' current ones",
+    "create_checkout": "product codes, weeks and categories must be list_products' and list_categories' current ones",
 }
 CHECKS = [not_a_server_error, status_code_conformance, response_schema_conformance, negative_data_rejection]
 

@@ -61,7 +61,7 @@ def test_list_and_get_show_a_saved_listing_with_its_owner_facts(http: httpx.Clie
     doc = r.json()
     assert doc["listing_id"] == listing_id and doc["status"] == "draft" and doc["public"] is False
     assert doc["name"] and doc["categories"]["primary"] is not None
-    assert "choose_free_listing" in doc["next_step"]
+    assert "choose_free_listing" in doc["next_step"] and doc["badge_check"] is None
     assert http.get(f"/listings/{doc['slug']}").status_code == 404  # saved is not published
 
 

@@ -21,6 +21,7 @@ from api.ops import build_registry
 from api.registry import Operation
 from commands import apikeys as apikeys_cmd
 from commands import draft as draft_cmd
+from commands import listing as listing_cmd
 from commands import oauth as oauth_cmd
 from tests.conftest import RunningServer
 from tests.e2e.oauth_support import CALLBACK, Pkce, person, requests_changed
@@ -43,9 +44,22 @@ def _draft(server: RunningServer, owner: str) -> dict[str, Any]:
     return {"id": str(submitted.draft_id)}
 
 
+def _listing(server: RunningServer, owner: str) -> dict[str, Any]:
+    """A saved listing of `owner` with one milestone (for the milestone path)."""
+    c = server.container
+    made = listing_cmd.create_listing(c.store, listing_cmd.CreateListing(
+        profile={"name": f"Matrix {uuid.uuid4().hex[:8]}", "website_url": "https://matrix.example/"},
+        categories=["productivity"], owner_ids=[owner], source="staff"), _meta(owner))
+    milestone_id, position = listing_cmd.add_milestone(c.store, made.listing_id, {"date": "2025-01-01", "title": "M"},
+                                                       _meta(owner))
+    assert c.runtime.wait_for(["listing_view"], position, 5)
+    return {"listing_id": made.listing_id, "milestone_id": milestone_id}
+
+
 # path prefix -> makes a resource owned by the given account; returns its path parameters
 FACTORIES: dict[str, Callable[[RunningServer, str], dict[str, Any]]] = {
     "/drafts/{id}": _draft,
+    "/me/listings/{listing_id}": _listing,
 }
 
 
@@ -96,6 +110,13 @@ def _sample(schema: dict[str, Any], defs: dict[str, Any]) -> Any:
         props = schema.get("properties", {})
         return {name: _sample(props[name], defs) for name in schema.get("required", [])}
     return "x"
+
+
+def path_values(op: Operation) -> dict[str, Any]:
+    """A well-formed value of each path parameter (a fresh UUID, an id of 1...): only authorization may refuse it."""
+    schema = op.input_model.model_json_schema()
+    defs = schema.get("$defs", {})
+    return {name: _sample(schema["properties"][name], defs) for name in op.path_params}
 
 
 def example_input(op: Operation, path_values: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -230,7 +251,7 @@ IDS = [op.operation_id for op in PROTECTED]
 
 @pytest.mark.parametrize("op", PROTECTED, ids=IDS)
 def test_no_credentials_is_401(server: RunningServer, op: Operation) -> None:
-    raw = example_input(op, {p: str(uuid.uuid4()) for p in op.path_params})
+    raw = example_input(op, path_values(op))
     before = server.container.store.position()
     assert rest_status(server, op, raw, None) == 401
     for version in ("2025-11-25", "2026-07-28"):
@@ -240,7 +261,7 @@ def test_no_credentials_is_401(server: RunningServer, op: Operation) -> None:
 
 @pytest.mark.parametrize("op", PROTECTED, ids=IDS)
 def test_a_bad_token_is_401(server: RunningServer, op: Operation) -> None:
-    raw = example_input(op, {p: str(uuid.uuid4()) for p in op.path_params})
+    raw = example_input(op, path_values(op))
     for token in (BAD_TOKEN, "ldk_" + "0" * 16 + "_" + "1" * 64):
         assert rest_status(server, op, raw, token) == 401
         for version in ("2025-11-25", "2026-07-28"):
@@ -250,7 +271,7 @@ def test_a_bad_token_is_401(server: RunningServer, op: Operation) -> None:
 @pytest.mark.parametrize("op", PROTECTED, ids=IDS)
 def test_a_credential_without_the_scope_is_403(server: RunningServer, intruder: Creds, op: Operation) -> None:
     assert op.scope is not None
-    raw = example_input(op, {p: str(uuid.uuid4()) for p in op.path_params})
+    raw = example_input(op, path_values(op))
     before = server.container.store.position()
     key = intruder.key_without[op.scope]
     assert rest_status(server, op, raw, key) == 403
@@ -267,7 +288,7 @@ def test_another_accounts_resource_is_404(server: RunningServer, intruder: Creds
                                           op: Operation) -> None:
     if op.operation_id not in owned:
         pytest.skip(f"no factory for the resource of {op.path} yet")
-    raw = example_input(op, owned[op.operation_id])
+    raw = example_input(op, {k: v for k, v in owned[op.operation_id].items() if k in op.path_params})
     before = server.container.store.position()
     assert rest_status(server, op, raw, intruder.key_all) == 404
     assert rest_status(server, op, raw, intruder.oauth_all["rest"]) == 404

@@ -54,11 +54,11 @@ def make(conninfo: str, projections: list[Projection]) -> tuple[EventStore, Proj
 
 def append_price_events(store: EventStore, count: int, batch: int = 1000) -> int:
     """Append `count` price changes to the catalogue stream in batches; return the last position."""
-    state = store.load(catalog.CATALOG_ID, catalog.initial, catalog.evolve)
+    state = store.load(catalog.CATALOG_ID, catalog)
     if "bench" not in state.products:
         spec = {"products": [{"code": "bench", "name": "Bench", "price_cents": 1}]}
         store.append(catalog.decide_load(state, spec, META))
-        state = store.load(catalog.CATALOG_ID, catalog.initial, catalog.evolve)
+        state = store.load(catalog.CATALOG_ID, catalog)
     position = 0
     price = state.products["bench"].price_cents
     made = 0

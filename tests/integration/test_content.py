@@ -12,11 +12,8 @@ from commands import listing as listing_cmd
 from events.errors import Conflict, InvalidInput, NotFound
 from queries.blog import BlogPost, BlogPostList
 from queries.founders import FounderList, FounderProfile
-from tests.integration.test_launches_kit import call, create, launched, meta, ok, sync, unique, utc
+from tests.integration.test_launches_kit import MON, W, WED, call, create, launched, meta, ok, sync, unique
 
-W = "2026-11-16"
-MON = utc(2026, 11, 16, 9)
-WED = utc(2026, 11, 18, 12)
 STORY = {"title": "Why we built it", "story": "It began in a garage.", "why_started": "Notes were a mess.", "lessons": ""}
 
 

@@ -22,29 +22,13 @@ from events.listing import ListingCreated, ListingEdited, ListingOwnerAdded, Lis
 from events.mail import EmailQueued
 from queries import drafts as drafts_q
 from queries.paging import Paging
-from tests.conftest import Databases
-from tests.conftest import test_settings as settings_for
 from tests.fixtures.drafting_sites import serve
 from tests.integration import draft_helpers as h
 from workers.adapters.websites import CrawlSettings
 from workers.draft_jobs import url_guard
-from workers.jobs import install_context
 
 
-@pytest.fixture(scope="module")
-def c(databases: Databases) -> Iterator[Any]:
-    from launchdir.bootstrap import bootstrap, ensure_catalog
-
-    container = bootstrap(settings_for(databases.create(), crawl_allow_loopback=True))
-    ensure_catalog(container)
-    container.runtime.start()
-    yield container
-    container.close()
-
-
-@pytest.fixture(autouse=True)
-def _context(c: Any) -> None:
-    install_context(c.draft_workers.context)
+pytestmark = pytest.mark.usefixtures("draft_context")  # `c` and `draft_context`: conftest.py
 
 
 @pytest.fixture(scope="module")

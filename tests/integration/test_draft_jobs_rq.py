@@ -14,7 +14,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-import fakeredis
 import pytest
 import redis
 
@@ -24,44 +23,23 @@ from tests.conftest import test_settings as settings_for
 from tests.fixtures.drafting_sites import serve
 from tests.fixtures.sites.server import FixtureServer
 from tests.integration import draft_helpers as h
-from tests.integration.test_jobs_rq import REAL_REDIS_HOST, REAL_REDIS_PORT, _real_redis_reachable
+from tests.integration.redis_support import (
+    REAL_REDIS, REAL_REDIS_HOST, REAL_REDIS_PORT, RedisUnderTest, real_redis_reachable)
 from workers.draft_jobs import QueueJobs, SubmissionContext
 from workers.adapters.redis_queue import RQJobQueue, run_worker
 from workers.jobs import install_context
 from commands import draft as draft_cmd
 
-REDIS_URL = f"redis://{REAL_REDIS_HOST}:{REAL_REDIS_PORT}/0"
-
-
-@pytest.fixture(scope="module")
-def c(databases: Databases) -> Iterator[Any]:
-    from launchdir.bootstrap import bootstrap, ensure_catalog
-
-    container = bootstrap(settings_for(databases.create(), crawl_allow_loopback=True))
-    ensure_catalog(container)
-    container.runtime.start()
-    yield container
-    container.close()
-
-
-@pytest.fixture(params=["fakeredis", "redis"])
-def rq(request: pytest.FixtureRequest, c: Any) -> Iterator[tuple[SubmissionContext, redis.Redis, str]]:
-    if request.param == "fakeredis":
-        conn: redis.Redis = fakeredis.FakeRedis(server=fakeredis.FakeServer())
-    else:
-        if not _real_redis_reachable():
-            pytest.skip(f"no Redis reachable at {REAL_REDIS_HOST}:{REAL_REDIS_PORT}")
-        conn = redis.Redis(host=REAL_REDIS_HOST, port=REAL_REDIS_PORT)
-    token = f"ldtest{uuid.uuid4().hex[:12]}"
-    sub = replace(h.sub_of(c), queue=RQJobQueue(conn, queue_name=f"q-{token}"))
+@pytest.fixture
+def rq(redis_under_test: RedisUnderTest, c: Any) -> Iterator[tuple[SubmissionContext, redis.Redis, str]]:
+    """The container's submission context on an rq queue of this test (`redis_under_test`: conftest.py)."""
+    conn, name = redis_under_test.connection, redis_under_test.queue_name
+    sub = replace(h.sub_of(c), queue=RQJobQueue(conn, queue_name=name))
     install_context(JobContext(submission=sub, services=c.services))
     try:
-        yield sub, conn, f"q-{token}"
+        yield sub, conn, name
     finally:
         install_context(c.draft_workers.context)
-        keys = list(conn.scan_iter(match=f"*{token}*", count=1000))
-        if keys:
-            conn.delete(*keys)
 
 
 def submit(c: Any, sub: SubmissionContext, url: str, who: str) -> Any:
@@ -101,15 +79,15 @@ def test_requeued_jobs_of_finished_drafts_do_nothing(c: Any, rq: Any) -> None:
         assert server.paths().count("/") == 1
 
 
-@pytest.mark.skipif(not _real_redis_reachable(), reason="needs a real Redis")
+@pytest.mark.skipif(not real_redis_reachable(), reason="needs a real Redis")
 def test_the_launchdir_worker_process_runs_the_jobs(databases: Databases) -> None:
     from launchdir.bootstrap import bootstrap, ensure_catalog
 
     queue = f"ldtest{uuid.uuid4().hex[:12]}"
-    settings = settings_for(databases.create(), crawl_allow_loopback=True, redis_url=REDIS_URL, job_queue=queue)
+    settings = settings_for(databases.create(), crawl_allow_loopback=True, redis_url=REAL_REDIS, job_queue=queue)
     c = bootstrap(settings)
     ensure_catalog(c)
-    env = {**os.environ, "DATABASE_URL": str(settings.database_url), "REDIS_URL": REDIS_URL,
+    env = {**os.environ, "DATABASE_URL": str(settings.database_url), "REDIS_URL": REAL_REDIS,
            "LAUNCHDIR_JOB_QUEUE": queue, "LAUNCHDIR_CRAWL_ALLOW_LOOPBACK": "1",
            "LAUNCHDIR_DATA_DIR": tempfile.mkdtemp(prefix="launchdir-worker-")}
     log = tempfile.NamedTemporaryFile(prefix="launchdir-worker-", suffix=".log", delete=False)

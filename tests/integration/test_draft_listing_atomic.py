@@ -23,7 +23,7 @@ from aggregates import listing
 from commands import draft as draft_cmd
 from commands import listing as listing_cmd
 from tests.integration import draft_helpers as h
-from tests.integration.test_draft_commands import c, ready_draft, site  # noqa: F401 - fixtures
+from tests.integration.test_draft_commands import ready_draft, site  # noqa: F401 - fixtures (`c`: conftest.py)
 
 EDIT = textwrap.dedent("""
     import sys

@@ -11,7 +11,6 @@ reason; stalled work is re-queued or timed out by the sweeper.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
 from typing import Any
@@ -21,8 +20,6 @@ import pytest
 
 from commands import draft as draft_cmd
 from events.draft import DraftCrawled
-from tests.conftest import Databases
-from tests.conftest import test_settings as settings_for
 from tests.fixtures.drafting_sites import serve
 from tests.fixtures.sites.server import Body, FixtureServer, Huge, free_port_without_listener
 from tests.integration import draft_helpers as h
@@ -30,27 +27,13 @@ from workers.crawl_store import TABLE as CRAWLS
 from workers.adapters.websites import CrawlResult
 from workers.draft_jobs import DraftSweeper, QueueJobs, crawl_draft
 from workers.adapters.redis_queue import RQJobQueue
-from workers.jobs import install_context
 
 SITES = ("saas", "polite", "traps", "devtool", "studio", "market")
 MIN_RECALL = 0.7
 RECALL: dict[str, tuple[int, int]] = {}
 
 
-@pytest.fixture(scope="module")
-def c(databases: Databases) -> Iterator[Any]:
-    from launchdir.bootstrap import bootstrap, ensure_catalog
-
-    container = bootstrap(settings_for(databases.create(), crawl_allow_loopback=True))
-    ensure_catalog(container)
-    container.runtime.start()
-    yield container
-    container.close()
-
-
-@pytest.fixture(autouse=True)
-def _context(c: Any) -> None:
-    install_context(c.draft_workers.context)
+pytestmark = pytest.mark.usefixtures("draft_context")  # `c` and `draft_context`: conftest.py
 
 
 def stored_crawl(c: Any, draft_id: Any) -> CrawlResult:

@@ -7,7 +7,6 @@ as it was found.
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
 import uuid
@@ -15,37 +14,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-import fakeredis
 import pytest
 import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 from rq.job import Job, JobStatus
 
 from tests.integration.jobs_for_tests import RQTestContext
+from tests.integration.redis_support import RedisUnderTest
 from workers.adapters.redis_queue import RQJobQueue, run_worker
 from workers.jobs import JobQueue, install_context
-
-REAL_REDIS_HOST = "127.0.0.1"
-REAL_REDIS_PORT = 6379
-
-
-@functools.cache
-def _real_redis_reachable() -> bool:
-    """Whether a Redis answers locally; asked once, without retries, so skipping is quick."""
-    probe = redis.Redis(
-        host=REAL_REDIS_HOST,
-        port=REAL_REDIS_PORT,
-        socket_connect_timeout=0.5,
-        socket_timeout=0.5,
-        retry=Retry(NoBackoff(), 0),
-    )
-    try:
-        return bool(probe.ping())
-    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
-        return False
-    finally:
-        probe.close()
 
 
 @dataclass
@@ -76,16 +52,11 @@ class Setup:
         return Job.fetch(job_id, connection=self.connection).get_status()
 
 
-@pytest.fixture(params=["fakeredis", "redis"])
-def setup(request: pytest.FixtureRequest) -> Iterator[Setup]:
-    if request.param == "fakeredis":
-        connection: redis.Redis = fakeredis.FakeRedis(server=fakeredis.FakeServer())
-    else:
-        if not _real_redis_reachable():
-            pytest.skip(f"no Redis reachable at {REAL_REDIS_HOST}:{REAL_REDIS_PORT}")
-        connection = redis.Redis(host=REAL_REDIS_HOST, port=REAL_REDIS_PORT)
-    token = f"ldtest{uuid.uuid4().hex[:12]}"
-    queue = RQJobQueue(connection, queue_name=f"q-{token}")
+@pytest.fixture
+def setup(redis_under_test: RedisUnderTest) -> Iterator[Setup]:
+    """A queue of this test's own on `redis_under_test` (conftest.py: fakeredis, then a real Redis)."""
+    connection, token = redis_under_test.connection, redis_under_test.token
+    queue = RQJobQueue(connection, queue_name=redis_under_test.queue_name)
     ctx = RQTestContext()
     ctx.queue = queue
     install_context(ctx)
@@ -94,11 +65,6 @@ def setup(request: pytest.FixtureRequest) -> Iterator[Setup]:
     finally:
         install_context(None)
         queue.close()
-        keys = list(connection.scan_iter(match=f"*{token}*", count=1000))
-        if keys:
-            connection.delete(*keys)
-        connection.srem("rq:queues", f"rq:queue:q-{token}")
-        connection.close()
 
 
 def test_rq_queue_satisfies_the_protocol(setup: Setup) -> None:

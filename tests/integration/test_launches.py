@@ -7,25 +7,9 @@ from datetime import timedelta
 from commands import community
 from commands import listing as listing_cmd
 from queries.launches import LaunchWeek
-from tests.integration.test_launches_kit import (
-    billboard,
-    call,
-    create,
-    launched,
-    meta,
-    ok,
-    scheduled,
-    slugs,
-    sync,
-    unique,
-    utc,
-    votes,
-)
+from tests.integration.test_launches_kit import MON, W, WED, billboard, call, create, launched, meta, ok, scheduled
+from tests.integration.test_launches_kit import slugs, sync, unique, utc, votes
 from workers.scheduler import Scheduler
-
-W = "2026-11-16"  # a Monday
-MON = utc(2026, 11, 16, 9)
-WED = utc(2026, 11, 18, 12)
 
 
 def test_a_week_ranks_its_launches_by_votes_with_documented_tie_breakers(container) -> None:  # type: ignore[no-untyped-def]

@@ -12,23 +12,9 @@ from commands import community
 from launchdir.bootstrap import bootstrap, ensure_catalog, utc_now
 from queries.launches import LaunchFeed
 from tests.conftest import test_settings as settings_for
-from tests.integration.test_launches_kit import (
-    call,
-    launched,
-    meta,
-    ok,
-    scheduled,
-    slugs,
-    sync,
-    unique,
-    utc,
-    votes,
-)
+from tests.integration.test_launches_kit import MON, W, WED, call, launched, meta, ok, scheduled, slugs, sync, unique
+from tests.integration.test_launches_kit import utc, votes
 from workers.scheduler import Scheduler
-
-W = "2026-11-16"
-MON = utc(2026, 11, 16, 9)
-WED = utc(2026, 11, 18, 12)
 
 
 def _container(fresh_db: str, tz: str):  # type: ignore[no-untyped-def]

@@ -26,6 +26,12 @@ def utc(*args: int) -> datetime:
     return datetime(*args, tzinfo=timezone.utc)  # type: ignore[misc]
 
 
+# The week the directory tests happen in (a Monday, UTC), a moment on its Monday and on its Wednesday, the week before.
+W, LAST = "2026-11-16", "2026-11-09"
+MON = utc(2026, 11, 16, 9)
+WED = utc(2026, 11, 18, 12)
+
+
 def meta(at: datetime, actor: str = "staff:test") -> Meta:
     return Meta(at=at, actor=actor, channel="cli")
 

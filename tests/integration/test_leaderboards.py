@@ -7,23 +7,8 @@ from datetime import timedelta
 from commands import metrics
 from commands import listing as listing_cmd
 from queries.leaderboards import Leaderboard
-from tests.integration.test_launches_kit import (
-    billboard,
-    call,
-    create,
-    launched,
-    meta,
-    ok,
-    slugs,
-    sync,
-    unique,
-    utc,
-    votes,
-)
-
-W, LAST = "2026-11-16", "2026-11-09"
-MON = utc(2026, 11, 16, 9)
-WED = utc(2026, 11, 18, 12)
+from tests.integration.test_launches_kit import LAST, MON, W, WED, billboard, call, create, launched, meta, ok, slugs
+from tests.integration.test_launches_kit import sync, unique, utc, votes
 
 
 def _board(c, board: str, **raw: object) -> dict:  # type: ignore[no-untyped-def, type-arg]

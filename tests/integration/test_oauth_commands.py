@@ -174,7 +174,7 @@ async def test_with_redis_every_process_counts_against_one_registration_limit(co
     from redis import asyncio as aioredis
 
     from api.oauth.routes import registration_limiter
-    from tests.integration.test_ratelimit import REAL_REDIS, real_redis_reachable
+    from tests.integration.redis_support import REAL_REDIS, real_redis_reachable
 
     if not real_redis_reachable():
         pytest.skip("no Redis at 127.0.0.1:6379")

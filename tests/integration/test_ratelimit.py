@@ -6,7 +6,6 @@ real Redis; each test uses its own key prefix and deletes its keys afterwards.
 
 from __future__ import annotations
 
-import functools
 import logging
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -15,7 +14,6 @@ from typing import Any
 import fakeredis
 import orjson
 import pytest
-import redis
 import redis.asyncio as aioredis
 
 from api.executor import Executor
@@ -23,21 +21,10 @@ from api.ratelimit import Limits, LocalRateLimiter, OverLimit, RedisRateLimiter
 from api.services import Principal
 from tests.conftest import Databases, free_port
 from tests.conftest import test_settings as settings_for
+from tests.integration.redis_support import REAL_REDIS, real_redis_reachable
 
-REAL_REDIS = "redis://127.0.0.1:6379/0"
 KEY = Principal(account_id="acct-1", scopes=frozenset(), kind="api_key")
 SMALL = Limits.of(credential=20, anonymous=10, window=100, burst=4, burst_window=8)
-
-
-@functools.cache
-def real_redis_reachable() -> bool:
-    probe = redis.Redis.from_url(REAL_REDIS, socket_connect_timeout=0.5, socket_timeout=0.5)
-    try:
-        return bool(probe.ping())
-    except (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError):
-        return False
-    finally:
-        probe.close()
 
 
 class Clock:

@@ -13,11 +13,9 @@ from events.awards import LaunchWeekAwardsRecomputed
 from launchdir.demo import PAST_WEEKS, load_demo
 from aggregates.awards import week_stream
 from queries.weeks import monday_of
-from tests.integration.test_launches_kit import launched, ok, sync, unique, utc, votes
+from tests.integration.test_launches_kit import MON, W, launched, ok, sync, unique, utc, votes
 from workers.scheduler import Scheduler
 
-W = "2026-11-16"  # a Monday
-MON = utc(2026, 11, 16, 9)
 NEXT_MONDAY = utc(2026, 11, 23, 0, 0, 30)
 
 

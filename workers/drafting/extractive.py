@@ -5,6 +5,12 @@ tags, icons), ``<title>`` and visible text lines, proposes values with the
 lines or metadata values they came from as quotes, and hands the candidate to
 :func:`workers.drafting.verify.verify` like any other drafter.  When a fact is
 not stated in one of the forms below it stays ``not_found``.
+
+This module reads the facts a homepage states once (name, tagline,
+descriptions, contact address, founding year, video, logo, keywords, social
+links) and assembles the candidate; the finders with rules of their own live
+beside it: lists (`site_lists.py`), pricing (`site_pricing.py`), categories
+(`site_categories.py`), FAQs, founders and location (`facts.py`).
 """
 
 from __future__ import annotations
@@ -22,8 +28,9 @@ from .model import ProfileDraft
 from .reading import (
     ORGANIZATION_TYPES,
     PRODUCT_TYPES,
+    Candidate,
     SitePage,
-    is_heading,
+    candidate,
     is_nav,
     is_sentence,
     line_with,
@@ -34,26 +41,18 @@ from .reading import (
     title_segments,
     types_of,
 )
+from .site_categories import categorise
+from .site_lists import FEATURE_HEADING, USP_HEADING, feature_grid, list_after_heading
+from .site_pricing import find_pricing
 from .socials import is_profile_link, platform_for
-from .text import clean, first_upper, normalise, sentence_key, stem, words
-from .verify import category_stems, requested, strings_in, verify
-from .vocab import has_price, is_paid, is_video_url, prices, pricing_cues
-
-Candidate = dict[str, Any]
+from .text import clean, first_upper, normalise, sentence_key, words
+from .verify import requested, strings_in, verify
+from .vocab import is_video_url
 
 MAX_DESCRIPTION_LINES = 8
 MAX_DESCRIPTION_CHARS = 1_500
-MAX_PRICING_LINES = 6
-MAX_CATEGORIES = 3
 EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+")
 PLACEHOLDER_MAILBOXES = frozenset({"you", "your", "name", "email", "yourname", "your.name", "john", "jane", "user", "example"})
-FEATURE_HEADING = re.compile(r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b")
-USP_HEADING = re.compile(r"\bwhy\b|\bbenefits?\b|\badvantages?\b|\bdifferent\b")
-OTHER_SECTION = re.compile(
-    r"\b(pricing|plans?|faq|frequently|about|team|contact|testimonials?|customers|blog|get started|ready to|"
-    r"sign up|start (?:your )?free|newsletter|subscribe|what (?:people|our customers) say|footer|legal)\b"
-)
-SECTION_END = re.compile(OTHER_SECTION.pattern + "|" + FEATURE_HEADING.pattern + "|" + USP_HEADING.pattern)
 YEAR_SENTENCE = re.compile(
     r"\b(?:founded|established|incorporated|started|since|est\.)(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b", re.IGNORECASE
 )
@@ -72,8 +71,8 @@ class ExtractiveDrafter:
     ) -> ProfileDraft:
         """A verified draft of ``fields`` (all fields and sections when None)."""
         wanted = requested(fields)
-        candidate = extract_candidate(crawl, categories, wanted)
-        return verify(candidate, crawl, categories=categories, fields=wanted)
+        proposed = extract_candidate(crawl, categories, wanted)
+        return verify(proposed, crawl, categories=categories, fields=wanted)
 
 
 def extract_candidate(crawl: CrawlResult, categories: Iterable[Mapping[str, Any]], wanted: Iterable[str] | None = None) -> Candidate:
@@ -88,11 +87,6 @@ def extract_candidate(crawl: CrawlResult, categories: Iterable[Mapping[str, Any]
         "founders": find_founders(reader.pages) if "founders" in wanted_set else [],
         "company_socials": reader.socials() if "company_socials" in wanted_set else {},
     }
-
-
-def _value(value: Any, evidence: list[dict[str, str]]) -> Candidate | None:
-    evidence = [e for i, e in enumerate(evidence) if e not in evidence[:i]]
-    return {"value": value, "evidence": evidence} if value and evidence else None
 
 
 class _Reader:
@@ -116,9 +110,9 @@ class _Reader:
         out["short_description"] = self.short_description()
         out["tagline"] = self.tagline(name, out["short_description"])
         out["description"] = self.description()
-        out["features"] = self.list_after_heading(FEATURE_HEADING, ("features", "home")) or self.feature_grid()
-        out["usps"] = self.list_after_heading(USP_HEADING, ("home", "features", "about"))
-        out["pricing_model"], out["pricing_summary"] = self.pricing()
+        out["features"] = list_after_heading(self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages)
+        out["usps"] = list_after_heading(self.pages, USP_HEADING, ("home", "features", "about"))
+        out["pricing_model"], out["pricing_summary"] = find_pricing(self.pages)
         out["contact_email"] = self.contact_email()
         out["founded_year"] = self.founded_year()
         location = find_location(self.pages, name)
@@ -126,7 +120,7 @@ class _Reader:
         out["demo_video_url"] = self.demo_video()
         out["logo_url"] = self.logo()
         out["keywords"] = self.keywords()
-        out["categories"] = self.categorise(out)
+        out["categories"] = categorise(out, self.categories)
         return out
 
     # --- identity ------------------------------------------------------------------------------
@@ -172,7 +166,7 @@ class _Reader:
         )
         if line and not is_nav(line):
             evidence.insert(0, self.home.text_evidence(line))
-        return _value(display, evidence[:4])
+        return candidate(display, evidence[:4])
 
     def tagline(self, name: str, short: Candidate | None) -> Candidate | None:
         assert self.home is not None
@@ -186,13 +180,13 @@ class _Reader:
             line = next((l for l in self.home.lines if normalise(l) == key), None)
             if line:
                 evidence.insert(0, self.home.text_evidence(line))
-            return _value(first_upper(segment), evidence)
+            return candidate(first_upper(segment), evidence)
         short_key = normalise(str(short["value"])) if short else ""
         meta = self.meta()
         for key in ("og:description", "twitter:description"):
             value = meta.get(key, "")
             if value and len(value) <= 110 and len(words(value)) <= 15 and normalise(value) != short_key:
-                return _value(value, [self.home.meta_evidence(value)])
+                return candidate(value, [self.home.meta_evidence(value)])
         return None
 
     def short_description(self) -> Candidate | None:
@@ -212,9 +206,9 @@ class _Reader:
             line = line_with(home, normalise(option))
             if line and sentence_key(line) == sentence_key(option):
                 evidence.insert(0, home.text_evidence(line))
-            return _value(option, evidence)
+            return candidate(option, evidence)
         line = next((l for l in home.lines if is_sentence(l)), None)
-        return _value(line, [home.text_evidence(line)]) if line else None
+        return candidate(line, [home.text_evidence(line)]) if line else None
 
     def description(self) -> Candidate | None:
         chosen: list[tuple[SitePage, str]] = []
@@ -231,61 +225,9 @@ class _Reader:
                 total += len(line) + 2
         if not chosen:
             return None
-        return _value("\n\n".join(line for _, line in chosen), [p.text_evidence(l) for p, l in chosen])
+        return candidate("\n\n".join(line for _, line in chosen), [p.text_evidence(l) for p, l in chosen])
 
     # --- lists -----------------------------------------------------------------------------------
-
-    def list_after_heading(self, heading: re.Pattern[str], kinds: tuple[str, ...]) -> Candidate | None:
-        ordered = [p for kind in kinds for p in of_kind(self.pages, kind)]
-        for page in ordered:
-            for index, line in enumerate(page.lines):
-                key = normalise(line)
-                if not (is_heading(line) and heading.search(key)) or len(words(line)) > 6 or OTHER_SECTION.search(key):
-                    continue
-                items, evidence = _items_below(page, index)
-                if items:
-                    return _value(items, evidence)
-        return None
-
-    def feature_grid(self) -> Candidate | None:
-        """Features laid out as cards: three or more "Label" lines each followed by a sentence."""
-        for page in of_kind(self.pages, "home") + of_kind(self.pages, "features"):
-            items, evidence = _grid(page)
-            if items:
-                return _value(items, evidence)
-        return None
-
-    # --- pricing ---------------------------------------------------------------------------------
-
-    def pricing(self) -> tuple[Candidate | None, Candidate | None]:
-        lines = [(p, _labelled(p, i)) for p in of_kind(self.pages, "pricing") for i, l in enumerate(p.lines) if not is_nav(l)]
-        if not lines:
-            return None, None
-        cues = [(p, l, pricing_cues(l)) for p, l in lines]
-        hits: dict[str, tuple[SitePage, str]] = {}
-        for p, l, c in cues:
-            for cue in c:
-                hits.setdefault(cue, (p, l))
-        paid = next(((p, l) for p, l, c in cues if is_paid(c)), None)
-        model: tuple[str, list[tuple[SitePage, str]]] | None = None
-        if "freemium" in hits:
-            model = ("freemium", [hits["freemium"]])
-        elif "free plan" in hits and paid:
-            model = ("freemium", [hits["free plan"], paid])
-        else:
-            single = next((c for c in ("subscription", "one-time", "usage-based", "open source", "paid", "free") if c in hits), None)
-            model = (single, [hits[single]]) if single else None
-        model_candidate = _value(model[0], [p.text_evidence(l) for p, l in model[1]]) if model else None
-        summary: list[tuple[SitePage, str]] = []
-        for p, l, c in cues:
-            if len(summary) >= MAX_PRICING_LINES:
-                break
-            about_price = has_price(l) or "trial" in normalise(l) or (c & {"free", "free plan"} and len(words(l)) > 2)
-            if about_price and len(l) <= 200 and l not in [x for _, x in summary]:
-                summary.append((p, l))
-        text = " ".join(l if l.endswith((".", "!", "?")) else l + "." for _, l in summary)
-        summary_candidate = _value(text, [p.text_evidence(l) for p, l in summary]) if summary else None
-        return model_candidate, summary_candidate
 
     # --- contact, dates, media -------------------------------------------------------------------
 
@@ -299,11 +241,11 @@ class _Reader:
                     email = match.group(0).rstrip(".")
                     if email.split("@", 1)[0].lower() in PLACEHOLDER_MAILBOXES:
                         continue
-                    return _value(email, [page.text_evidence(line)])
+                    return candidate(email, [page.text_evidence(line)])
         for page in order:  # shown nowhere as text: the address of a "Contact us" mailto link
             for email in page.page.structured.get("emails") or []:
                 if isinstance(email, str) and email.split("@", 1)[0].lower() not in PLACEHOLDER_MAILBOXES:
-                    return _value(email, [page.meta_evidence(email)])
+                    return candidate(email, [page.meta_evidence(email)])
         return None
 
     def founded_year(self) -> Candidate | None:
@@ -314,9 +256,9 @@ class _Reader:
                 if match:
                     year = match.group(1)
                     same = [e for e in dates if _year_of(e["quote"]) == year]
-                    return _value(year, [page.text_evidence(line), *same])
+                    return candidate(year, [page.text_evidence(line), *same])
         for evidence in dates:
-            return _value(_year_of(evidence["quote"]), [evidence])
+            return candidate(_year_of(evidence["quote"]), [evidence])
         return None
 
     def _founding_dates(self) -> list[dict[str, str]]:
@@ -333,7 +275,7 @@ class _Reader:
             urls = list(page.page.links) + [v for _, v in strings_in(page.page.structured)]
             for url in urls:
                 if is_video_url(url) and (platform_for(url) != "youtube" or not is_profile_link(url)):
-                    return _value(url, [page.meta_evidence(url)])
+                    return candidate(url, [page.meta_evidence(url)])
         return None
 
     def logo(self) -> Candidate | None:
@@ -344,56 +286,22 @@ class _Reader:
                     continue
                 logo = string_value(item.get("logo"))
                 if logo and logo.startswith(("http://", "https://")):
-                    return _value(logo, [page.meta_evidence(logo)])
+                    return candidate(logo, [page.meta_evidence(logo)])
         icons = [i for i in self.home.page.structured.get("icons") or [] if isinstance(i, str)]
         for icon in sorted(icons, key=lambda u: (u.lower().split("?")[0].endswith(".ico"), icons.index(u))):
-            return _value(icon, [self.home.meta_evidence(icon)])
+            return candidate(icon, [self.home.meta_evidence(icon)])
         image = self.meta().get("og:image", "")
         if image.startswith(("http://", "https://")):
-            return _value(image, [self.home.meta_evidence(image)])
+            return candidate(image, [self.home.meta_evidence(image)])
         return None
 
     def keywords(self) -> Candidate | None:
         assert self.home is not None
         raw = self.meta().get("keywords", "")
         items = [clean(k) for k in raw.split(",") if clean(k)]
-        return _value(items[:20], [self.home.meta_evidence(raw)]) if items else None
+        return candidate(items[:20], [self.home.meta_evidence(raw)]) if items else None
 
-    # --- categories and socials ------------------------------------------------------------------
-
-    def categorise(self, found: Mapping[str, Candidate | None]) -> Candidate | None:
-        """Categories whose name or description shares keywords with what the site says.
-
-        Name words count 3, description words 1; the best three with a score
-        of at least 3 are kept, ties going to more distinct keywords, then to
-        catalogue order.  Each quote is counted once.
-        """
-        quotes: dict[str, dict[str, str]] = {}
-        for name in ("name", "tagline", "short_description", "description", "features", "keywords"):
-            candidate = found.get(name)
-            for evidence in candidate["evidence"] if candidate else []:
-                quotes.setdefault(normalise(evidence["quote"]), evidence)
-        stems = [(q, {stem(w) for w in words(q["quote"].replace("-", " "))}) for q in quotes.values()]
-        scored: list[tuple[int, int, int, str, list[dict[str, str]]]] = []
-        for position, category in enumerate(self.categories):
-            slug = str(category.get("slug") or "")
-            name_stems = {stem(w) for w in words(str(category.get("name") or "").replace("-", " "))}
-            keywords = category_stems(category)
-            score, distinct, support = 0, set(), []
-            for quote, quote_stems in stems:
-                hits = quote_stems & keywords
-                if hits:
-                    score += sum(3 if h in name_stems else 1 for h in hits)
-                    distinct |= hits
-                    support.append(quote)
-            if slug and score >= 3:
-                scored.append((score, len(distinct), -position, slug, support))
-        scored.sort(reverse=True)
-        chosen = scored[:MAX_CATEGORIES]
-        if not chosen:
-            return None
-        evidence = [e for *_, support in chosen for e in support]
-        return _value([slug for _, _, _, slug, _ in chosen], evidence)
+    # --- socials ---------------------------------------------------------------------------------------
 
     def socials(self) -> dict[str, str]:
         found: dict[str, str] = {}
@@ -415,77 +323,6 @@ def _year_of(text: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _labelled(page: SitePage, index: int) -> str:
-    """A short line ("€12/mo") with the label line before it ("Pro €12/mo"): one quote across both."""
-    line = page.lines[index]
-    if index == 0 or len(words(line)) > 3 or not prices(line):
-        return line
-    label = page.lines[index - 1]
-    if is_heading(label) and len(words(label)) <= 4 and not has_price(label) and not label.endswith(":"):
-        return f"{label} {line}"
-    return line
-
-
-def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
-    """The longest run of (label, sentence) line pairs, when it has at least three pairs."""
-    best: list[str] = []
-    run: list[str] = []
-    index = 0
-    lines = page.lines
-    while index < len(lines) - 1:
-        label, following = lines[index], lines[index + 1]
-        is_pair = (
-            is_heading(label) and len(words(label)) <= 6 and not label.endswith("?")
-            and following.endswith((".", "!")) and len(words(following)) >= 3 and not is_nav(following)
-        )
-        if is_pair:
-            run.append(label)
-            index += 2
-            continue
-        if len(run) > len(best):
-            best = run
-        run = []
-        index += 1
-    if len(run) > len(best):
-        best = run
-    if len(best) < 3:
-        return [], []
-    return best[:20], [page.text_evidence(label) for label in best[:20]]
-
-
-def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, str]]]:
-    """List items after the heading at ``index``: short label lines or one comma-separated line."""
-    items: list[str] = []
-    evidence: list[dict[str, str]] = []
-    for line in page.lines[index + 1:]:
-        key = normalise(line)
-        if len(items) >= 20 or is_nav(line) or (is_heading(line) and SECTION_END.search(key)):
-            break
-        parts = _comma_list(line)
-        if parts:
-            items.extend(first_upper(p) for p in parts)
-            evidence.append(page.text_evidence(line))
-            continue
-        if line.endswith((".", "!", "?", ":")) or len(words(line)) > 12 or len(line) > 120:
-            if items and len(line) > 300:
-                break
-            continue  # an intro or a feature's own description
-        items.append(line)
-        evidence.append(page.text_evidence(line))
-    seen: set[str] = set()
-    unique = [i for i in items if not (normalise(i) in seen or seen.add(normalise(i)))]  # type: ignore[func-returns-value]
-    return unique[:20], evidence
-
-
-def _comma_list(line: str) -> list[str]:
-    """["Digest mode", "VIP senders", "focus hours"] from "Digest mode, VIP senders, focus hours."."""
-    body = line.rstrip(".")
-    if body.count(",") < 1 or len(line) > 300:
-        return []
-    parts = [p.strip() for p in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+", body) if p.strip()]
-    if len(parts) < 3 or any(len(words(p)) > 5 or p.endswith(("!", "?")) for p in parts):
-        return []
-    return parts
 
 
 __all__ = ["ExtractiveDrafter", "extract_candidate"]

@@ -15,6 +15,7 @@ from .countries import country_code
 from .reading import (
     ORGANIZATION_TYPES,
     PRODUCT_TYPES,
+    Candidate,
     SitePage,
     is_heading,
     is_nav,
@@ -25,8 +26,6 @@ from .reading import (
     types_of,
 )
 from .text import clean, normalise, sentence_key, sentences
-
-Candidate = dict[str, Any]
 
 MAX_ANSWER_CHARS = 1_500
 NAME = r"[A-Z][a-z\u00c0-\u024f'\u2019-]+(?:\s+(?:[A-Z]\.\s+)?[A-Z][a-z\u00c0-\u024f'\u2019-]+){1,3}"

@@ -39,6 +39,7 @@ _LEGAL = re.compile(r"\u00a9|\(c\)|all rights reserved|\bcookies?\b|privacy poli
 _TITLE_SPLIT = re.compile(r"\s+(?:[|\u2014\u2013\u00b7\u2022]|-|::)\s+|(?<=\w):\s+")
 PRODUCT_TYPES = frozenset({"softwareapplication", "webapplication", "mobileapplication", "product", "website", "service", "videogame"})
 ORGANIZATION_TYPES = frozenset({"organization", "corporation", "localbusiness", "brand", "ngo", "onlinebusiness", "organisation"})
+Candidate = dict[str, Any]  # a proposed value with its quotes, {"value", "evidence"}, before `verify` checks it
 
 
 @dataclass(frozen=True)
@@ -172,3 +173,9 @@ def line_with(site_page: SitePage, needle_normalised: str) -> str | None:
         if contains_phrase(normalise(line), needle_normalised):
             return line
     return None
+
+
+def candidate(value: Any, evidence: list[dict[str, str]]) -> Candidate | None:
+    """A proposed value with its quotes (repeats dropped); None without a value or without a quote."""
+    evidence = [e for i, e in enumerate(evidence) if e not in evidence[:i]]
+    return {"value": value, "evidence": evidence} if value and evidence else None

@@ -27,6 +27,9 @@ Anything else is dropped: the field becomes ``not_found``, is listed in
 ``not_found_on_website`` and the value is kept in ``dropped`` with the reason.
 Values are then cut to the SPEC bounds at a word boundary; a cut value is a
 prefix of a verified value, so it stays supported.
+
+This module checks the fields; what makes a quote support a value is in
+`support.py`, and the FAQ, founder and social checks in `verify_sections.py`.
 """
 
 from __future__ import annotations
@@ -38,22 +41,12 @@ from typing import Any
 
 from workers.adapters.websites import CrawlResult
 
-from events.draft_fields import SOCIAL_KEYS, SOCIAL_PLATFORMS
-
-from .countries import COUNTRY_CODES, countries_named, country_code
+from .countries import country_code
 from .evidence import Context, audit_value, check_evidence, link_key, origin_of, strings_in
 from .model import (
     FIELD_NAMES,
     LIST_FIELDS,
-    MAX_ANSWER,
-    MAX_FAQS,
-    MAX_FOUNDER_BIO,
-    MAX_FOUNDER_NAME,
-    MAX_FOUNDER_TITLE,
-    MAX_FOUNDERS,
     MAX_LIST_ITEMS,
-    MAX_QUESTION,
-    MAX_SOCIAL_URL,
     PROSE_FIELDS,
     SECTIONS,
     STATE_AI,
@@ -63,22 +56,13 @@ from .model import (
     completeness_of,
     field_limit,
 )
-from .socials import platform_for
-from .text import clean, contains_phrase, normalise, sentence_key, sentences, stem, truncate_words, words
-from .vocab import canonical_pricing_model, canonical_stage, is_video_url, supports_pricing_model, supports_stage
+from .support import URL_FIELDS, category_stems, category_support, prose_support, support_of
+from .text import clean, contains_phrase, normalise, truncate_words
+from .verify_sections import verify_faqs, verify_founders, verify_socials
+from .vocab import canonical_pricing_model, canonical_stage, is_video_url
 
 MAX_EVIDENCE_PER_VALUE = 8
-URL_FIELDS = ("logo_url", "demo_video_url")
 EMAIL = re.compile(r"^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+$")
-_TOKEN_STRIP = "<>()[]{}\"'.,;:!?"
-_FOUNDER_CUE = re.compile(
-    r"\bco-?founders?\b|\bfound(?:er|ers|ed|ing)\b|\b(?:started|created)\b(?:\s+in\s+\d{4})?\s+by\b"
-)
-_CATEGORY_STOPWORDS = frozenset(
-    "a an and are as at be build built by for from get help in into is it of on or that the their them to "
-    "tools tool people teams team work done software products product apps app run your you with without "
-    "more other others all any can our we us".split()
-)
 
 
 def verify(
@@ -104,9 +88,9 @@ def verify(
     for name in FIELD_NAMES:
         if name in wanted:
             drafted[name] = _verify_field(name, raw_fields.get(name), ctx, dropped)
-    faqs = _verify_faqs(data.get("faqs"), ctx, dropped) if "faqs" in wanted else []
-    founders = _verify_founders(data.get("founders"), ctx, dropped) if "founders" in wanted else []
-    socials = _verify_socials(data.get("company_socials"), ctx, dropped) if "company_socials" in wanted else {}
+    faqs = verify_faqs(data.get("faqs"), ctx, dropped) if "faqs" in wanted else []
+    founders = verify_founders(data.get("founders"), ctx, dropped) if "founders" in wanted else []
+    socials = verify_socials(data.get("company_socials"), ctx, dropped) if "company_socials" in wanted else {}
     completeness, missing = completeness_of(drafted)
     return ProfileDraft(
         fields=drafted,
@@ -177,7 +161,7 @@ def _verify_string(
     value, problem = _canonical(name, value)
     if problem:
         return _drop(dropped, name, original, problem, failed)
-    support = _support(name, value, quotes)
+    support = support_of(name, value, quotes)
     if not support:
         return _drop(dropped, name, original, "value not supported by its quotes", failed)
     limit = field_limit(name)
@@ -215,63 +199,6 @@ def _canonical(name: str, value: str) -> tuple[str, str]:
     return value, ""
 
 
-def _support(name: str, value: str, quotes: list[Evidence]) -> list[int]:
-    """Indexes of the quotes that support ``value`` (empty when unsupported)."""
-    texts = [q.quote for q in quotes]
-    if name == "country":
-        return _country_support(value, quotes)
-    if name == "pricing_model":
-        return supports_pricing_model(value, texts)
-    if name == "stage":
-        return supports_stage(value, texts)
-    if name in URL_FIELDS or name == "contact_email":
-        return [i for i, q in enumerate(texts) if _has_token(q, value)]
-    if name in PROSE_FIELDS:
-        return prose_support(value, texts, limit=field_limit(name))
-    needle = normalise(value)
-    return [i for i, q in enumerate(texts) if contains_phrase(normalise(q), needle)]
-
-
-def _country_support(code: str, quotes: list[Evidence]) -> list[int]:
-    found = []
-    for i, quote in enumerate(quotes):
-        named = any(c == code for _, c in countries_named(quote.quote))
-        exact_code = quote.source == "metadata" and normalise(quote.quote) == code.lower() and code in COUNTRY_CODES
-        if named or exact_code:
-            found.append(i)
-    return found
-
-
-def _has_token(quote: str, value: str) -> bool:
-    wanted = normalise(value).rstrip("/")
-    return any(token.strip(_TOKEN_STRIP).rstrip("/") == wanted for token in normalise(quote).split())
-
-
-def prose_support(value: str, quotes: list[str], *, limit: int) -> list[int]:
-    """Quotes that hold every sentence of ``value`` as one of their sentences.
-
-    The last sentence may be a word-boundary prefix of a quote's sentence when
-    the value sits at its length bound (it was cut there).
-    """
-    keys = [k for k in (sentence_key(s) for s in sentences(value)) if k]
-    if not keys:
-        return []
-    quote_keys = [[k for k in (sentence_key(s) for s in sentences(q)) if k] for q in quotes]
-    used: list[int] = []
-    for position, key in enumerate(keys):
-        match = next((i for i, qk in enumerate(quote_keys) if key in qk), None)
-        if match is None and position == len(keys) - 1 and len(value) >= limit - 250:
-            match = next(
-                (i for i, qk in enumerate(quote_keys) if any(k.startswith(key) and contains_phrase(k, key) for k in qk)),
-                None,
-            )
-        if match is None:
-            return []
-        if match not in used:
-            used.append(match)
-    return sorted(used)
-
-
 def _verify_list(
     name: str,
     raw_value: Any,
@@ -300,7 +227,7 @@ def _verify_list(
             if slug is None:
                 dropped.append({"field": name, "kind": "item", "value": audit_value(item), "reason": "not a category of the directory"})
                 continue
-            support = _category_support(slug, ctx, quotes)
+            support = category_support(slug, ctx, quotes)
             item = slug
         else:
             needle = normalise(item)
@@ -318,148 +245,6 @@ def _verify_list(
         return _drop(dropped, name, raw_value, "no item supported by its quotes", failed)
     _note_failed(dropped, name, failed)
     return FieldDraft(name=name, value=items, state=STATE_AI, evidence=[quotes[i] for i in sorted(used)][:MAX_LIST_ITEMS])
-
-
-def category_stems(category: Mapping[str, Any]) -> set[str]:
-    """Keyword stems of a category's name and description (generic words left out)."""
-    text = f"{category.get('name') or ''} {category.get('description') or ''}"
-    return {stem(w) for w in words(text.replace("-", " ")) if w not in _CATEGORY_STOPWORDS and len(w) > 1}
-
-
-def _category_support(slug: str, ctx: Context, quotes: list[Evidence]) -> list[int]:
-    keywords = category_stems(ctx.categories[slug])
-    return [i for i, q in enumerate(quotes) if keywords & {stem(w) for w in words(q.quote.replace("-", " "))}]
-
-
-# --- FAQs, founders, socials ----------------------------------------------------------------------
-
-
-def _verify_faqs(raw: Any, ctx: Context, dropped: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    faqs: list[dict[str, Any]] = []
-    for item in raw if isinstance(raw, list) else []:
-        if len(faqs) >= MAX_FAQS:
-            break
-        if not isinstance(item, Mapping) or not isinstance(item.get("question"), str) or not isinstance(item.get("answer"), str):
-            dropped.append({"field": "faqs", "kind": "faq", "value": str(item)[:300], "reason": "malformed FAQ"})
-            continue
-        question, answer = clean(item["question"]), item["answer"].strip()
-        quotes, failed = check_evidence(item.get("evidence"), ctx)
-        texts = [q.quote for q in quotes]
-        asked = [i for i, q in enumerate(texts) if contains_phrase(normalise(q), normalise(question))]
-        answered = prose_support(answer, texts, limit=MAX_ANSWER)
-        reason = ""
-        if not quotes:
-            reason = "no quote found on the site"
-        elif not question or len(question) > MAX_QUESTION:
-            reason = f"question empty or longer than {MAX_QUESTION} characters"
-        elif not asked:
-            reason = "question not in its quotes"
-        elif not answered:
-            reason = "answer not made of quoted sentences"
-        if reason:
-            entry: dict[str, Any] = {"field": "faqs", "kind": "faq", "value": audit_value({"question": question, "answer": answer}), "reason": reason}
-            if failed:
-                entry["quotes"] = failed
-            dropped.append(entry)
-            continue
-        if any(normalise(f["question"]) == normalise(question) for f in faqs):
-            continue
-        evidence = [quotes[i].to_dict() for i in sorted(set(asked[:1] + answered))]
-        faqs.append({"question": question, "answer": truncate_words(clean(answer), MAX_ANSWER), "evidence": evidence})
-    return faqs
-
-
-def _verify_founders(raw: Any, ctx: Context, dropped: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    founders: list[dict[str, Any]] = []
-    for item in raw if isinstance(raw, list) else []:
-        if len(founders) >= MAX_FOUNDERS:
-            break
-        if not isinstance(item, Mapping) or not isinstance(item.get("name"), str) or not clean(item["name"]):
-            dropped.append({"field": "founders", "kind": "founder", "value": str(item)[:300], "reason": "malformed founder"})
-            continue
-        name = clean(item["name"])
-        quotes, failed = check_evidence(item.get("evidence"), ctx)
-        named = [i for i, q in enumerate(quotes) if contains_phrase(normalise(q.quote), normalise(name))]
-        as_founder = [i for i in named if _founder_cue(quotes[i], name, ctx)]
-        reason = ""
-        if not quotes:
-            reason = "no quote found on the site"
-        elif len(name) > MAX_FOUNDER_NAME:
-            reason = f"name longer than {MAX_FOUNDER_NAME} characters"
-        elif not named:
-            reason = "name not in its quotes"
-        elif not as_founder:
-            reason = "no quote says this person founded the company"
-        if reason:
-            entry: dict[str, Any] = {"field": "founders", "kind": "founder", "value": audit_value(name), "reason": reason}
-            if failed:
-                entry["quotes"] = failed
-            dropped.append(entry)
-            continue
-        if any(normalise(f["name"]) == normalise(name) for f in founders):
-            continue
-        used = list(as_founder[:1])
-        title = _founder_part(item.get("title"), quotes, used, dropped, name, "title")
-        bio = _founder_part(item.get("bio"), quotes, used, dropped, name, "bio")
-        founders.append({
-            "name": name,
-            "title": truncate_words(title, MAX_FOUNDER_TITLE) if title else None,
-            "bio": truncate_words(bio, MAX_FOUNDER_BIO) if bio else None,
-            "evidence": [quotes[i].to_dict() for i in sorted(used)],
-        })
-    return founders
-
-
-def _founder_cue(quote: Evidence, name: str, ctx: Context) -> bool:
-    if _FOUNDER_CUE.search(normalise(quote.quote)):
-        return True
-    page = ctx.page(quote.url)
-    return quote.source == "metadata" and page is not None and normalise(name) in page.founders
-
-
-def _founder_part(
-    raw: Any, quotes: list[Evidence], used: list[int], dropped: list[dict[str, Any]], name: str, part: str
-) -> str | None:
-    if not isinstance(raw, str) or not clean(raw):
-        return None
-    value = clean(raw)
-    texts = [q.quote for q in quotes]
-    if part == "bio":
-        support = prose_support(value, texts, limit=MAX_FOUNDER_BIO)
-    else:
-        support = [i for i, q in enumerate(texts) if contains_phrase(normalise(q), normalise(value))]
-    if not support:
-        dropped.append({"field": "founders", "kind": f"founder_{part}", "value": audit_value(value), "founder": name,
-                        "reason": f"{part} not supported by the founder's quotes"})
-        return None
-    used.extend(i for i in support if i not in used)
-    return value
-
-
-def _verify_socials(raw: Any, ctx: Context, dropped: list[dict[str, Any]]) -> dict[str, str]:
-    socials: dict[str, str] = {}
-    site_origin = origin_of(ctx.crawl.site)
-    for key, url in raw.items() if isinstance(raw, Mapping) else []:
-        if url is None or url == "":
-            continue
-        reason = ""
-        if key not in SOCIAL_KEYS:
-            reason = "not a social platform key"
-        elif not isinstance(url, str) or not url.strip().startswith(("http://", "https://")):
-            reason = "not an http(s) link"
-        elif len(url.strip()) > MAX_SOCIAL_URL:
-            reason = f"longer than {MAX_SOCIAL_URL} characters"
-        elif key == "website":
-            reason = "" if origin_of(url) == site_origin else "website is not the crawled site"
-        elif not ctx.link_on_site(url):
-            reason = "link not found on the site"
-        elif key in SOCIAL_PLATFORMS and platform_for(url) != key:
-            reason = f"link is not a {key} link"
-        if reason:
-            dropped.append({"field": "company_socials", "kind": "social", "key": str(key), "value": str(url)[:500], "reason": reason})
-            continue
-        socials[key] = url.strip()
-    return socials
 
 
 __all__ = ["category_stems", "link_key", "origin_of", "prose_support", "requested", "strings_in", "verify"]

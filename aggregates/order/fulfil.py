@@ -1,0 +1,140 @@
+"""Fulfilment of one paid line: the change it makes elsewhere and its record on the order, in one decision.
+
+`decide_line` reads the streams it needs through `load` (the store's loader
+of `decide_across`) and returns the events of all of them: the listing's
+(scheduled or live, featured, moved to an earlier week, categories, paid
+sections unlocked), the billboard's, the outbox's (the review's email), and
+the order's `OrderLineFulfilled`, `OrderLineNotFulfilled` or
+`OrderStaffTaskOpened`. The store appends them together, so a line is either
+applied and recorded or neither: running fulfilment again after a crash finds
+the line recorded and skips it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from uuid import UUID
+
+from aggregates import account, listing, mail, metrics
+from aggregates.base import Emitter, Meta
+from aggregates.listing import ListingState
+from aggregates.order.lifecycle import line_events
+from aggregates.order.review import review_text
+from aggregates.order.state import OrderState, line_of
+from events.base import Event
+from events.errors import DomainError
+from events.listing import ListingQueuedForFree
+
+Load = Callable[[UUID, Any], Any]
+SECTIONS = ["story", "milestones", "media"]  # the paid profile sections a paid launch unlocks
+TASKS = {
+    "done_for_you": "list the product on other high-value launch sites",
+    "trophy_cabinet": "make and send the trophy",
+    "relaunch": "put the listing in the chosen week's launches again",
+}
+REVIEW_KIND = "order_review"
+
+
+@dataclass
+class _Line:
+    """What applying one line produced: other streams' events and the order's outcome."""
+
+    events: list[Event]
+    outcome: dict[str, Any]
+
+
+def _done(events: list[Event], detail: str, **result: Any) -> _Line:
+    return _Line(events, {"kind": "fulfilled", "detail": detail, "result": result})
+
+
+def _refused(reason: str, detail: str) -> _Line:
+    return _Line([], {"kind": "not_fulfilled", "reason": reason, "detail": detail})
+
+
+def _chain(state: ListingState, events: list[Event]) -> ListingState:
+    for event in events:
+        state = listing.evolve(event, state)
+    return state
+
+
+def _launch(state: ListingState, week: str | None, current_week: str, meta: Meta) -> tuple[list[Event], ListingState]:
+    events = listing.decide_schedule_paid(state, week or current_week, current_week, meta)
+    state = _chain(state, events)
+    unlocked = listing.decide_unlock(state, SECTIONS, "paid launch", meta)
+    return events + unlocked, _chain(state, unlocked)
+
+
+def _apply(order: OrderState, line: dict[str, Any], load: Load, current_week: str, meta: Meta) -> _Line:
+    code = str(line["product"])
+    if code in TASKS:
+        return _Line([], {"kind": "task", "detail": TASKS[code]})
+    listing_id = line.get("listing_id")
+    if listing_id is None:
+        return _Line([], {"kind": "task", "detail": f"apply {code} by hand"})
+    state: ListingState = load(listing.listing_stream(int(listing_id)), listing)
+    if not state.exists or state.status == "unpublished":
+        return _refused("listing_unavailable", "the listing does not exist or was taken down")
+    week = line.get("week")
+    if code in ("launch", "launch_bundle"):
+        if state.status in ("scheduled", "live"):
+            return _refused("already_launched", f"the listing was already {state.status}")
+        events, after = _launch(state, week, current_week, meta)
+        if code == "launch_bundle" and week:
+            events += listing.decide_feature(after, str(week), meta)
+        how = "live now" if after.status == "live" else f"scheduled for the week of {after.week}"
+        return _done(events, f"{how}; story, milestones and media unlocked", status=after.status, week=after.week)
+    if code == "skip_queue":
+        if state.status != "awaiting_badge":
+            return _refused("not_in_free_queue", f"the listing is {state.status}, not waiting in the free queue")
+        emit = Emitter(state, meta)
+        emit(ListingQueuedForFree, week=str(week))
+        return _done(emit.events, f"moved to the week of {week}", week=week)
+    if code == "featured":
+        return _done(listing.decide_feature(state, str(week), meta), f"featured in the week of {week}", week=week)
+    if code == "extra_categories":
+        unlocked = listing.decide_unlock(state, ["extra_categories"], "order " + order.number, meta)
+        after = _chain(state, unlocked)
+        primary = list(state.categories[:1])
+        edited = listing.decide_edit(after, {"categories": primary + list(line.get("categories") or [])}, meta)
+        return _done(unlocked + edited, "categories added: " + ", ".join(line.get("categories") or []))
+    if code == "billboard_min":
+        box = load(metrics.metrics_stream(int(listing_id)), metrics)
+        amount = int(line["net_cents"])
+        events = metrics.decide_billboard(box, int(listing_id), amount, order.number, meta)
+        return _done(events, f"{amount} cents added to the billboard (shown as paid)", amount_cents=amount)
+    if code == "ai_review":
+        return _review(order, line, state, load, meta)
+    return _Line([], {"kind": "task", "detail": f"apply {code} by hand"})
+
+
+def _review(order: OrderState, line: dict[str, Any], state: ListingState, load: Load, meta: Meta) -> _Line:
+    text = review_text(state)
+    events: list[Event] = []
+    for owner in state.owner_ids:
+        try:
+            person_id = UUID(owner)
+        except ValueError:  # not an account stream id (imported listings): nobody to email
+            continue
+        person: account.AccountState = load(person_id, account)
+        if not person.exists or not person.email:
+            continue
+        box = load(mail.message_id(f"order-review:{order.number}:{line['index']}:{owner}"), mail)
+        subject = f"Your profile review for {state.profile.get('name') or state.slug}"[: mail.SUBJECT_MAX]
+        events += mail.decide_queue(box, person.email, " ".join(subject.split()), text, REVIEW_KIND, owner, meta)
+    return _done(events, "review written and emailed to the owners", review=text)
+
+
+def decide_line(order: OrderState, index: int, load: Load, current_week: str, meta: Meta) -> list[Event]:
+    """Apply line `index` of a paid order once: nothing when it is recorded already (or the order is not paid)."""
+    if index not in order.open_lines():
+        return []
+    line = line_of(order, index)
+    try:
+        applied = _apply(order, line, load, current_week, meta)
+    except DomainError as exc:  # the listing refused the change: record why, staff decide
+        applied = _refused("refused", exc.detail)
+    emit = Emitter(order, meta)
+    line_events(order, emit, index, applied.outcome)
+    return applied.events + emit.events

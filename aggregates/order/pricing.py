@@ -1,0 +1,208 @@
+"""Pricing an order body against the catalogue and the caller's listings: every rule of SPEC §4.7's table.
+
+Prices come from the Catalog state handed in (the admin's current prices);
+nothing here holds a price. A rule broken by one item is a 400 naming
+`items.<i>.<field>` (the dotted path of pydantic's errors) and the rule; a
+listing that is not the caller's is a 404 (the same words as one that does
+not exist). Each line costs its product's
+price once, except `billboard_min`, which costs the amount chosen (at least
+the price). The subtotal is the sum of the lines; VAT is worked out once on
+the subtotal (`aggregates.order.vat`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date, timedelta
+from typing import Any
+
+from aggregates.catalog import CatalogState, Product
+from aggregates.listing import MAX_EXTRA_CATEGORIES, ListingState, require_owner
+from aggregates.order.vat import VatDecision, vat_cents
+from aggregates.weeks import is_monday, monday_of
+from events.errors import FieldProblem, InvalidInput, NotFound
+
+LAUNCH_LIKE = ("launch", "launch_bundle")
+LAUNCH_MAX_WEEKS = 52  # a paid launch may be booked up to a year ahead
+STAFF_TASKS = ("done_for_you", "trophy_cabinet")
+
+
+@dataclass(frozen=True)
+class Quote:
+    lines: list[dict[str, Any]]
+    subtotal_cents: int
+    vat: VatDecision
+    vat_cents: int
+    total_cents: int
+
+    def with_vat(self, vat: VatDecision) -> Quote:
+        amount = vat_cents(self.subtotal_cents, vat.rate_bp)
+        return Quote(self.lines, self.subtotal_cents, vat, amount, self.subtotal_cents + amount)
+
+
+def _bad(index: int, field: str, rule: str, message: str) -> InvalidInput:
+    where = f"items.{index}.{field}" if field else f"items.{index}"
+    return InvalidInput(f"{where}: {message}", [FieldProblem(where, rule, message)])
+
+
+def offered_weeks(today: date, window: list[int]) -> list[str]:
+    """The launch-week Mondays list_products offers for a product with `week_window` (same rule as the read)."""
+    start = monday_of(today)
+    return [(start + timedelta(weeks=k)).isoformat() for k in range(window[0], window[1] + 1)]
+
+
+def _week(i: int, item: dict[str, Any], product: Product, today: date) -> str | None:
+    week = item.get("week")
+    if product.week_window:
+        offered = offered_weeks(today, product.week_window)
+        if not week:
+            raise _bad(i, "week", "required", f"choose a week for {product.code}: one of {', '.join(offered)}")
+        if week not in offered:
+            raise _bad(i, "week", "enum", f"the weeks {product.code} can take now are {', '.join(offered)}")
+        return str(week)
+    if week is None:
+        return None
+    if product.code != "launch":
+        raise _bad(i, "week", "not_allowed", f"{product.code} does not take a week")
+    first, last = monday_of(today), monday_of(today) + timedelta(weeks=LAUNCH_MAX_WEEKS)
+    if not is_monday(week) or not first.isoformat() <= week <= last.isoformat():
+        raise _bad(i, "week", "format_week", f"a launch-week Monday from {first} to {last}")
+    return str(week)
+
+
+def _amount(i: int, item: dict[str, Any], product: Product) -> int:
+    amount = item.get("amount_cents")
+    if product.code != "billboard_min":
+        if amount is not None:
+            raise _bad(i, "amount_cents", "not_allowed", "only billboard_min takes an amount")
+        return product.price_cents
+    if amount is None:
+        return product.price_cents
+    if amount < product.price_cents:
+        raise _bad(i, "amount_cents", "minimum", f"the billboard minimum is {product.price_cents} cents")
+    return int(amount)
+
+
+def _categories(i: int, item: dict[str, Any], product: Product, catalog: CatalogState,
+                owned: ListingState | None) -> list[str]:
+    cats = item.get("categories")
+    if product.code != "extra_categories":
+        if cats is not None:
+            raise _bad(i, "categories", "not_allowed", "only extra_categories takes categories")
+        return []
+    if not cats:
+        raise _bad(i, "categories", "required", f"1 to {MAX_EXTRA_CATEGORIES} category slugs")
+    if len(cats) > MAX_EXTRA_CATEGORIES:
+        raise _bad(i, "categories", "max_items", f"up to {MAX_EXTRA_CATEGORIES} extra categories")
+    if len(set(cats)) != len(cats):
+        raise _bad(i, "categories", "unique", "each category once")
+    unknown = [c for c in cats if c not in catalog.categories]
+    if unknown:
+        raise _bad(i, "categories", "enum", f"unknown categories: {', '.join(unknown)} (see list_categories)")
+    primary = owned.categories[0] if owned and owned.categories else None
+    if primary in cats:
+        raise _bad(i, "categories", "not_primary", f"{primary} is the listing's primary category already")
+    return list(cats)
+
+
+def _options(i: int, item: dict[str, Any], product: Product) -> dict[str, Any] | None:
+    options = item.get("options")
+    declared = product.options
+    if not declared:
+        if options is not None:
+            raise _bad(i, "options", "not_allowed", f"{product.code} takes no options")
+        return None
+    given = dict(options or {})
+    out: dict[str, Any] = {}
+    for key in given:
+        if key not in declared:
+            raise _bad(i, f"options.{key}", "unknown_option", f"options of {product.code}: {', '.join(declared)}")
+    for key, rule in declared.items():
+        value = given.get(key, rule.get("default"))
+        if value is None:
+            continue
+        if rule.get("type", "string") == "string" and not isinstance(value, str):
+            raise _bad(i, f"options.{key}", "type", "a string")
+        if "enum" in rule and value not in rule["enum"]:
+            raise _bad(i, f"options.{key}", "enum", f"one of {', '.join(map(str, rule['enum']))}")
+        if isinstance(value, str) and len(value) > int(rule.get("maxLength", 10_000)):
+            raise _bad(i, f"options.{key}", "max_length", f"at most {rule['maxLength']} characters")
+        out[key] = value
+    return out
+
+
+def _listing(i: int, item: dict[str, Any], product: Product, listings: Mapping[int, ListingState],
+             account_id: str) -> ListingState | None:
+    listing_id = item.get("listing_id")
+    if not product.needs_listing:
+        if listing_id is not None:
+            raise _bad(i, "listing_id", "not_allowed", f"{product.code} is not bought for a listing")
+        return None
+    if listing_id is None:
+        raise _bad(i, "listing_id", "required", f"{product.code} is bought for one of your listings")
+    state = listings.get(int(listing_id))
+    if state is None:
+        raise NotFound("no such listing among yours")
+    require_owner(state, account_id)
+    return state
+
+
+def _applies(i: int, product: Product, owned: ListingState | None, week: str | None) -> None:
+    """A line that cannot apply to the listing as it is now: a 400 naming the item and the rule."""
+    if owned is None:
+        return
+    status = owned.status
+    if status == "unpublished":
+        raise _bad(i, "", "listing_unpublished", "the listing was taken down; it cannot be bought for")
+    if product.code in LAUNCH_LIKE and status in ("scheduled", "live"):
+        raise _bad(i, "", "already_launched", f"the listing is already {status}: launch is for listings not yet "
+                                              "scheduled (relaunch is for live ones)")
+    if product.code == "skip_queue":
+        if status != "awaiting_badge":
+            raise _bad(i, "", "not_in_free_queue", "skip_queue moves a listing waiting in the free queue")
+        if owned.week is not None and week is not None and week >= owned.week:
+            raise _bad(i, "week", "not_earlier", f"the listing is queued for {owned.week}: choose an earlier week")
+    if product.code == "relaunch" and status != "live":
+        raise _bad(i, "", "not_live", "relaunch is for listings that are live")
+
+
+def price_items(items: list[dict[str, Any]], catalog: CatalogState, listings: Mapping[int, ListingState],
+                account_id: str, today: date, vat: VatDecision) -> Quote:
+    """Validate every item and price the order; `listings` holds every listing the items name (loaded once)."""
+    lines: list[dict[str, Any]] = []
+    seen: set[tuple[str, int | None, str | None]] = set()
+    for i, item in enumerate(items):
+        product = catalog.products.get(str(item.get("product")))
+        if product is None:
+            raise _bad(i, "product", "enum", f"unknown product {item.get('product')!r} (see list_products)")
+        owned = _listing(i, item, product, listings, account_id)
+        week = _week(i, item, product, today)
+        amount = _amount(i, item, product)
+        cats = _categories(i, item, product, catalog, owned)
+        options = _options(i, item, product)
+        _applies(i, product, owned, week)
+        key = (product.code, owned.listing_id if owned else None, week)
+        if key in seen and product.code not in ("billboard_min", "ai_review", "trophy_cabinet"):
+            raise _bad(i, "product", "duplicate", f"{product.code} is already in this order for that listing")
+        seen.add(key)
+        lines.append({
+            "index": i, "product": product.code, "name": product.name,
+            "listing_id": owned.listing_id if owned else None, "week": week,
+            "amount_cents": amount if product.code == "billboard_min" else None,
+            "categories": cats or None, "options": options, "unit_cents": amount, "net_cents": amount,
+        })
+    _no_double_launch(lines)
+    subtotal = sum(int(line["net_cents"]) for line in lines)
+    amount_vat = vat_cents(subtotal, vat.rate_bp)
+    return Quote(lines, subtotal, vat, amount_vat, subtotal + amount_vat)
+
+
+def _no_double_launch(lines: list[dict[str, Any]]) -> None:
+    launched: dict[int, int] = {}
+    for line in lines:
+        if line["product"] in LAUNCH_LIKE and line["listing_id"] is not None:
+            if line["listing_id"] in launched:
+                raise _bad(int(line["index"]), "product", "duplicate",
+                           f"item {launched[line['listing_id']]} already launches this listing")
+            launched[line["listing_id"]] = int(line["index"])

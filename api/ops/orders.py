@@ -1,0 +1,59 @@
+"""The order operations (SPEC §4.7): quote_order, create_checkout, list_my_orders, get_order.
+
+quote_order stores nothing and takes no Idempotency-Key; create_checkout
+answers once `orders_view` shows the new order (read-your-writes), with the
+`checkout_url` the client gives to the person, who pays on our page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aggregates.order import RATES_VALID_FROM
+from api.ops.caller import account_of, wait_for
+from api.registry import Operation
+from api.services import Call, Services
+from commands import orders as cmd
+from commands.order_inputs import CreateCheckout, QuoteOrder
+from projections.runtime import BEHIND_RETRY, ReadModelBehind
+from queries import orders as q
+from queries.paging import Paging
+
+VIEWS = ("orders_view",)
+TAG = "orders"
+
+
+def _quote(s: Services, i: QuoteOrder, c: Call) -> dict[str, Any]:
+    quote = cmd.quote_order(s.store, i, account_of(c), c.at.astimezone(s.timezone).date(), s.orders)
+    return q.quote_doc(quote.lines, quote.subtotal_cents, quote.vat.as_dict(), quote.vat_cents, quote.total_cents,
+                       RATES_VALID_FROM)
+
+
+def _checkout(s: Services, i: CreateCheckout, c: Call) -> dict[str, Any]:
+    placed = cmd.create_checkout(s.store, i, account_of(c), c.meta(), c.at.astimezone(s.timezone).date(), s.orders)
+    wait_for(s, placed.position, VIEWS)
+    doc = q.get_order(s.reads, account_of(c), placed.number, s.links, c.at)
+    if doc["checkout_url"] is None:
+        raise ReadModelBehind("saved, but the read model of orders does not show it yet; retry later", BEHIND_RETRY)
+    return doc
+
+
+def _list(s: Services, i: q.ListMyOrders, c: Call) -> dict[str, Any]:
+    return q.list_my_orders(s.reads, account_of(c), Paging(page=i.page, per_page=i.per_page), s.links, c.at)
+
+
+def _get(s: Services, i: q.GetOrder, c: Call) -> dict[str, Any]:
+    return q.get_order(s.reads, account_of(c), i.number, s.links, c.at)
+
+
+def operations() -> list[Operation]:
+    """The order rows of the operation table."""
+    return [
+        Operation("quote_order", "POST", "/orders/quote", QuoteOrder, q.Quote, _quote, scope="orders:write",
+                  tag=TAG, may_not_find=True),
+        Operation("create_checkout", "POST", "/orders/checkout", CreateCheckout, q.Checkout, _checkout,
+                  scope="orders:write", idempotency_key=True, success_status=201, tag=TAG, may_not_find=True),
+        Operation("list_my_orders", "GET", "/orders", q.ListMyOrders, q.OrderPage, _list, scope="account:read",
+                  tag=TAG),
+        Operation("get_order", "GET", "/orders/{number}", q.GetOrder, q.Order, _get, scope="account:read", tag=TAG),
+    ]

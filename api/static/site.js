@@ -1,0 +1,29 @@
+// Progressive votes: the vote forms work without this; with it the count changes in place.
+document.addEventListener("submit", async (event) => {
+  const form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-vote")) return;
+  event.preventDefault();
+  const button = form.querySelector("button");
+  if (button) button.disabled = true;
+  try {
+    const response = await fetch(form.action, {method: "POST", body: new FormData(form),
+                                               headers: {"Accept": "application/json"}, credentials: "same-origin"});
+    const answer = await response.json().catch(() => ({}));
+    if (response.status === 401 && answer.signin) { window.location.href = answer.signin; return; }
+    if (!response.ok) { form.submit(); return; }  // let the server's page explain
+    const voted = answer.voted === true;
+    const slug = form.action.replace(/\/(un)?vote$/, "");
+    form.action = slug + (voted ? "/unvote" : "/vote");
+    if (button) {
+      button.setAttribute("aria-pressed", voted ? "true" : "false");
+      const n = button.querySelector(".n");
+      if (n && typeof answer.votes === "number") n.textContent = String(answer.votes);
+      const name = button.dataset.name || "";
+      button.setAttribute("aria-label", (voted ? "Remove your vote for " : "Vote for ") + name + ", " + answer.votes + " votes");
+    }
+  } catch (e) {
+    form.submit();
+  } finally {
+    if (button) button.disabled = false;
+  }
+});

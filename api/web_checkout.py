@@ -1,0 +1,221 @@
+"""The checkout page: where the person reviews an order, enters billing details and pays (no sign-in needed).
+
+`/checkout/{token}` is the link create_checkout answers; the token is the
+credential (`<number>.<secret>`, compared in constant time), so the page needs
+no account and another site cannot post its forms without knowing it. The page
+is server-rendered and works without JavaScript:
+
+- billing details (name, country, address, optional VAT number) are posted and
+  VAT is decided again by the same code as quote_order;
+- Pay starts a payment with the provider (Stripe Checkout) and sends the
+  person there; back on `/checkout/{token}/return` the session is retrieved as
+  a fallback to the webhook. Without a provider, a clearly marked test payment
+  page confirms the payment without moving money;
+- a paid order shows its receipt, each line's fulfilment, and the invoice.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+from starlette.templating import Jinja2Templates
+
+from aggregates.base import Meta
+from aggregates.order import OrderState
+from api.services import Services
+from commands import orders as cmd
+from events.errors import Conflict, DomainError, InvalidInput, NotFound, Unavailable
+from queries.orders import rate_percent
+
+TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+InvoiceRenderer = Callable[[OrderState], bytes]
+FIELD_MAX = {"name": 200, "country": 2, "address": 500, "vat_number": 32}
+
+
+def money(cents: int) -> str:
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+TEMPLATES.env.filters["money"] = money
+
+
+@dataclass
+class Checkout:
+    """The checkout routes over the store: the page, billing, pay, test payment, return, invoice."""
+
+    s: Services
+    provider: cmd.PaymentProvider | None  # None: test mode (no money moves)
+    invoice: InvoiceRenderer
+    on_paid: Callable[[], None] = lambda: None  # wakes fulfilment
+
+    def routes(self) -> list[BaseRoute]:
+        base = "/checkout/{token}"
+        return [
+            Route(base, self._page, methods=["GET"]),
+            Route(base + "/billing", self._billing, methods=["POST"]),
+            Route(base + "/pay", self._pay, methods=["POST"]),
+            Route(base + "/test-pay", self._test_page, methods=["GET"]),
+            Route(base + "/test-pay", self._test_pay, methods=["POST"]),
+            Route(base + "/return", self._return, methods=["GET"]),
+            Route(base + "/invoice.pdf", self._invoice, methods=["GET"]),
+        ]
+
+    def _meta(self, state: OrderState) -> Meta:
+        return Meta(at=self.s.clock(), actor=f"checkout:{state.number}", channel="web", via="checkout_token")
+
+    def _here(self, token: str, suffix: str = "") -> str:
+        return f"{self.s.links['website'].rstrip('/')}/checkout/{token}{suffix}"
+
+    def _render(self, request: Request, template: str, ctx: dict[str, Any], status: int = 200) -> Response:
+        response = TEMPLATES.TemplateResponse(request, template, ctx, status_code=status)
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the address
+        return response
+
+    def _load(self, token: str) -> OrderState:
+        return cmd.load_by_token(self.s.store, token)
+
+    def _view(self, request: Request, state: OrderState, token: str, error: str = "", status: int = 200,
+              form: dict[str, str] | None = None) -> Response:
+        now = self.s.clock()
+        expired = state.status == "expired" or state.is_due_to_expire(now)
+        ctx = {
+            "order": state, "token": token, "error": error, "expired": expired,
+            "payable": state.is_payable(now), "test_mode": self.provider is None,
+            "rate": rate_percent(int(state.vat.get("rate_bp", 0))),
+            "form": form or {**{"name": "", "country": "", "address": "", "vat_number": ""}, **state.billing},
+            "lines": state.lines, "fulfilled": state.fulfilled, "tasks": state.tasks,
+            "not_fulfilled": state.not_fulfilled,
+        }
+        return self._render(request, "checkout/page.html", ctx, status)
+
+    async def _page(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        try:
+            state = await run_in_threadpool(self._load, token)
+        except NotFound:
+            return self._render(request, "checkout/missing.html", {}, 404)
+        return self._view(request, state, token)
+
+    async def _billing(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        data = await request.form()
+        form = {k: str(data.get(k) or "").strip()[: FIELD_MAX[k] + 1] for k in FIELD_MAX}
+        try:
+            state = await run_in_threadpool(self._load, token)
+        except NotFound:
+            return self._render(request, "checkout/missing.html", {}, 404)
+        too_long = [k for k, v in form.items() if len(v) > FIELD_MAX[k]]
+        if too_long or not form["name"] or len(form["country"]) != 2 or not form["country"].isalpha():
+            return self._view(request, state, token, "Enter your name and a two-letter country code "
+                                                     "(and keep each field short).", 400, form)
+        try:
+            await run_in_threadpool(cmd.set_billing, self.s.store, token, form["name"], form["country"].upper(),
+                                    form["address"], form["vat_number"], self._meta(state), self.s.orders)
+        except (InvalidInput, Conflict) as exc:
+            return self._view(request, state, token, exc.detail, 400 if isinstance(exc, InvalidInput) else 409, form)
+        return RedirectResponse(self._here(token), status_code=303)
+
+    async def _pay(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        try:
+            state = await run_in_threadpool(self._load, token)
+        except NotFound:
+            return self._render(request, "checkout/missing.html", {}, 404)
+        try:
+            if self.provider is None:
+                reference = "test_" + secrets.token_hex(8)
+                await run_in_threadpool(cmd.start_payment, self.s.store, state.number, "test", reference,
+                                        self._meta(state))
+                return RedirectResponse(self._here(token, "/test-pay"), status_code=303)
+            cmd.require_payable_now(state, self.s.clock())
+            provider = self.provider
+            session = await run_in_threadpool(
+                provider.start, state.number, state.total_cents, f"launchdir order {state.number}",
+                self._here(token, "/return"), self._here(token))
+            await run_in_threadpool(cmd.start_payment, self.s.store, state.number, provider.name, session.reference,
+                                    self._meta(state))
+        except (InvalidInput, Conflict, Unavailable) as exc:
+            return self._view(request, state, token, exc.detail, 409)
+        return RedirectResponse(session.url, status_code=303)
+
+    async def _test_page(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        try:
+            state = await run_in_threadpool(self._load, token)
+        except NotFound:
+            return self._render(request, "checkout/missing.html", {}, 404)
+        if self.provider is not None or state.provider != "test" or not state.is_payable(self.s.clock()):
+            return RedirectResponse(self._here(token), status_code=303)
+        return self._render(request, "checkout/test_pay.html", {"order": state, "token": token})
+
+    async def _test_pay(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        try:
+            state = await run_in_threadpool(self._load, token)
+        except NotFound:
+            return self._render(request, "checkout/missing.html", {}, 404)
+        if self.provider is not None or state.provider != "test":
+            return RedirectResponse(self._here(token), status_code=303)
+        try:
+            await run_in_threadpool(self._confirm, state, cmd.PaymentStatus(
+                True, state.total_cents, state.reference, state.number), "test")
+        except DomainError as exc:
+            return self._view(request, state, token, exc.detail, 409)
+        return RedirectResponse(self._here(token), status_code=303)
+
+    def _confirm(self, state: OrderState, status: cmd.PaymentStatus, source: str) -> None:
+        cmd.confirm_payment(self.s.store, state.number, provider=state.provider or "test", reference=status.reference,
+                            amount_cents=status.amount_cents, source=source, event_id=status.event_id,
+                            meta=self._meta(state))
+        self.on_paid()
+
+    async def _return(self, request: Request) -> Response:
+        """Back from the provider: if the webhook has not arrived yet, ask the provider about the session."""
+        token = request.path_params["token"]
+        try:
+            state = await run_in_threadpool(self._load, token)
+        except NotFound:
+            return self._render(request, "checkout/missing.html", {}, 404)
+        if state.paid_at is None and self.provider is not None and state.reference:
+            try:
+                status = await run_in_threadpool(self.provider.retrieve, state.reference)
+                if status.paid and status.number == state.number:
+                    await run_in_threadpool(self._confirm, state, status, "return")
+            except DomainError:
+                pass  # the webhook will confirm it; the page says the payment is being confirmed
+        return RedirectResponse(self._here(token), status_code=303)
+
+    async def _invoice(self, request: Request) -> Response:
+        token = request.path_params["token"]
+        try:
+            state = await run_in_threadpool(self._load, token)
+        except NotFound:
+            return self._render(request, "checkout/missing.html", {}, 404)
+        if state.paid_at is None:
+            return self._render(request, "checkout/missing.html", {}, 404)
+        pdf = await run_in_threadpool(self.invoice, state)
+        return Response(pdf, media_type="application/pdf", headers={
+            "Content-Disposition": f'inline; filename="invoice-{state.invoice_number}.pdf"',
+            "Cache-Control": "private, no-store"})
+
+
+def when(value: datetime | None) -> str:
+    return value.strftime("%Y-%m-%d %H:%M UTC") if value else ""
+
+
+TEMPLATES.env.filters["when"] = when
+
+
+def checkout_routes(s: Services, provider: cmd.PaymentProvider | None, invoice: InvoiceRenderer,
+                    on_paid: Callable[[], None] = lambda: None) -> list[BaseRoute]:
+    return Checkout(s, provider, invoice, on_paid).routes()

@@ -1,0 +1,99 @@
+"""The website's claim pages: the emailed link of an email claim, and the staff's list of claims.
+
+GET /claims/confirm?claim=..&token=.. shows what is being claimed and a
+Confirm button; only the POST (CSRF-protected) verifies the claim
+(`commands.claims.confirm_claim_link`). A GET never changes anything, because
+mail filters open links to scan them: an address that merely received the
+link must not hand the listing over. No sign-in is needed: the link's secret
+is what proves the mailbox, and the claim already names its claimant.
+GET /staff/claims lists claims for the site team (`?status=pending` ...).
+"""
+
+from __future__ import annotations
+
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from aggregates.base import Meta
+from aggregates.claim import ClaimState
+from api.identity import Identity
+from api.sessions import WebSession
+from api.web_pages import WebPages
+from commands import claims as claims_cmd
+from events.claim import STATUSES
+from events.errors import Conflict, NotFound
+from queries import claims as claims_q
+
+NOT_VALID = "This confirmation link is not valid. Ask the person who started the claim to start a new one."
+VIEWS = ["claims_view", "listing_view", "launches_view"]
+MAX_TOKEN = 200
+
+
+class WebClaims(WebPages):
+    """The claim routes, on the identity pages' sessions, CSRF tokens and templates."""
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/claims/confirm", self._page(self.confirm_page), methods=["GET"]),
+            Route("/claims/confirm", self._page(self.confirm, form=True), methods=["POST"]),
+            Route("/staff/claims", self._page(self.staff_claims), methods=["GET"]),
+        ]
+
+    def confirm_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        q = request.query_params
+        claim_id, token = q.get("claim", ""), q.get("token", "")
+        state = self._claim(claim_id, token)
+        if state is None:
+            return self._message(request, session, "This link does not work", NOT_VALID, 404)
+        if state.status == "verified":
+            return self._message(request, session, "Already confirmed", "This claim was confirmed already.", 200)
+        if state.status != "pending" or state.is_due_to_expire(self.s.now()):
+            return self._message(request, session, "This link has expired",
+                                 "This claim is closed. The person who started it can start a new one.", 409)
+        ctx = {"claim": {"claim_id": state.claim_id, "slug": state.slug, "email": state.email,
+                         "domain": state.domain, "expires_at": state.expires_at}, "token": token}
+        return self._render(request, "claims/confirm.html", ctx, session)
+
+    def confirm(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        claim_id, token = str(data.get("claim") or ""), str(data.get("token") or "")
+        if self._claim(claim_id, token) is None:
+            return self._message(request, session, "This link does not work", NOT_VALID, 404)
+        actor = f"account:{session.account_id}" if session else "anonymous"
+        meta = Meta(at=self.s.now(), actor=actor, channel="web", via=f"claim_link:{claim_id}")
+        try:
+            done = claims_cmd.confirm_claim_link(self.s.store, int(claim_id), token, meta)
+        except (Conflict, NotFound) as exc:
+            return self._message(request, session, "This claim cannot be confirmed", exc.detail, 409)
+        self._wait(done.position, VIEWS)
+        if done.status == "verified":
+            return self._message(request, session, "Claim confirmed",
+                                 "Thank you. The account that asked is now an owner of the listing, "
+                                 "and the listing is marked as verified.", 200)
+        return self._message(request, session, "This link has expired",
+                             "This claim expired before it was confirmed. The person who started it can start "
+                             "a new one.", 409)
+
+    def staff_claims(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if (refused := self._staff_only(request, session)) is not None:
+            return refused
+        status = request.query_params.get("status") or None
+        if status is not None and status not in STATUSES:
+            return self._message(request, session, "Unknown status", "Status is one of " + ", ".join(STATUSES) + ".", 400)
+        claims = claims_q.staff_claims(self.s.reads, self.s.now(), status, limit=200)
+        return self._render(request, "claims/staff.html",
+                            {"claims": claims, "status": status or "", "statuses": STATUSES}, session)
+
+    def _claim(self, claim_id: str, token: str) -> ClaimState | None:
+        """The claim when the link's secret matches; None for anything else."""
+        if not (claim_id.isascii() and claim_id.isdigit()) or len(claim_id) > 10 or not token or len(token) > MAX_TOKEN:
+            return None
+        try:
+            return claims_cmd.load_link(self.s.store, int(claim_id), token)
+        except NotFound:
+            return None
+
+
+def claim_routes(identity: Identity) -> list[BaseRoute]:
+    return WebClaims(identity).routes()

@@ -1,0 +1,200 @@
+"""The plumbing every website page shares: session lookup, CSRF, the text rule, rendering, redirects, Meta.
+
+Each page module (sign-in, account, staff, invites, OAuth consent, ...)
+subclasses `WebPages`, lists its `routes()` and writes handlers of the shape
+`handler(request, form data, session) -> Response`; `_page` wraps them. It
+imports only `api.identity` and the layers below, never a page module, so
+every page module can import it, and `api/web_auth.py` can assemble the pages,
+without a cycle.
+
+Pages are server-rendered (Jinja2, no script needed). Every POST form carries
+a CSRF token (`api/csrf.py`); sessions are server-side (`api/sessions.py`).
+Handlers call the command and query functions directly, never HTTP.
+
+Every form field and query parameter keeps the text rule (`events.text`):
+one that breaks it is refused before any handler runs, with the page's own
+error display and status 400, so nothing is stored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+from pydantic import ValidationError
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData, ImmutableMultiDict
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute
+from starlette.templating import Jinja2Templates
+
+from aggregates.base import Meta
+from api.csrf import FIELD as CSRF_FIELD
+from api.csrf import Csrf
+from api.identity import Identity
+from api.sessions import WebSession
+from events import text as text_rule
+from events.errors import InvalidInput, Unavailable
+from queries import accounts as accounts_q
+
+TEMPLATE_DIR = Path(__file__).parent / "templates"
+VIEWS = ["accounts_view"]
+FAILED_SIGNIN_DELAY = 0.3  # seconds added to every failed sign-in (slows online guessing)
+Redisplay = Callable[[Request, FormData, WebSession | None, dict[str, str]], Response]  # a form page with errors
+
+
+def form_problems(exc: InvalidInput | ValidationError) -> dict[str, str]:
+    """Field -> message for the form (the first message per field)."""
+    out: dict[str, str] = {}
+    if isinstance(exc, InvalidInput):
+        for p in exc.problems:
+            out.setdefault(p.field, p.message)
+        if not exc.problems:
+            out["form"] = exc.detail
+    else:
+        for err in exc.errors(include_url=False):
+            name = str(err["loc"][0]) if err.get("loc") else "form"
+            out.setdefault(name, err["msg"])
+    return out
+
+
+def safe_next(value: str | None) -> str:
+    """Only paths on this site (no //host, no backslashes), else the account page."""
+    if value and value.startswith("/") and not value.startswith("//") and "\\" not in value and len(value) <= 500:
+        if not any(c in value for c in "\r\n\t"):
+            return value
+    return "/account"
+
+
+def text_problems(*sources: ImmutableMultiDict[str, Any]) -> dict[str, str]:
+    """Field -> message for every form field or query parameter (name or value) that breaks the text rule."""
+    out: dict[str, str] = {}
+    for source in sources:
+        for key, value in source.multi_items():
+            if not isinstance(value, str):
+                continue  # an uploaded file: no page takes one
+            if not text_rule.is_clean(key) or not text_rule.is_clean(value):
+                name = text_rule.storable(key)
+                out.setdefault(name, f"{name} {text_rule.MESSAGE} (rule: {text_rule.RULE}).")
+    return out
+
+
+class WebPages:
+    """The base of every page class; each handler reads the form, then does its (blocking) work in a worker thread."""
+
+    def __init__(self, identity: Identity) -> None:
+        self.id = identity
+        self.s = identity.services
+        self.secure = identity.secure_cookies
+        self.session_cookie = ("__Host-" if self.secure else "") + "ld_session"
+        self.templates = Jinja2Templates(directory=str(TEMPLATE_DIR))
+        self.templates.env.filters["when"] = self._when
+
+    def routes(self) -> list[BaseRoute]:
+        """The page class's routes; each subclass lists its own."""
+        return []
+
+    def _page(self, handler: Callable[..., Response], form: bool = False, delay_on: int | None = None,
+              invalid: Redisplay | None = None) -> Callable[..., Any]:
+        """An endpoint around `handler`; `invalid` shows the form again with errors (else a message page)."""
+        async def endpoint(request: Request) -> Response:
+            data = await request.form() if form else FormData()
+            response = await run_in_threadpool(self._run, handler, request, data, form, invalid)
+            if delay_on is not None and response.status_code == delay_on:
+                await anyio.sleep(FAILED_SIGNIN_DELAY)
+            return response
+
+        endpoint.__name__ = handler.__name__
+        return endpoint
+
+    def _run(self, handler: Callable[..., Response], request: Request, data: FormData, form: bool,
+             invalid: Redisplay | None = None) -> Response:
+        session = self.id.sessions.lookup(request.cookies.get(self.session_cookie))
+        if form and not self.id.csrf.valid(
+            str(data.get(CSRF_FIELD) or ""), session.id if session else None, request.cookies.get(self.id.csrf.cookie_name)
+        ):
+            return self._message(request, session, "This form has expired",
+                                 "The form was not sent from this site or is too old. Go back, reload the page and try again.",
+                                 403)
+        if errors := text_problems(request.query_params, data):  # before any handler: nothing is stored
+            if invalid is not None:
+                return invalid(request, data, session, errors)
+            return self._message(request, session, "This cannot be sent", " ".join(errors.values()), 400)
+        try:
+            return handler(request, data, session)
+        except Unavailable as exc:
+            return self._message(request, session, "Please try again in a minute", exc.detail, 503)
+
+    def _redisplay(self, template: str, context: Callable[[FormData], dict[str, Any]] | None = None) -> Redisplay:
+        """The form page again with its errors, status 400, keeping the (storable) values except passwords."""
+        def show(request: Request, data: FormData, session: WebSession | None, errors: dict[str, str]) -> Response:
+            values = {k: text_rule.storable(v) for k, v in data.items() if isinstance(v, str) and k != "password"}
+            ctx = {"errors": errors, "values": values, **(context(data) if context else {})}
+            return self._render(request, template, ctx, session, 400)
+
+        return show
+
+    # ------------------------------------------------------------ rendering
+
+    def _when(self, value: datetime | None) -> str:
+        if value is None:
+            return ""
+        return value.astimezone(self.s.timezone).strftime("%Y-%m-%d %H:%M")
+
+    def _render(self, request: Request, template: str, ctx: dict[str, Any], session: WebSession | None,
+                status: int = 200) -> Response:
+        browser = request.cookies.get(self.id.csrf.cookie_name)
+        new_browser = None
+        if not browser:
+            browser = new_browser = Csrf.new_browser_value()
+        me = accounts_q.account(self.s.reads, session.account_id) if session else None
+        context = {"csrf_field": CSRF_FIELD, "csrf_token": self.id.csrf.token(session.id if session else None, browser),
+                   "me": me, "errors": {}, "values": {}, **ctx}
+        response = self.templates.TemplateResponse(request, template, context, status_code=status)
+        if new_browser:
+            response.set_cookie(self.id.csrf.cookie_name, new_browser, httponly=True, samesite="lax",
+                                secure=self.secure, path="/")
+        self._private(response)
+        return response
+
+    @staticmethod
+    def _private(response: Response) -> None:
+        response.headers["cache-control"] = "no-store"
+        response.headers["referrer-policy"] = "no-referrer"  # links carry tokens in their query
+        response.headers["x-frame-options"] = "DENY"
+
+    def _message(self, request: Request, session: WebSession | None, title: str, text: str, status: int = 200,
+                 links: list[tuple[str, str]] | None = None) -> Response:
+        return self._render(request, "auth/message.html", {"title": title, "text": text, "links": links or []},
+                            session, status)
+
+    def _redirect(self, to: str) -> Response:
+        response = RedirectResponse(to, status_code=303)
+        self._private(response)
+        return response
+
+    # ------------------------------------------------------------ who, and waiting for the views
+
+    def _meta(self, session: WebSession | None) -> Meta:
+        actor = f"account:{session.account_id}" if session else "anonymous"
+        return Meta(at=self.s.now(), actor=actor, channel="web", via="session" if session else "")
+
+    def _wait(self, position: int, views: list[str] = VIEWS) -> None:
+        self.s.runtime.wait_for(views, position, timeout=2.0)
+
+    @staticmethod
+    def _ip(request: Request) -> str:
+        return request.client.host if request.client else ""
+
+    def _staff_only(self, request: Request, session: WebSession | None) -> Response | None:
+        """None for a signed-in staff account, else the 403 page every staff page gives."""
+        me = accounts_q.account(self.s.reads, session.account_id) if session else None
+        if me is not None and me["is_staff"]:
+            return None
+        text = "This page is for the site's staff." + ("" if session else " Sign in with a staff account.")
+        links = [] if session else [("/signin?next=/staff", "Sign in")]
+        return self._message(request, session, "Staff only", text, 403, links)

@@ -1,0 +1,204 @@
+"""The public website's shared plumbing: reading through the executor, rendering, SEO facts, error pages.
+
+Every public page reads the same operations the REST API and MCP answer
+(`get_listing`, `get_launch_week`, ...), called on an `Executor` built over
+the same services and registry: the same validation, the same handlers, the
+same cached documents (the read store's document cache and a response cache
+keyed as the API's). There is no second read path; the website only renders.
+
+Page reads are counted once per page against a per-address limiter (the
+API's anonymous quota), not once per operation a page uses, so a page that
+shows five sections costs a visitor one request.
+
+Errors: an operation's 404 renders the HTML not-found page (with a search
+box); a 400 renders the problem's message; anything else a short error page.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Awaitable, Callable
+from typing import Any
+from urllib.parse import urlencode
+
+import nh3
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+
+from api.executor import Executor
+from api.identity import Identity
+from api.ratelimit import LocalRateLimiter, OverLimit
+from api.web_pages import WebPages, text_problems
+from queries import accounts as accounts_q
+from queries import community as community_q
+
+Handler = Callable[[Request], Awaitable[Response]]
+MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+ALLOWED_TAGS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "a", "em", "strong", "code", "pre",
+                "blockquote", "hr", "br", "table", "thead", "tbody", "tr", "th", "td", "img"}
+
+
+class PageProblem(Exception):
+    """An operation answered a problem: the page shows it with the same status."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def render_markdown(text: str) -> Markup:
+    """Markdown to HTML, then sanitised: only plain formatting tags and http(s)/mailto links survive."""
+    html = MARKDOWN.render(text or "")
+    clean = nh3.clean(html, tags=ALLOWED_TAGS, url_schemes={"http", "https", "mailto"},
+                      attributes={"a": {"href", "title"}, "img": {"src", "alt", "title"}}, link_rel="nofollow noopener")
+    return Markup(clean)  # noqa: S704 - sanitised by nh3 just above
+
+
+def trend_svg(points: list[dict[str, Any]], label: str = "Domain Rating") -> Markup:
+    """A small inline SVG line of `points` ({measured_on, value}, oldest first); empty under two points."""
+    if len(points) < 2:
+        return Markup("")
+    values = [int(p["value"]) for p in points]
+    w, h, pad = 160.0, 40.0, 3.0
+    lo, hi = min(values), max(values)
+    span = max(hi - lo, 1)
+    step = (w - 2 * pad) / (len(values) - 1)
+    coords = [(pad + i * step, h - pad - (v - lo) * (h - 2 * pad) / span) for i, v in enumerate(values)]
+    path = " ".join(f"{x:.1f},{y:.1f}" for x, y in coords)
+    last_x, last_y = coords[-1]
+    title = f"{label} from {values[0]} ({points[0]['measured_on']}) to {values[-1]} ({points[-1]['measured_on']})"
+    return Markup(
+        f'<svg class="trend" viewBox="0 0 {w:.0f} {h:.0f}" role="img" aria-label="{Markup.escape(title)}">'
+        f'<title>{Markup.escape(title)}</title>'
+        f'<polyline fill="none" stroke="currentColor" stroke-width="2" points="{path}"/>'
+        f'<circle cx="{last_x:.1f}" cy="{last_y:.1f}" r="3" fill="currentColor"/></svg>'
+    )
+
+
+def money(cents: int | None, currency: str = "USD") -> str:
+    if cents is None:
+        return ""
+    symbol = "$" if currency.upper() == "USD" else currency.upper() + " "
+    return f"{symbol}{cents / 100:,.0f}" if cents % 100 == 0 else f"{symbol}{cents / 100:,.2f}"
+
+
+def json_ld(data: dict[str, Any]) -> Markup:
+    """JSON-LD for a <script> element: `<`, `>` and `&` escaped so no text can close the element."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    return Markup(text)  # noqa: S704 - escaped above
+
+
+class PublicSite(WebPages):
+    """Base of the public page modules: `op` reads an operation, `show` renders a page with the site's facts."""
+
+    def __init__(self, identity: Identity, executor: Executor, limiter: LocalRateLimiter | None) -> None:
+        super().__init__(identity)
+        self.ex = executor
+        self.limiter = limiter
+        self.base = identity.base_url.rstrip("/")
+        env = self.templates.env
+        env.filters.update(markdown=render_markdown, trend=trend_svg, money=money, ld=json_ld)
+
+    # ------------------------------------------------------------ reading
+
+    async def op(self, request: Request, operation_id: str, raw: dict[str, Any]) -> dict[str, Any]:
+        """The operation's document, as the API would answer it; PageProblem for a problem."""
+        operation = self.ex.registry.get(operation_id)
+        assert operation is not None, operation_id
+        clean = {k: v for k, v in raw.items() if v not in (None, "")}
+        outcome = await self.ex.execute(operation, clean, channel="web", ip=self._ip(request))
+        if outcome.is_problem:
+            body = outcome.payload
+            raise PageProblem(outcome.status, str(body.get("detail") or body.get("title") or "error"))
+        payload: dict[str, Any] = outcome.payload
+        return payload
+
+    def page(self, handler: Handler) -> Handler:
+        """A GET page: the text rule on the query, the page limiter, then problems shown as HTML pages."""
+        async def endpoint(request: Request) -> Response:
+            if errors := text_problems(request.query_params):
+                return await self.error(request, 400, "This cannot be shown", " ".join(errors.values()))
+            if self.limiter is not None:
+                try:
+                    self.limiter.hit(None, self._ip(request))
+                except OverLimit as exc:
+                    response = await self.error(request, 429, "Too many requests", exc.detail)
+                    response.headers["retry-after"] = str(exc.retry_after)
+                    return response
+            try:
+                return await handler(request)
+            except PageProblem as exc:
+                if exc.status == 404:
+                    return await self.not_found(request)
+                title = "This cannot be shown" if exc.status == 400 else "Something went wrong"
+                return await self.error(request, exc.status, title, exc.detail)
+
+        endpoint.__name__ = handler.__name__
+        return endpoint
+
+    # ------------------------------------------------------------ rendering
+
+    async def show(self, request: Request, template: str, ctx: dict[str, Any], status: int = 200) -> Response:
+        site = await self.site(request)
+        return await run_in_threadpool(self._show, request, template, {"site": site, **ctx}, status)
+
+    async def site(self, request: Request) -> dict[str, Any]:
+        return await self.op(request, "get_site_info", {})
+
+    def _show(self, request: Request, template: str, ctx: dict[str, Any], status: int) -> Response:
+        session = self.id.sessions.lookup(request.cookies.get(self.session_cookie))
+        account = accounts_q.account(self.s.reads, session.account_id) if session else None
+        ids = [int(i) for i in ctx.get("listing_ids", []) if i]
+        mine = community_q.my_marks(self.s.reads, account["account_id"], ids) if account and ids else {}
+        path = request.url.path
+        canonical = ctx.get("canonical") or self.base + path
+        context = {"canonical": canonical, "voted": mine.get("voted", set()), "following": mine.get("following", set()),
+                   "here": path + (("?" + request.url.query) if request.url.query else ""), **ctx}
+        response = self._render(request, template, context, session, status)
+        response.headers["referrer-policy"] = "strict-origin-when-cross-origin"
+        return response
+
+    async def not_found(self, request: Request) -> Response:
+        """The HTML 404 page, with a search box and the main sections."""
+        q = request.query_params.get("q", "") if request.url.path == "/search" else ""
+        return await self.error(request, 404, "Page not found",
+                                "There is no page at this address, or the listing is not public (yet).", q=q)
+
+    async def error(self, request: Request, status: int, title: str, text: str, q: str = "") -> Response:
+        ctx = {"title": title, "text": text, "status": status, "q": q, "robots": "noindex"}
+        try:
+            return await self.show(request, "public/error.html", ctx, status)
+        except PageProblem:  # the site facts themselves failed: a page without them
+            return await run_in_threadpool(self._show, request, "public/error.html", {"site": {}, **ctx}, status)
+
+    # ------------------------------------------------------------ small helpers
+
+    @staticmethod
+    def pager(request: Request, info: dict[str, Any]) -> dict[str, Any]:
+        """Previous and next page links keeping the other query parameters."""
+        page, per_page, total = int(info.get("page", 1)), int(info.get("per_page", 20)), int(info.get("total", 0))
+        params = dict(request.query_params)
+
+        def at(n: int) -> str:
+            return request.url.path + "?" + urlencode({**params, "page": str(n)})
+
+        pages = max(1, math.ceil(total / per_page)) if per_page else 1
+        return {"page": page, "pages": pages, "total": total,
+                "prev": at(page - 1) if page > 1 else None,
+                "next": at(page + 1) if info.get("has_more") else None}
+
+    @staticmethod
+    def paging(request: Request, per_page: int = 20) -> dict[str, Any]:
+        return {"page": request.query_params.get("page") or 1, "per_page": per_page}
+
+    def item_list(self, name: str, cards: list[dict[str, Any]]) -> dict[str, Any]:
+        """Schema.org ItemList of listing cards (their public pages, in order)."""
+        return {"@context": "https://schema.org", "@type": "ItemList", "name": name,
+                "itemListElement": [{"@type": "ListItem", "position": i + 1, "name": c.get("name"),
+                                     "url": f"{self.base}/listings/{c.get('slug')}"} for i, c in enumerate(cards)]}

@@ -1,0 +1,154 @@
+"""The directory's pages: home, a listing's profile, launch weeks, categories, leaderboards and awards.
+
+Each handler reads one or a few public operations through `PublicSite.op`
+(the API's own documents) and renders a template under `templates/public/`.
+Cards carry listing ids where the operation gives them, so a signed-in
+person's vote and follow buttons show as pressed (`queries/community.py`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from api.web_public import PageProblem, PublicSite
+from queries import updates as updates_q
+from queries.paging import Paging
+
+BOARDS = [("community-weekly", "This week"), ("community-all-time", "All time"), ("domain-rating", "Domain Rating"),
+          ("revenue", "Revenue"), ("billboard", "Billboard (paid)")]
+WEEK_WORDS = ("this", "last", "next")
+
+
+def ids_of(*groups: list[dict[str, Any]]) -> list[int]:
+    """Listing ids of cards (`{"listing": {...}}` items or bare listing cards) that carry one."""
+    out: list[int] = []
+    for group in groups:
+        for item in group:
+            card = item.get("listing", item)
+            if isinstance(card, dict) and card.get("id"):
+                out.append(int(card["id"]))
+    return out
+
+
+class DirectoryPages(PublicSite):
+    def routes(self) -> list[BaseRoute]:
+        p = self.page
+        return [
+            Route("/", p(self.home), methods=["GET"]),
+            Route("/listings/{slug}", p(self.listing), methods=["GET"]),
+            Route("/launches", p(self.launches_index), methods=["GET"]),
+            Route("/launches/{week}", p(self.week), methods=["GET"]),
+            Route("/categories", p(self.categories), methods=["GET"]),
+            Route("/categories/{slug}", p(self.category), methods=["GET"]),
+            Route("/leaderboards", p(self.boards_index), methods=["GET"]),
+            Route("/leaderboards/{board}", p(self.board), methods=["GET"]),
+            Route("/awards", p(self.awards), methods=["GET"]),
+        ]
+
+    async def home(self, request: Request) -> Response:
+        week = await self.op(request, "get_launch_week", {"week": "this"})
+        today = await self.op(request, "list_launches", {"section": "today", "per_page": 10})
+        trending = await self.op(request, "list_launches", {"section": "trending", "per_page": 6})
+        upcoming = await self.op(request, "list_launches", {"section": "upcoming", "per_page": 6})
+        last = await self.op(request, "get_launch_week", {"week": "last"})
+        categories = await self.op(request, "list_categories", {})
+        updates = await run_in_threadpool(updates_q.latest_updates, self.s.reads, Paging(page=1, per_page=5))
+        featured = [x for x in week["launches"] + last["launches"] if x.get("featured")]
+        ld = self.item_list(f"Launches of {week['label']}", [x["listing"] for x in week["launches"]])
+        return await self.show(request, "public/home.html", {
+            "week": week, "today": today["items"], "trending": trending["items"], "upcoming": upcoming["items"],
+            "featured": featured, "last_awards": last.get("awards", []), "categories": categories["items"],
+            "updates": updates["items"], "jsonld": ld,
+            "listing_ids": ids_of(week["launches"], today["items"], trending["items"], featured),
+        })
+
+    async def listing(self, request: Request) -> Response:
+        slug = request.path_params["slug"]
+        doc = await self.op(request, "get_listing", {"slug": slug})
+        alternatives = await self.op(request, "get_alternatives", {"slug": slug, "per_page": 6})
+        badges = await self.op(request, "get_badges", {"slug": slug})
+        rating = doc["community"]["rating"]
+        ld: dict[str, Any] = {
+            "@context": "https://schema.org", "@type": "SoftwareApplication", "name": doc["name"],
+            "description": doc.get("short_description") or doc.get("tagline") or "",
+            "url": f"{self.base}/listings/{slug}",
+            "applicationCategory": (doc["categories"]["primary"] or {}).get("name") or "BusinessApplication",
+            "operatingSystem": "Web",
+        }
+        if doc.get("url"):
+            ld["sameAs"] = doc["url"]
+        if doc.get("logo_url"):
+            ld["image"] = doc["logo_url"]
+        if rating["count"] and rating["average"] is not None:
+            ld["aggregateRating"] = {"@type": "AggregateRating", "ratingValue": rating["average"],
+                                     "ratingCount": rating["count"], "bestRating": 5, "worstRating": 1}
+        return await self.show(request, "public/listing.html", {
+            "l": doc, "alternatives": alternatives["items"], "badges": badges["badges"], "jsonld": ld,
+            "listing_ids": [doc["listing_id"]], "og_type": "product",
+            "description": doc.get("short_description") or doc.get("tagline") or "",
+            "og_image": doc.get("logo_url"),
+        })
+
+    async def launches_index(self, request: Request) -> Response:
+        section = request.query_params.get("section") or "recent"
+        feed = await self.op(request, "list_launches", {"section": section, **self.paging(request)})
+        return await self.show(request, "public/launches.html", {
+            "feed": feed, "section": section, "pager": self.pager(request, feed),
+            "listing_ids": ids_of(feed["items"]), "alt_feed": "/feeds/launches.atom",
+        })
+
+    async def week(self, request: Request) -> Response:
+        week = await self.op(request, "get_launch_week", {"week": request.path_params["week"]})
+        cards = [x["listing"] for x in week["launches"]]
+        return await self.show(request, "public/week.html", {
+            "week": week, "jsonld": self.item_list(f"Launches of {week['label']}", cards),
+            "listing_ids": ids_of(week["launches"]), "canonical": f"{self.base}/launches/{week['week']}",
+            "description": f"{len(cards)} launches in {week['label']} ({week['starts_on']} to {week['ends_on']}), ranked by votes.",
+            "alt_feed": "/feeds/launches.atom",
+        })
+
+    async def categories(self, request: Request) -> Response:
+        tree = await self.op(request, "list_categories", {"include_empty": "true"})
+        return await self.show(request, "public/categories.html", {"categories": tree["items"]})
+
+    async def category(self, request: Request) -> Response:
+        cat = await self.op(request, "get_category", {"slug": request.path_params["slug"], **self.paging(request)})
+        return await self.show(request, "public/category.html", {
+            "c": cat, "pager": self.pager(request, cat["listings"]), "description": cat.get("description") or "",
+            "jsonld": self.item_list(cat["name"], cat["listings"]["items"]),
+        })
+
+    async def boards_index(self, request: Request) -> Response:
+        return self._redirect("/leaderboards/community-weekly")
+
+    async def board(self, request: Request) -> Response:
+        raw = {"board": request.path_params["board"], "week": request.query_params.get("week"), **self.paging(request)}
+        board = await self.op(request, "get_leaderboard", raw)
+        return await self.show(request, "public/board.html", {
+            "b": board, "boards": BOARDS, "pager": self.pager(request, board),
+            "jsonld": self.item_list(board["title"], [x["listing"] for x in board["items"]]),
+            "listing_ids": ids_of(board["items"]), "description": board.get("description") or "",
+        })
+
+    async def awards(self, request: Request) -> Response:
+        awards = await self.op(request, "list_awards", self.paging(request, 30))
+        weeks: dict[str, dict[str, Any]] = {}
+        for a in awards["items"]:
+            weeks.setdefault(a["week"], {"week": a["week"], "label": a["week_label"], "items": []})["items"].append(a)
+        return await self.show(request, "public/awards.html", {
+            "weeks": list(weeks.values()), "pager": self.pager(request, awards),
+            "description": "Launch of the Week awards: the three most voted launches of every closed week.",
+        })
+
+
+def directory_pages(site: PublicSite) -> DirectoryPages:
+    """Built from an existing PublicSite's parts, so every page module shares one executor and limiter."""
+    return DirectoryPages(site.id, site.ex, site.limiter)
+
+
+__all__ = ["DirectoryPages", "PageProblem", "WEEK_WORDS", "directory_pages", "ids_of"]

@@ -1,0 +1,184 @@
+"""The website's way in: sign up, confirm the address, sign in and out, reset a forgotten password.
+
+Sign-up and reset requests answer before the address is looked up (identity's
+`DeferredWork` port runs that part), so their timing does not tell whether an
+account exists. A failed sign-in answers a little later (`FAILED_SIGNIN_DELAY`)
+and counts against the address and the caller's IP (`SigninThrottle`).
+"""
+
+from __future__ import annotations
+
+from uuid import uuid4
+
+from pydantic import SecretStr
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from aggregates.account import normalise_email
+from api.sessions import ABSOLUTE, WebSession
+from api.web_pages import WebPages, form_problems, safe_next
+from commands import account as account_cmd
+from events import text as text_rule
+from events.errors import InvalidInput
+from queries import mail as mail_q
+
+
+class SigninPages(WebPages):
+    """/signup, /verify, /signin, /signout, /reset and /account/verification (a new confirmation link)."""
+
+    def routes(self) -> list[BaseRoute]:
+        page = self._page
+        return [
+            Route("/signup", page(self.signup_form), methods=["GET"]),
+            Route("/signup", page(self.signup, form=True, invalid=self._redisplay("auth/signup.html")),
+                  methods=["POST"]),
+            Route("/verify", page(self.verify), methods=["GET"]),
+            Route("/signin", page(self.signin_form), methods=["GET"]),
+            Route("/signin", page(self.signin, form=True, delay_on=400, invalid=self._redisplay(
+                "auth/signin.html",
+                lambda data: {"next": safe_next(text_rule.storable(str(data.get("next") or "")))})),
+                methods=["POST"]),
+            Route("/signout", page(self.signout, form=True), methods=["POST"]),
+            Route("/reset", page(self.reset_form), methods=["GET"]),
+            Route("/reset", page(self.reset, form=True, invalid=self._redisplay("auth/reset_request.html")),
+                  methods=["POST"]),
+            Route("/reset/confirm", page(self.reset_confirm_form), methods=["GET"]),
+            Route("/reset/confirm", page(self.reset_confirm, form=True, invalid=self._redisplay(
+                "auth/reset_confirm.html",
+                lambda data: {"token": text_rule.storable(str(data.get("token") or ""))[:1000]})),
+                methods=["POST"]),
+            Route("/account/verification", page(self.resend_verification, form=True), methods=["POST"]),
+        ]
+
+    # ------------------------------------------------------------ sign up and verify
+
+    def signup_form(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        return self._render(request, "auth/signup.html", {}, session)
+
+    def signup(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        email, password = str(data.get("email") or ""), str(data.get("password") or "")
+        errors: dict[str, str] = {}
+        try:
+            email = normalise_email(email)
+        except InvalidInput as exc:
+            errors.update(form_problems(exc))
+        if problem := account_cmd.password_problem(password, [email]):
+            errors["password"] = problem
+        if errors:
+            return self._render(request, "auth/signup.html", {"errors": errors, "values": {"email": email}}, session, 400)
+        # The same work whatever the address: hash here, then hand the rest over. A new address gets its
+        # account and a verification link, a taken one a notice to its owner, both after this answer.
+        pw_hash = account_cmd.hash_password(password)
+        account_id, meta, store, links = str(uuid4()), self._meta(session), self.s.store, self.id.links
+        self.id.deferred.submit("register_account", lambda: account_cmd.register_hashed(
+            store, account_id, email, pw_hash, meta, links))
+        return self._render(request, "auth/signup_sent.html", {"email": email}, session)
+
+    def verify(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        token = request.query_params.get("token", "")
+        try:
+            if not token or len(token) > 1000:
+                raise InvalidInput("no token", [])
+            position, _ = account_cmd.verify_email(self.s.store, token, self._meta(session), self.id.links)
+        except InvalidInput as exc:
+            reason = form_problems(exc).get("token", "This link is not valid.")
+            return self._message(request, session, "This link does not work", reason + " Sign in to ask for a new link.",
+                                 400, [("/signin", "Sign in")])
+        self._wait(position)
+        next_links = [("/account", "Go to your account")] if session else [("/signin", "Sign in")]
+        return self._message(request, session, "Email address confirmed", "Thank you: your email address is confirmed.",
+                             200, next_links)
+
+    def resend_verification(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if session is None:
+            return self._redirect("/signin?next=/account")
+        position = account_cmd.resend_verification(self.s.store, session.account_id, self._meta(session), self.id.links)
+        self._wait(position, [mail_q.VIEW])
+        return self._redirect("/account?verification=sent")
+
+    # ------------------------------------------------------------ sign in and out
+
+    def signin_form(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        notice = "Your password was changed. Sign in with the new one." if request.query_params.get("reset") == "done" else None
+        return self._render(request, "auth/signin.html",
+                            {"next": safe_next(request.query_params.get("next")), "notice": notice}, session)
+
+    def signin(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        email, password = str(data.get("email") or ""), str(data.get("password") or "")
+        next_path = safe_next(str(data.get("next") or ""))
+        values = {"email": email}
+        keys = [f"email:{email.strip().lower()[:254]}", f"ip:{self._ip(request)}"]
+        locked = self.id.throttle.locked_for(keys)
+        if locked is not None:
+            minutes = max(1, int(locked.total_seconds() // 60) + 1)
+            errors = {"password": f"Too many failed attempts. Try again in {minutes} minutes, or reset your password."}
+            return self._render(request, "auth/signin.html", {"errors": errors, "values": values, "next": next_path},
+                                session, 429)
+        state = account_cmd.check_password(self.s.store, email, password, self._meta(session))
+        if state is None:
+            self.id.throttle.failed(keys)
+            errors = {"password": "The email address or the password is not right."}
+            return self._render(request, "auth/signin.html", {"errors": errors, "values": values, "next": next_path},
+                                session, 400)
+        self.id.throttle.succeeded(keys[0])
+        if session is not None:
+            self.id.sessions.end(request.cookies.get(self.session_cookie))  # a fresh session id on every sign-in
+        token = self.id.sessions.create(str(state.id), self._ip(request), request.headers.get("user-agent", ""))
+        response = self._redirect(next_path)
+        response.set_cookie(self.session_cookie, token, max_age=int(ABSOLUTE.total_seconds()), httponly=True,
+                            samesite="lax", secure=self.secure, path="/")
+        return response
+
+    def signout(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        self.id.sessions.end(request.cookies.get(self.session_cookie))
+        response = self._redirect("/")
+        response.delete_cookie(self.session_cookie, path="/", secure=self.secure, httponly=True, samesite="lax")
+        return response
+
+    # ------------------------------------------------------------ password reset
+
+    def reset_form(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        return self._render(request, "auth/reset_request.html", {}, session)
+
+    def reset(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        email = str(data.get("email") or "")
+        try:
+            email = normalise_email(email)
+        except InvalidInput as exc:
+            return self._render(request, "auth/reset_request.html",
+                                {"errors": form_problems(exc), "values": {"email": email}}, session, 400)
+        # looked up after this answer, so its timing says nothing about whether the address has an account
+        meta, store, links = self._meta(session), self.s.store, self.id.links
+        self.id.deferred.submit("request_password_reset", lambda: account_cmd.request_password_reset(
+            store, email, meta, links))
+        return self._render(request, "auth/reset_sent.html", {"email": email}, session)
+
+    def _reset_link_problem(self, request: Request, session: WebSession | None, text: str) -> Response:
+        return self._message(request, session, "This link does not work", text + " You can ask for a new link.", 400,
+                             [("/reset", "Ask for a new link")])
+
+    def reset_confirm_form(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        token = request.query_params.get("token", "")
+        try:
+            self.id.links.read("reset", token[:1000])
+        except InvalidInput:
+            return self._reset_link_problem(request, session, "This link is not valid.")
+        return self._render(request, "auth/reset_confirm.html", {"token": token}, session)
+
+    def reset_confirm(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        token, password = str(data.get("token") or ""), str(data.get("password") or "")
+        if problem := account_cmd.password_problem(password):
+            return self._render(request, "auth/reset_confirm.html", {"token": token, "errors": {"password": problem}},
+                                session, 400)
+        try:
+            cmd = account_cmd.ResetPassword(token=token[:1000], password=SecretStr(password))
+            position, account_id = account_cmd.reset_password(self.s.store, cmd, self._meta(session), self.id.links)
+        except InvalidInput as exc:
+            return self._reset_link_problem(request, session, form_problems(exc).get("token", "This link is not valid."))
+        self._wait(position)
+        self.id.sessions.end_all(account_id)  # whoever knew the old password is signed out everywhere
+        response = self._redirect("/signin?reset=done")
+        response.delete_cookie(self.session_cookie, path="/", secure=self.secure, httponly=True, samesite="lax")
+        return response

@@ -1,0 +1,192 @@
+"""The staff pages of version history: the review queue, a listing's history, and the audit trail.
+
+- `/staff/review`: owners' changes waiting for review, oldest first, each
+  with its before and after; "Accept" lets it stand, "Put back" reverts the
+  ticked fields (a new version; `commands/review.py`).
+- `/staff/listings/{slug}/history`: every version of a listing, newest first,
+  with a readable diff (`api/web_diff.py`); any version with fields to put back
+  can be reverted from here too.
+- `/staff/audit`: every recorded event with who and when, filtered by query
+  parameters (`listing`, `actor`, `type`, `since`, `before`, `limit`).
+
+Server-rendered, no script: the buttons are CSRF-protected forms that answer
+with a redirect back to the page (post/redirect/get). Only staff see these
+pages; anyone else gets the 403 page the other staff pages give. Reviews are
+recorded as `staff:<email>` through the website session.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time
+from typing import Any
+from urllib.parse import urlencode
+
+from pydantic import ValidationError
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from aggregates.base import Meta
+from api.identity import Identity
+from api.sessions import WebSession
+from api.web_diff import field_diffs
+from api.web_pages import WebPages
+from commands import review as review_cmd
+from events.errors import Conflict, InvalidInput, NotFound
+from queries import accounts as accounts_q
+from queries import audit as audit_q
+from queries import history as history_q
+from queries.paging import Paging
+
+VIEWS = ["listing_view", "history_view"]
+REVERTIBLE = {"edited", "story", "milestone_added", "milestone_deleted", "revert"}
+NOTICES = {
+    "accepted": "Version {v} was accepted.",
+    "reverted": "Version {v}: the chosen fields were put back (a new version records it).",
+    "unchanged": "Version {v}: nothing to put back, those fields already hold their earlier values.",
+}
+
+
+class WebStaffReview(WebPages):
+    """The review, history and audit routes, on the identity pages' sessions, CSRF tokens and templates."""
+
+    def routes(self) -> list[BaseRoute]:
+        page = self._page
+        return [
+            Route("/staff/review", page(self.queue), methods=["GET"]),
+            Route("/staff/review/{version_id:int}/accept", page(self.accept, form=True), methods=["POST"]),
+            Route("/staff/review/{version_id:int}/revert", page(self.revert, form=True), methods=["POST"]),
+            Route("/staff/listings/{slug}/history", page(self.history), methods=["GET"]),
+            Route("/staff/audit", page(self.audit), methods=["GET"]),
+        ]
+
+    # ------------------------------------------------------------ pages
+
+    def queue(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if (refused := self._staff_only(request, session)) is not None:
+            return refused
+        paging = self._paging(request)
+        found = history_q.review_queue(self.s.reads, paging)
+        ctx = {"page": found, "versions": self._shown(found["items"]), "notice": self._notice(request),
+               "here": "/staff/review", "more": self._more(request, found)}
+        return self._render(request, "staff/review.html", ctx, session)
+
+    def history(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if (refused := self._staff_only(request, session)) is not None:
+            return refused
+        slug = str(request.path_params["slug"])
+        try:
+            found = history_q.history(self.s.reads, slug, self._paging(request))
+        except NotFound:
+            return self._message(request, session, "No such listing", f"No listing has the slug {slug[:220]!r}.", 404,
+                                 [("/staff/review", "Review queue")])
+        here = f"/staff/listings/{slug}/history"
+        ctx = {"slug": slug, "page": found, "versions": self._shown(found["items"]), "notice": self._notice(request),
+               "here": here, "more": self._more(request, found)}
+        return self._render(request, "staff/history.html", ctx, session)
+
+    def audit(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if (refused := self._staff_only(request, session)) is not None:
+            return refused
+        q = request.query_params
+        values = {k: q.get(k, "").strip()[:254] for k in ("listing", "actor", "type", "since", "before", "limit")}
+        errors: dict[str, str] = {}
+        found: dict[str, Any] | None = None
+        try:
+            since = date.fromisoformat(values["since"]) if values["since"] else None
+        except ValueError:
+            since, errors["since"] = None, "Give a date as YYYY-MM-DD."
+        if not errors:
+            try:
+                f = audit_q.AuditFilter.model_validate({  # strings from the query: pydantic reads the numbers
+                    "listing": values["listing"] or None, "actor": values["actor"] or None, "type": values["type"] or None,
+                    "since": datetime.combine(since, time(), tzinfo=self.s.timezone) if since else None,
+                    "before": values["before"] or None, "limit": values["limit"] or 100})
+                found = audit_q.audit(self.s.reads, f)
+            except ValidationError as exc:
+                errors = {str(e["loc"][0]): e["msg"] for e in exc.errors(include_url=False) if e.get("loc")}
+            except InvalidInput as exc:
+                errors = {p.field: p.message for p in exc.problems} or {"form": exc.detail}
+            except NotFound as exc:
+                errors = {"listing": exc.detail}
+        older = None
+        if found and found["next_before"]:
+            older = "/staff/audit?" + urlencode({**{k: v for k, v in values.items() if v}, "before": found["next_before"]})
+        ctx = {"values": values, "errors": errors, "found": found, "older": older, "types": list(audit_q.event_types())}
+        return self._render(request, "staff/audit.html", ctx, session, 400 if errors else 200)
+
+    # ------------------------------------------------------------ review forms
+
+    def accept(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        return self._review(request, data, session, lambda ref, meta: review_cmd.accept(self.s.store, ref, meta))
+
+    def revert(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        fields = [str(f) for f in data.getlist("fields")]
+        if not fields:
+            return self._message(request, session, "Nothing chosen", "Tick the fields to put back, then press the button.",
+                                 400, [(self._back(data), "Back")])
+        return self._review(request, data, session,
+                            lambda ref, meta: review_cmd.revert(self.s.store, ref, fields, meta))
+
+    def _review(self, request: Request, data: FormData, session: WebSession | None, do: Any) -> Response:
+        if (refused := self._staff_only(request, session)) is not None:
+            return refused
+        assert session is not None
+        version_id = int(request.path_params["version_id"])
+        back = self._back(data)
+        try:
+            v = history_q.version(self.s.reads, version_id)
+            ref = review_cmd.VersionRef(v["version_id"], v["listing_id"], v["stream_version"], v["kind"])
+            done: review_cmd.Reviewed = do(ref, self._staff_meta(session))
+        except NotFound as exc:
+            return self._message(request, session, "No such version", exc.detail, 404, [(back, "Back")])
+        except (Conflict, InvalidInput) as exc:
+            status = 409 if isinstance(exc, Conflict) else 400
+            return self._message(request, session, "This cannot be done", exc.detail, status, [(back, "Back")])
+        self._wait(done.position, VIEWS)
+        outcome = "unchanged" if not done.recorded and request.url.path.endswith("/revert") else (
+            "reverted" if request.url.path.endswith("/revert") else "accepted")
+        sep = "&" if "?" in back else "?"
+        return self._redirect(f"{back}{sep}{urlencode({'notice': outcome, 'version': version_id})}")
+
+    # ------------------------------------------------------------ helpers
+
+    def _staff_meta(self, session: WebSession) -> Meta:
+        me = accounts_q.account(self.s.reads, session.account_id)
+        email = me["email"] if me else session.account_id
+        return Meta(at=self.s.now(), actor=f"staff:{email}", channel="web", via="session")
+
+    @staticmethod
+    def _back(data: FormData) -> str:
+        """Where a form returns to: one of the staff pages, else the queue."""
+        value = str(data.get("next") or "")
+        if value.startswith("/staff/") and "//" not in value and "\\" not in value and len(value) <= 500:
+            return value.split("?")[0]
+        return "/staff/review"
+
+    @staticmethod
+    def _paging(request: Request) -> Paging:
+        try:
+            return Paging(page=int(request.query_params.get("page") or 1), per_page=20)
+        except (ValueError, ValidationError):
+            return Paging(page=1, per_page=20)
+
+    @staticmethod
+    def _more(request: Request, found: dict[str, Any]) -> str | None:
+        return f"{request.url.path}?page={found['page'] + 1}" if found["has_more"] else None
+
+    @staticmethod
+    def _notice(request: Request) -> str | None:
+        kind, version = request.query_params.get("notice", ""), request.query_params.get("version", "")
+        return NOTICES[kind].format(v=int(version)) if kind in NOTICES and version.isdigit() else None
+
+    @staticmethod
+    def _shown(versions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Versions with their readable diff and whether fields of them can be put back."""
+        return [{**v, "diffs": field_diffs(v["changes"]), "revertible": v["kind"] in REVERTIBLE,
+                 "who": v["actor_email"] or v["actor"]} for v in versions]
+
+
+def staff_review_routes(identity: Identity) -> list[BaseRoute]:
+    return WebStaffReview(identity).routes()

@@ -1,0 +1,138 @@
+"""Votes and follows from people on the website: form POSTs with CSRF, no script needed.
+
+Votes exist only here (SPEC: there is no vote operation in the API or MCP).
+Who may vote: a signed-in account whose email address is verified, on a live
+listing, one standing vote per person and listing (the vote streams decide
+that: voting twice changes nothing). Signed out, the form leads to sign-in and
+back. Each account may vote or unvote `VOTE_QUOTA` times a minute and
+`VOTE_HOURLY` times an hour (refused with 429), so a script behind one account
+cannot churn rankings.
+
+The answer waits until the launch and listing views have the vote, so the page
+shown next (or the count a script updates in place: `Accept: application/json`
+answers `{"voted", "votes"}`) already ranks with it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from api.identity import Identity
+from api.ratelimit import Limits, LocalRateLimiter, OverLimit, Policy
+from api.services import Principal
+from api.sessions import WebSession
+from api.web_pages import WebPages, safe_next
+from commands import community as community_cmd
+from events.errors import Conflict
+from queries import accounts as accounts_q
+from queries import community as community_q
+from queries import listings as listings_q
+
+VOTE_QUOTA = 30  # votes or unvotes per account per minute
+VOTE_HOURLY = 300
+VIEWS = ["launches_view", "listing_view", "updates_view"]
+
+
+def vote_limits() -> Limits:
+    per_account = (Policy("votes", VOTE_QUOTA, 60), Policy("votes-hour", VOTE_HOURLY, 3600))
+    return Limits(credential=per_account, anonymous=per_account)
+
+
+class VotePages(WebPages):
+    def __init__(self, identity: Identity, limited: bool = True) -> None:
+        super().__init__(identity)
+        self.limiter = LocalRateLimiter(vote_limits()) if limited else None  # off with LAUNCHDIR_RATE_LIMITS=off
+
+    def routes(self) -> list[BaseRoute]:
+        page = self._page
+        return [
+            Route("/listings/{slug}/vote", page(self.vote, form=True), methods=["POST"]),
+            Route("/listings/{slug}/unvote", page(self.unvote, form=True), methods=["POST"]),
+            Route("/listings/{slug}/follow", page(self.follow, form=True), methods=["POST"]),
+            Route("/listings/{slug}/unfollow", page(self.unfollow, form=True), methods=["POST"]),
+            Route("/account/following", page(self.following), methods=["GET"]),
+        ]
+
+    def following(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        """The listings this person follows, each with its unfollow button."""
+        if session is None:
+            return self._redirect("/signin?next=/account/following")
+        listings = community_q.followed_listings(self.s.reads, session.account_id)
+        return self._render(request, "public/following.html", {"listings": listings}, session)
+
+    def vote(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        return self._act(request, data, session, "vote")
+
+    def unvote(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        return self._act(request, data, session, "unvote")
+
+    def follow(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        return self._act(request, data, session, "follow")
+
+    def unfollow(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        return self._act(request, data, session, "unfollow")
+
+    def _act(self, request: Request, data: FormData, session: WebSession | None, action: str) -> Response:
+        slug = request.path_params["slug"]
+        back = safe_next(str(data.get("next") or "") or f"/listings/{slug}")
+        wants_json = "application/json" in request.headers.get("accept", "")
+        noun = "vote" if "vote" in action else "follow"
+        if session is None:
+            signin = "/signin?next=" + back
+            if wants_json:
+                return JSONResponse({"signin": signin, "detail": f"Sign in to {noun}."}, status_code=401)
+            return self._redirect(signin)
+        me = accounts_q.account(self.s.reads, session.account_id)
+        if me is None or not me["email_verified"]:
+            return self._refuse(request, session, wants_json, 403, "Verify your email address first",
+                                f"Only accounts with a verified email address can {noun}. "
+                                "Open the link we emailed you, or send a new one from your account page.",
+                                [("/account", "Your account")])
+        principal = Principal(account_id=session.account_id, scopes=frozenset(), kind="session")
+        try:
+            if self.limiter is not None:
+                self.limiter.hit(principal, self._ip(request))
+        except OverLimit as exc:
+            response = self._refuse(request, session, wants_json, 429, "Slow down", exc.detail)
+            response.headers["retry-after"] = str(exc.retry_after)
+            return response
+        doc = listings_q.live_document(self.s.reads, slug)
+        if doc is None:
+            return self._refuse(request, session, wants_json, 404, "Not found",
+                                "There is no live listing at this address.")
+        listing_id, meta = int(doc["listing_id"]), self._meta(session)
+        try:
+            position = self._apply(action, listing_id, session.account_id, meta)
+        except Conflict as exc:
+            return self._refuse(request, session, wants_json, 409, "This cannot be done now", exc.detail)
+        self._wait(position, VIEWS)
+        if wants_json:
+            fresh = listings_q.live_document(self.s.reads, slug) or doc
+            community: dict[str, Any] = fresh.get("community", {})
+            return JSONResponse({"voted": action == "vote" if noun == "vote" else None,
+                                 "following": action == "follow" if noun == "follow" else None,
+                                 "votes": community.get("votes"), "followers": community.get("followers")})
+        return self._redirect(back)
+
+    def _apply(self, action: str, listing_id: int, account_id: str, meta: Any) -> int:
+        store = self.s.store
+        if action == "vote":
+            return community_cmd.cast_vote(store, listing_id, account_id, meta)
+        if action == "unvote":
+            return community_cmd.withdraw_vote(store, listing_id, account_id, meta)
+        return community_cmd.follow(store, listing_id, account_id, meta, on=action == "follow")
+
+    def _refuse(self, request: Request, session: WebSession | None, wants_json: bool, status: int, title: str,
+                text: str, links: list[tuple[str, str]] | None = None) -> Response:
+        if wants_json:
+            return JSONResponse({"detail": text}, status_code=status)
+        return self._message(request, session, title, text, status, links)
+
+
+def vote_routes(identity: Identity) -> list[BaseRoute]:
+    return VotePages(identity).routes()

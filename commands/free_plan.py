@@ -1,0 +1,78 @@
+"""The free plan (SPEC §3.3, §4.5 choose_free_listing): queue a saved listing for a launch week, record badge checks.
+
+The owner chooses the plan; the week comes from the read side (the least
+busy week of the site's window, `queries/free_plan.py`), so this command only
+records it. Badge checks are made by a process manager
+(`workers/badge_watch.py`) through the `BadgeChecks` port and recorded here,
+one `store.decide` each, with what they mean for the status
+(`aggregates/listing/badge.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from aggregates import listing
+from aggregates.base import Meta
+from aggregates.listing import ListingState
+from aggregates.listing.badge import decide_badge_checked, decide_choose_free
+from commands.listing import decide_owned
+from commands.my_listing_inputs import ListingId
+from commands.store import Appended, EventStore
+from events.base import Event
+
+
+class ChooseFreeListing(BaseModel):
+    """Launch one of your saved listings for free: it is queued for a launch week 6-8 weeks out (a site setting).
+
+    It goes on once our badge is on its homepage: put one of the returned embed
+    snippets there and it is checked within seconds, then again on a schedule.
+    Found, the listing is scheduled for its week and goes live when that week
+    begins. Only a saved listing (status `draft`) can choose the free plan.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    listing_id: ListingId
+
+
+@dataclass(frozen=True)
+class BadgeOutcome:
+    """What one look at a homepage found."""
+
+    found: bool
+    checked_url: str  # the page looked at, after redirects ("" when there was nothing to fetch)
+    reason: str | None = None  # why not found: not_found | unreachable | timeout | blocked | not_html | no_website
+    detail: str = ""  # the same in a sentence, for people (not stored)
+    evidence: str | None = None  # the link or image that counted as our badge
+
+
+class BadgeChecks(Protocol):
+    """Looks for our badge for the listing `slug` on `website_url` (workers/badge_check.py); never raises for a site."""
+
+    def check(self, website_url: str, slug: str) -> BadgeOutcome: ...
+
+
+def choose_free_listing(store: EventStore, cmd: ChooseFreeListing, account_id: str, week: str, meta: Meta) -> int:
+    """Queue the caller's saved listing for the free `week`; returns the log position (404 for a stranger, 409 when not saved)."""
+    appended = decide_owned(store, cmd.listing_id, account_id, lambda s: decide_choose_free(s, week, meta))
+    return appended.position
+
+
+def load(store: EventStore, listing_id: int) -> ListingState:
+    state: ListingState = store.load(listing.listing_stream(listing_id), listing)
+    return state
+
+
+def record_check(store: EventStore, listing_id: int, outcome: BadgeOutcome, current_week: str,
+                 next_check_at: datetime | None, meta: Meta) -> Appended:
+    """Record one badge check on the listing (nothing when it has nothing to check); returns what was appended."""
+    nxt = next_check_at.isoformat() if next_check_at is not None else None
+
+    def decision(state: ListingState) -> list[Event]:
+        return decide_badge_checked(state, outcome.checked_url, outcome.found, outcome.reason, nxt, current_week, meta)
+
+    return store.decide(listing.listing_stream(listing_id), listing, decision)

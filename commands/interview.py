@@ -1,0 +1,48 @@
+"""The founder interview (SPEC §2.6, §4.5 answer_interview): the input and its handler.
+
+The question ids are checked against the catalogue's interview questions on
+the write side (the Catalog aggregate, the same source list_interview_questions
+shows), so an answer to a question that does not exist is a 400 naming
+`answers.<i>.question_id`, never stored.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from aggregates import catalog, interview
+from aggregates.base import Meta
+from commands.store import Appended, EventStore
+
+
+class InterviewAnswerInput(BaseModel):
+    """One answer: the question's id (from list_interview_questions) and your answer; "" removes an answer."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    question_id: int = Field(ge=1, le=2_147_483_647, description="Question id from list_interview_questions.")
+    answer: str = Field(max_length=interview.MAX_ANSWER, description="Plain text; an empty answer removes yours.")
+
+
+class AnswerInterview(BaseModel):
+    """Answer founder interview questions; your answers show on your founder profile while you own a live listing.
+
+    Sets the answers you send and keeps the others; an empty `answer` removes one. Each
+    question at most once per call. Answers with your current answers and the question texts.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    answers: list[InterviewAnswerInput] = Field(max_length=interview.MAX_ANSWERS,
+                                                description="At most 30 answers, each question once.")
+
+
+def load(store: EventStore, account_id: str) -> interview.InterviewState:
+    state: interview.InterviewState = store.load(interview.interview_stream(account_id), interview)
+    return state
+
+
+def answer_interview(store: EventStore, cmd: AnswerInterview, account_id: str, meta: Meta) -> Appended:
+    """Store the answers that change, checked against the catalogue's interview questions."""
+    answers = [(a.question_id, a.answer) for a in cmd.answers]
+    questions = store.load(catalog.CATALOG_ID, catalog).questions
+    return store.decide(interview.interview_stream(account_id), interview,
+                        lambda s: interview.decide_answer(s, account_id, answers, questions, meta))

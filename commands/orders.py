@@ -1,0 +1,233 @@
+"""Orders: quote, checkout, billing details and payment on the checkout page, fulfilment, expiry, refund.
+
+- `quote_order` prices the body against the catalogue (the admin's current
+  prices) and the caller's listings and previews VAT; it stores nothing.
+- `create_checkout` does the same and places a pending order whose prices and
+  VAT are frozen; its number is short and random, and its checkout token is
+  `<number>.<secret>`: the page finds the order by the number and compares the
+  secret, so no lookup table can leak tokens.
+- The checkout page sets billing details (VAT decided again), starts a
+  payment, and the provider's confirmation records `OrderPaid` once.
+- `fulfil_line` applies one paid line across streams in one append
+  (`aggregates.order.fulfil`); the process manager (`workers/fulfilment.py`)
+  calls it for every open line.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any, Protocol
+
+from aggregates import catalog, listing, order
+from aggregates.base import Meta
+from aggregates.listing import ListingState
+from aggregates.order import OrderState, Quote, VatDecision
+from aggregates.weeks import week_of
+from commands.order_inputs import CreateCheckout, OrderBody
+from commands.store import EventStore, Loader
+from events.base import Event
+from events.errors import NotFound
+
+
+class VatRegistry(Protocol):
+    """Asks whether a VAT number is registered (VIES); raises `Unavailable` when the registry does not answer."""
+
+    def is_registered(self, vat_number: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class PaymentSession:
+    """Where the person pays (the provider's page) and the provider's reference of that attempt."""
+
+    url: str
+    reference: str
+
+
+@dataclass(frozen=True)
+class PaymentStatus:
+    """What the provider says of one attempt: paid or not, how much, for which order."""
+
+    paid: bool
+    amount_cents: int
+    reference: str
+    number: str
+    event_id: str = ""
+
+
+class PaymentProvider(Protocol):
+    """A payment provider (Stripe, `workers/adapters/stripe_api.py`); without one the checkout runs in test mode."""
+
+    name: str
+
+    def start(self, number: str, amount_cents: int, description: str, success_url: str,
+              cancel_url: str) -> PaymentSession: ...
+
+    def retrieve(self, reference: str) -> PaymentStatus: ...
+
+    def webhook(self, payload: bytes, signature: str) -> PaymentStatus | None:
+        """A signed provider event: the payment it confirms, or None for events we do not act on.
+
+        Raises `InvalidInput` when the signature does not verify.
+        """
+
+    def refund(self, reference: str, amount_cents: int) -> str: ...
+
+
+def new_number() -> str:
+    """A short order number that says nothing about how many orders there are: 10 random characters, ~50 bits."""
+    chars = "".join(secrets.choice(order.NUMBER_ALPHABET) for _ in range(10))
+    return f"{chars[:5]}-{chars[5:]}"
+
+
+@dataclass(frozen=True)
+class OrderSettings:
+    """What orders need from the deployment: the seller's country, the optional VIES registry, id makers."""
+
+    seller_country: str = "IE"
+    vies: VatRegistry | None = None  # None: numbers are checked for format and check digits only
+    new_number: Callable[[], str] = new_number
+    new_secret: Callable[[], str] = field(default=lambda: secrets.token_urlsafe(24))
+
+    def vat(self, billing_country: str | None, vat_number: str | None) -> VatDecision:
+        """The VAT decision, asking VIES first when it is configured and the number is an EU number to check."""
+        first = order.decide_vat(self.seller_country, billing_country, vat_number)
+        if self.vies is None or not first.vat_number:
+            return first
+        return order.decide_vat(self.seller_country, billing_country, vat_number,
+                                registered=self.vies.is_registered(first.vat_number))
+
+
+@dataclass(frozen=True)
+class Placed:
+    number: str
+    token: str
+    position: int
+
+
+def checkout_url(website: str, token: str) -> str:
+    return f"{website.rstrip('/')}/checkout/{token}"
+
+
+def _listings(load: Callable[[Any, Any], Any], items: list[dict[str, Any]]) -> dict[int, ListingState]:
+    ids = {int(i["listing_id"]) for i in items if i.get("listing_id") is not None}
+    return {lid: load(listing.listing_stream(lid), listing) for lid in sorted(ids)}
+
+
+def quote_order(store: EventStore, cmd: OrderBody, account_id: str, today: date, cfg: OrderSettings) -> Quote:
+    """Price the order and preview VAT from the current catalogue; nothing is stored."""
+    items = cmd.item_dicts()
+    vat = cfg.vat(cmd.billing_country, cmd.vat_number)
+    state: catalog.CatalogState = store.load(catalog.CATALOG_ID, catalog)
+    return order.price_items(items, state, _listings(store.load, items), account_id, today, vat)
+
+
+def create_checkout(store: EventStore, cmd: CreateCheckout, account_id: str, meta: Meta, today: date,
+                    cfg: OrderSettings) -> Placed:
+    """Place a pending order with frozen prices and VAT; answers its number and checkout token."""
+    items = cmd.item_dicts()
+    vat = cfg.vat(cmd.billing_country, cmd.vat_number)
+    number = cfg.new_number()
+    token = f"{number}.{cfg.new_secret()}"
+
+    def decision(load: Loader) -> list[Event]:
+        prices: catalog.CatalogState = load(catalog.CATALOG_ID, catalog)
+        quote = order.price_items(items, prices, _listings(load, items), account_id, today, vat)
+        fresh: OrderState = load(order.order_stream(number), order)
+        return order.decide_place(fresh, number=number, account_id=account_id, quote=quote, token=token,
+                                  expires_at=meta.at + order.TTL, meta=meta)
+
+    return Placed(number, token, store.decide_across(decision).position)
+
+
+def load(store: EventStore, number: str) -> OrderState:
+    state: OrderState = store.load(order.order_stream(number), order)
+    return state
+
+
+def load_mine(store: EventStore, number: str, account_id: str) -> OrderState:
+    state = load(store, number)
+    order.require_mine(state, account_id)
+    return state
+
+
+def load_by_token(store: EventStore, token: str) -> OrderState:
+    """The order a checkout token names, when its secret matches; 404 otherwise (the same for every miss)."""
+    number, _, _secret = token.partition(".")
+    if not number or len(number) > order.NUMBER_MAX:
+        raise NotFound("no such checkout")
+    state = load(store, number)
+    if not state.exists or not hmac.compare_digest(state.token.encode(), token.encode()):
+        raise NotFound("no such checkout")
+    return state
+
+
+def set_billing(store: EventStore, token: str, name: str, country: str, address: str, vat_number: str,
+                meta: Meta, cfg: OrderSettings) -> int:
+    """Billing details from the checkout page: VAT decided again from the country and number."""
+    state = load_by_token(store, token)
+    vat = cfg.vat(country or None, vat_number or None)
+    return store.decide(state.id, order, lambda s: order.decide_billing(s, name=name, address=address, vat=vat,
+                                                                        meta=meta)).position
+
+
+def require_payable_now(state: OrderState, at: datetime) -> None:
+    """409 unless the order can be paid now (pending, not expired)."""
+    order.require_payable(state, at)
+
+
+def start_payment(store: EventStore, number: str, provider: str, reference: str, meta: Meta) -> int:
+    return store.decide(order.order_stream(number), order,
+                        lambda s: order.decide_payment_started(s, provider, reference, meta)).position
+
+
+def confirm_payment(store: EventStore, number: str, *, provider: str, reference: str, amount_cents: int,
+                    source: str, event_id: str, meta: Meta) -> int:
+    """The provider says the order is paid: recorded once (a repeat is a no-op), with an invoice number."""
+    state = load(store, number)
+    if not state.exists:
+        raise NotFound("no such order")
+    if state.paid_at is not None:
+        return store.position()
+    invoice = f"{meta.at.year}-{store.ids.next('invoice'):06d}" if store.ids else f"{meta.at.year}-{number}"
+    return store.decide(state.id, order, lambda s: order.decide_paid(
+        s, provider=provider, reference=reference, amount_cents=amount_cents, source=source, event_id=event_id,
+        invoice_number=invoice, meta=meta)).position
+
+
+def fulfil_line(store: EventStore, number: str, index: int, meta: Meta) -> int:
+    """Apply one paid line and record it, in one append; nothing when it is recorded already."""
+    stream = order.order_stream(number)
+    current = week_of(meta.at.date())
+
+    def decision(load_: Loader) -> list[Event]:
+        state: OrderState = load_(stream, order)
+        return order.decide_line(state, index, load_, current, meta)
+
+    return store.decide_across(decision).position
+
+
+def fulfil(store: EventStore, number: str, meta: Meta) -> int:
+    """Apply every open line of a paid order, one append per line (a crash between lines loses nothing)."""
+    position = store.position()
+    for index in load(store, number).open_lines():
+        position = fulfil_line(store, number, index, meta)
+    return position
+
+
+def expire(store: EventStore, number: str, meta: Meta) -> int:
+    return store.decide(order.order_stream(number), order, lambda s: order.decide_expire(s, meta)).position
+
+
+def refund(store: EventStore, number: str, reason: str, reference: str, meta: Meta) -> int:
+    return store.decide(order.order_stream(number), order,
+                        lambda s: order.decide_refund(s, reason, reference, meta)).position
+
+
+def close_task(store: EventStore, number: str, index: int, meta: Meta) -> int:
+    """Staff did a task line's work (`launchdir staff fulfil ORDER LINE`)."""
+    return store.decide(order.order_stream(number), order,
+                        lambda s: order.decide_task_closed(s, index, "done by staff", meta)).position

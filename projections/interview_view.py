@@ -1,0 +1,80 @@
+"""People's founder-interview answers, and whether each person owns a live listing (who may show them).
+
+Tables (per generation):
+
+- `answers`: one row per person and question (`InterviewAnswered`; an empty
+  answer deletes the row).
+- `listings`: each listing's stream, id and whether it is live now.
+- `owners`: who owns which listing (`ListingCreated.owner_ids`, `ListingOwnerAdded`).
+
+A founder profile shows its person's answers only while that person owns a
+live listing (`queries/interview.py`); both facts live here, so the founder
+page's cache follows this projection and `content_view` only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg import Cursor
+
+from events.account import InterviewAnswered
+from events.listing import ListingCreated, ListingOwnerAdded
+from projections.base import Projection, Tables, handles
+from projections.listing_status import LIVE, STATUS_EVENTS, status_after
+
+NAME = "interview_view"
+
+
+class InterviewView(Projection):
+    name = NAME
+    tables = ("answers", "listings", "owners")
+
+    def create(self, cur: Cursor[Any], t: Tables) -> None:
+        cur.execute(
+            f"""CREATE TABLE {t['answers']} (account_id text NOT NULL, question_id int NOT NULL, answer text NOT NULL,
+                answered_at timestamptz NOT NULL, PRIMARY KEY (account_id, question_id))"""
+        )
+        cur.execute(
+            f"""CREATE TABLE {t['listings']} (stream_id uuid PRIMARY KEY, listing_id int NOT NULL UNIQUE,
+                live boolean NOT NULL)"""
+        )
+        cur.execute(
+            f"""CREATE TABLE {t['owners']} (account_id text NOT NULL, listing_id int NOT NULL,
+                PRIMARY KEY (account_id, listing_id))"""
+        )
+
+    @handles(InterviewAnswered)
+    def _answered(self, cur: Cursor[Any], t: Tables, e: InterviewAnswered) -> None:
+        for key, text in e.answers.items():
+            if text:
+                cur.execute(
+                    f"""INSERT INTO {t['answers']} (account_id, question_id, answer, answered_at) VALUES (%s, %s, %s, %s)
+                        ON CONFLICT (account_id, question_id)
+                        DO UPDATE SET answer = EXCLUDED.answer, answered_at = EXCLUDED.answered_at""",
+                    (e.account_id, int(key), text, e.timestamp),
+                )
+            else:
+                cur.execute(f"DELETE FROM {t['answers']} WHERE account_id = %s AND question_id = %s",
+                            (e.account_id, int(key)))
+
+    @handles(ListingCreated)
+    def _created(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
+        cur.execute(f"INSERT INTO {t['listings']} (stream_id, listing_id, live) VALUES (%s, %s, false) "
+                    "ON CONFLICT DO NOTHING", (e.originator_id, e.listing_id))
+        for account_id in e.owner_ids:
+            cur.execute(f"INSERT INTO {t['owners']} (account_id, listing_id) VALUES (%s, %s) ON CONFLICT DO NOTHING",
+                        (account_id, e.listing_id))
+
+    @handles(ListingOwnerAdded)
+    def _owner(self, cur: Cursor[Any], t: Tables, e: ListingOwnerAdded) -> None:
+        cur.execute(
+            f"""INSERT INTO {t['owners']} (account_id, listing_id)
+                SELECT %s, listing_id FROM {t['listings']} WHERE stream_id = %s ON CONFLICT DO NOTHING""",
+            (e.account_id, e.originator_id),
+        )
+
+    @handles(*STATUS_EVENTS)
+    def _status(self, cur: Cursor[Any], t: Tables, e: Any) -> None:
+        cur.execute(f"UPDATE {t['listings']} SET live = %s WHERE stream_id = %s",
+                    (status_after(e) == LIVE, e.originator_id))

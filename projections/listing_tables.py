@@ -1,0 +1,74 @@
+"""The listing read side's tables: their DDL, the sort indexes, and the rating tally (`projections/listing_view.py`).
+
+Kept apart from the projector so the handlers read as what each event does,
+and the shape of the tables is in one place.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from psycopg import Cursor
+
+from projections.base import Tables
+from projections.review_tally import ReviewTally
+
+# The live-listing sort orders; each has a partial index so a page is an index scan.
+SORT_INDEXES = {
+    "votes": "votes DESC, launched_at, listing_id",
+    "newest": "listed_at DESC, listing_id DESC",
+    "trending": "trend_log DESC NULLS LAST, votes DESC, launched_at, listing_id",
+    "most_viewed": "views DESC, votes DESC, launched_at, listing_id",
+    "most_followed": "followers DESC, votes DESC, launched_at, listing_id",
+}
+# The rating shown on a listing: the average and count of its approved reviews.
+TALLY = ReviewTally("listing_id", "int", {"rating_avg": "round(avg(r.rating), 2)", "rating_count": "count(*)"})
+
+
+def create(cur: Cursor[Any], t: Tables) -> None:
+    """The generation's tables and indexes."""
+    cur.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm")
+    cur.execute("CREATE EXTENSION IF NOT EXISTS fuzzystrmatch")  # levenshtein, for typo correction
+    cur.execute(
+        f"""CREATE TABLE {t['profiles']} (
+            listing_id int PRIMARY KEY, stream_id uuid NOT NULL UNIQUE, slug text NOT NULL UNIQUE,
+            status text NOT NULL, state jsonb NOT NULL, doc jsonb NOT NULL)"""
+    )
+    cur.execute(
+        f"""CREATE TABLE {t['listings']} (
+            listing_id int PRIMARY KEY, slug text NOT NULL UNIQUE, status text NOT NULL, week text, plan text,
+            listed_at timestamptz, launched_at timestamptz, categories text[] NOT NULL DEFAULT '{{}}',
+            primary_category text, stage text, country text, pricing text, domain text,
+            name_lc text NOT NULL DEFAULT '', name_fts tsvector, head tsvector, fts tsvector, text_key text,
+            votes int NOT NULL DEFAULT 0, followers int NOT NULL DEFAULT 0, views bigint NOT NULL DEFAULT 0,
+            trend_log float8, rating_avg numeric, rating_count int NOT NULL DEFAULT 0, card jsonb NOT NULL)"""
+    )
+    ls = t["listings"]
+    # A small pending list keeps GIN scans fast between vacuums while inserts still batch.
+    cur.execute(f"CREATE INDEX ON {ls} USING gin (fts) WITH (gin_pending_list_limit = 256)")
+    cur.execute(f"CREATE INDEX ON {ls} USING gin (name_lc gin_trgm_ops) WITH (gin_pending_list_limit = 256)")
+    cur.execute(f"CREATE INDEX ON {ls} USING gin (name_fts) WITH (gin_pending_list_limit = 256)")
+    cur.execute(f"CREATE INDEX ON {ls} USING gin (categories)")
+    cur.execute(f"CREATE INDEX ON {ls} (domain)")
+    cur.execute(f"CREATE INDEX ON {ls} (primary_category, votes DESC, launched_at, listing_id) WHERE status = 'live'")
+    for order in SORT_INDEXES.values():
+        cur.execute(f"CREATE INDEX ON {ls} ({order}) WHERE status = 'live'")
+    cur.execute(f"CREATE INDEX ON {ls} (week) WHERE status IN ('scheduled', 'awaiting_badge')")
+    cur.execute(f"CREATE TABLE {t['votes']} (listing_id int NOT NULL, account_id text NOT NULL, x float8 NOT NULL, "
+                "PRIMARY KEY (listing_id, account_id))")
+    TALLY.create(cur, t["reviews"])
+    cur.execute(f"CREATE TABLE {t['domain_ratings']} (listing_id int NOT NULL, measured_on date NOT NULL, "
+                "value int NOT NULL, source text NOT NULL, PRIMARY KEY (listing_id, measured_on))")
+    cur.execute(f"CREATE TABLE {t['categories']} (slug text PRIMARY KEY, name text NOT NULL, parent text, "
+                "attributes jsonb NOT NULL DEFAULT '[]')")
+    cur.execute(f"CREATE TABLE {t['words']} (word text PRIMARY KEY)")
+    cur.execute(f"CREATE INDEX ON {t['words']} USING gin (word gin_trgm_ops) WITH (gin_pending_list_limit = 256)")
+    upgrade(cur, t)
+
+
+def upgrade(cur: Cursor[Any], t: Tables) -> None:
+    """Indexes added after the first release: made on start-up for generations created before them."""
+    words = t["words"]
+    cur.execute(f"CREATE INDEX IF NOT EXISTS {words}_prefix ON {words} (word text_pattern_ops)")  # completions
+    profiles = t["profiles"]  # list_my_listings: the listings an account owns, any status
+    cur.execute(f"CREATE INDEX IF NOT EXISTS {profiles}_owners ON {profiles} USING gin ((state->'owner_ids'))")

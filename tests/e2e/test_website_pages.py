@@ -1,0 +1,211 @@
+"""The public website over real HTTP with the demo directory: every page type, 404s, documents for machines,
+CSRF and sign-in on votes; then an anonymous visitor in Chromium, axe-core on the main pages, and screenshots."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from xml.etree import ElementTree
+
+import httpx
+import pytest
+
+from tests.conftest import RunningServer
+from tests.e2e.website_support import demo_server, offline
+
+AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+SHOTS = Path("/tmp/shots")
+LD = re.compile(r'<script type="application/ld\+json">(.*?)</script>', re.S)
+
+
+@pytest.fixture(scope="module")
+def site(databases) -> Iterator[RunningServer]:  # type: ignore[no-untyped-def]
+    with demo_server(databases) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def http(site: RunningServer) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=site.url, timeout=20, follow_redirects=False, headers={"accept": "text/html"}) as client:
+        yield client
+
+
+def _json_ld(html: str) -> list[dict]:  # type: ignore[type-arg]
+    return [json.loads(m) for m in LD.findall(html)]
+
+
+def _a_live_slug(http: httpx.Client) -> str:
+    return str(http.get("/api/v1/launches", params={"section": "most-voted", "per_page": 1}).json()["items"][0]["listing"]["slug"])
+
+
+def test_every_page_type_answers_with_demo_data(http: httpx.Client) -> None:
+    slug = _a_live_slug(http)
+    founder = http.get("/api/v1/founders", params={"per_page": 1}).json()["items"][0]["slug"]
+    post = http.get("/api/v1/blog", params={"per_page": 1}).json()["items"][0]["slug"]
+    other = http.get(f"/api/v1/listings/{slug}/alternatives", params={"per_page": 1}).json()["items"][0]["slug"]
+    pages = ["/", f"/listings/{slug}", "/launches/this", "/launches/last", "/launches/next", "/launches",
+             "/launches?section=trending", "/categories", "/categories/developer-tools", "/leaderboards/community-weekly",
+             "/leaderboards/community-all-time", "/leaderboards/billboard", "/leaderboards/domain-rating",
+             "/leaderboards/revenue", "/awards", "/founders", f"/founders/{founder}", "/blog", f"/blog/{post}",
+             "/search?q=analytics", "/search?q=analytics&sort=votes&status=live", f"/compare?a={slug}&b={other}",
+             "/compare", "/updates", "/voting", "/launches?section=most-voted&page=2"]
+    for path in pages:
+        r = http.get(path)
+        assert r.status_code == 200, path
+        assert "text/html" in r.headers["content-type"], path
+        assert '<link rel="canonical"' in r.text and 'property="og:title"' in r.text, path
+        assert '<main id="main">' in r.text and 'href="/static/site.css"' in r.text, path
+
+
+def test_the_listing_page_shows_the_profile_the_api_answers(http: httpx.Client) -> None:
+    board = http.get("/api/v1/leaderboards/domain-rating", params={"per_page": 1}).json()
+    slug = board["items"][0]["listing"]["slug"]
+    doc = http.get(f"/api/v1/listings/{slug}").json()
+    page = http.get(f"/listings/{slug}").text
+    assert doc["name"] in page and (doc["tagline"] or "") in page
+    for feature in doc["features"]:
+        assert feature in page
+    assert f"<strong>{doc['domain_rating']['value']}</strong>" in page
+    if len(doc["domain_rating"]["history"]) >= 2:
+        assert '<svg class="trend"' in page and 'role="img"' in page
+    [ld] = _json_ld(page)
+    assert ld["@type"] == "SoftwareApplication" and ld["name"] == doc["name"]
+    assert ld["url"].endswith(f"/listings/{slug}")
+    assert "/badges/" in page  # the listing's badge images
+
+
+def test_week_and_boards_carry_item_lists_and_the_billboard_is_labelled_paid(http: httpx.Client) -> None:
+    week = http.get("/api/v1/launches/weeks/this").json()
+    page = http.get("/launches/this")
+    [ld] = _json_ld(page.text)
+    assert ld["@type"] == "ItemList"
+    assert [i["name"] for i in ld["itemListElement"]] == [x["listing"]["name"] for x in week["launches"]]
+    positions = [page.text.index(f'href="/listings/{x["listing"]["slug"]}"') for x in week["launches"]]
+    assert positions == sorted(positions)  # the page ranks as the API does
+    billboard = http.get("/leaderboards/billboard").text
+    assert 'class="pill paid"' in billboard and "Paid placement" in billboard
+    assert _json_ld(billboard)[0]["@type"] == "ItemList"
+    assert "Paid placement" not in http.get("/leaderboards/community-all-time").text
+
+
+def test_search_corrects_typos_and_says_so(http: httpx.Client) -> None:
+    r = http.get("/search", params={"q": "analytcs"})
+    assert r.status_code == 200 and "Did you mean" in r.text and "analytics" in r.text
+    assert "Did you mean" not in http.get("/search", params={"q": "analytics"}).text
+    bad = http.get("/search", params={"sort": "sideways"})
+    assert bad.status_code == 400 and "sort" in bad.text
+
+
+def test_unknown_pages_are_html_404s_with_search(http: httpx.Client) -> None:
+    for path in ("/listings/no-such-listing", "/founders/no-such-person", "/blog/no-such-post", "/categories/nope",
+                 "/leaderboards/nope", "/no/such/page", "/launches/1999-01-04"):
+        r = http.get(path)
+        assert r.status_code == 404, path
+        assert "text/html" in r.headers["content-type"] and 'action="/search"' in r.text, path
+    api = http.get("/api/v1/no-such-thing")
+    assert api.status_code == 404 and api.headers["content-type"] == "application/problem+json"
+    assert http.get("/launches/not-a-week").status_code == 400
+    upcoming = http.get("/api/v1/listings", params={"status": "upcoming", "per_page": 1}).json()["items"][0]["slug"]
+    assert http.get(f"/listings/{upcoming}").status_code == 404  # not public until live
+
+
+def test_documents_for_machines(http: httpx.Client) -> None:
+    robots = http.get("/robots.txt")
+    assert robots.status_code == 200 and "Sitemap: " in robots.text and "Disallow: /account" in robots.text
+    sitemap = http.get("/sitemap.xml")
+    locs = [e.text for e in ElementTree.fromstring(sitemap.content).iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")]
+    assert any(u and u.endswith(f"/listings/{_a_live_slug(http)}") for u in locs)
+    assert any(u and "/founders/" in u for u in locs) and any(u and "/blog/" in u for u in locs)
+    llms = http.get("/llms.txt").text
+    assert "/api/v1/openapi.json" in llms and "/mcp" in llms and "oauth-authorization-server" in llms
+    for name in ("launches", "blog", "updates"):
+        atom = http.get(f"/feeds/{name}.atom")
+        assert atom.status_code == 200 and atom.headers["content-type"].startswith("application/atom+xml")
+        ElementTree.fromstring(atom.content)  # well-formed
+        feed = http.get(f"/feeds/{name}.json").json()
+        assert feed["version"] == "https://jsonfeed.org/version/1.1"
+    launches = http.get("/feeds/launches.json").json()
+    assert launches["items"] and launches["items"][0]["url"].startswith(http.base_url.scheme + "://")
+    assert 'type="application/atom+xml"' in http.get("/").text
+
+
+def test_votes_need_a_signed_in_person_and_the_csrf_token(http: httpx.Client) -> None:
+    slug = _a_live_slug(http)
+    page = http.get(f"/listings/{slug}")
+    assert f'href="/signin?next=/listings/{slug}"' in page.text  # signed out: the button asks to sign in
+    token = re.search(r'name="csrf_token" value="([0-9a-f]{64})"', http.get("/signin").text)  # this browser's token
+    assert token is not None
+    assert http.post(f"/listings/{slug}/vote", data={}).status_code == 403  # no CSRF token: refused
+    signed_out = http.post(f"/listings/{slug}/vote", data={"csrf_token": token.group(1)})
+    assert signed_out.status_code == 303 and signed_out.headers["location"].startswith("/signin?next=")
+    scripted = http.post(f"/listings/{slug}/vote", data={"csrf_token": token.group(1)},
+                         headers={"accept": "application/json"})
+    assert scripted.status_code == 401 and scripted.json()["signin"].startswith("/signin")
+    assert "vote" not in json.dumps([op for op in http.get("/api/v1/openapi.json").json()["paths"]])
+
+
+def test_an_anonymous_visitor_browses_in_chromium(site: RunningServer, chromium) -> None:  # type: ignore[no-untyped-def]
+    context = chromium.new_context()
+    offline(context)
+    page = context.new_page()
+    try:
+        page.goto(site.url + "/")
+        page.get_by_role("heading", name="This week", exact=False).first.wait_for()
+        page.get_by_role("navigation", name="Main").get_by_role("link", name="Launches").click()
+        page.wait_for_url("**/launches/this")
+        first = page.locator("#ranking li h3 a").first
+        name = first.inner_text()
+        first.click()
+        page.get_by_role("heading", level=1, name=name).wait_for()
+        page.get_by_role("link", name=re.compile("^Sign in to vote for")).click()
+        page.wait_for_url(re.compile(r"/signin\?next="))
+        page.goto(site.url + "/categories")
+        page.get_by_role("link", name="Developer Tools").click()
+        page.get_by_role("heading", level=1, name="Developer Tools").wait_for()
+        page.get_by_role("search").first.get_by_label("Search listings").fill("analytcs")
+        page.get_by_role("search").first.get_by_role("button", name="Search").click()
+        page.get_by_text("Did you mean").wait_for()
+        page.goto(site.url + "/no-such-page")
+        page.get_by_role("heading", name="Page not found").wait_for()
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/listings/{slug}", "/launches/this"])
+def test_axe_finds_no_serious_or_critical_violations(site: RunningServer, http: httpx.Client, chromium, path: str) -> None:  # type: ignore[no-untyped-def]
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: npm install --prefix tests/e2e/axe")
+    url = site.url + path.format(slug=_a_live_slug(http))
+    for scheme in ("light", "dark"):
+        context = chromium.new_context(color_scheme=scheme)
+        offline(context)
+        page = context.new_page()
+        try:
+            page.goto(url)
+            page.add_script_tag(path=str(AXE))
+            result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+            bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
+                   if v["impact"] in ("serious", "critical")]
+            assert bad == [], (scheme, bad)
+        finally:
+            context.close()
+
+
+def test_screenshots_at_390_and_1440(site: RunningServer, http: httpx.Client, chromium) -> None:  # type: ignore[no-untyped-def]
+    """Not a check of looks (people look at them): the pages render at both widths without horizontal scrolling."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pages = {"home": "/", "listing": f"/listings/{_a_live_slug(http)}", "week": "/launches/this"}
+    for width in (390, 1440):
+        context = chromium.new_context(viewport={"width": width, "height": 900})
+        offline(context)
+        page = context.new_page()
+        try:
+            for name, path in pages.items():
+                page.goto(site.url + path)
+                page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+                overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                assert overflow <= 0, (name, width, overflow)
+        finally:
+            context.close()

@@ -1,0 +1,106 @@
+"""Lists a site states: features and reasons to choose it (USPs), for the extractive drafter.
+
+A list is the short lines under a heading ("Features", "Why Acme"), one
+comma-separated line under it, or a grid of cards (a label line followed by a
+sentence, three times or more). The list ends at the next section's heading.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
+from .text import first_upper, normalise, words
+
+FEATURE_HEADING = re.compile(r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b")
+USP_HEADING = re.compile(r"\bwhy\b|\bbenefits?\b|\badvantages?\b|\bdifferent\b")
+OTHER_SECTION = re.compile(
+    r"\b(pricing|plans?|faq|frequently|about|team|contact|testimonials?|customers|blog|get started|ready to|"
+    r"sign up|start (?:your )?free|newsletter|subscribe|what (?:people|our customers) say|footer|legal)\b"
+)
+SECTION_END = re.compile(OTHER_SECTION.pattern + "|" + FEATURE_HEADING.pattern + "|" + USP_HEADING.pattern)
+
+
+def list_after_heading(pages: list[SitePage], heading: re.Pattern[str], kinds: tuple[str, ...]) -> Candidate | None:
+    """The items under the first heading matching `heading`, on pages of `kinds` in that order."""
+    ordered = [p for kind in kinds for p in of_kind(pages, kind)]
+    for page in ordered:
+        for index, line in enumerate(page.lines):
+            key = normalise(line)
+            if not (is_heading(line) and heading.search(key)) or len(words(line)) > 6 or OTHER_SECTION.search(key):
+                continue
+            items, evidence = _items_below(page, index)
+            if items:
+                return candidate(items, evidence)
+    return None
+
+
+def feature_grid(pages: list[SitePage]) -> Candidate | None:
+    """Features laid out as cards: three or more "Label" lines each followed by a sentence."""
+    for page in of_kind(pages, "home") + of_kind(pages, "features"):
+        items, evidence = _grid(page)
+        if items:
+            return candidate(items, evidence)
+    return None
+
+
+def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
+    """The longest run of (label, sentence) line pairs, when it has at least three pairs."""
+    best: list[str] = []
+    run: list[str] = []
+    index = 0
+    lines = page.lines
+    while index < len(lines) - 1:
+        label, following = lines[index], lines[index + 1]
+        is_pair = (
+            is_heading(label) and len(words(label)) <= 6 and not label.endswith("?")
+            and following.endswith((".", "!")) and len(words(following)) >= 3 and not is_nav(following)
+        )
+        if is_pair:
+            run.append(label)
+            index += 2
+            continue
+        if len(run) > len(best):
+            best = run
+        run = []
+        index += 1
+    if len(run) > len(best):
+        best = run
+    if len(best) < 3:
+        return [], []
+    return best[:20], [page.text_evidence(label) for label in best[:20]]
+
+
+def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, str]]]:
+    """List items after the heading at ``index``: short label lines or one comma-separated line."""
+    items: list[str] = []
+    evidence: list[dict[str, str]] = []
+    for line in page.lines[index + 1:]:
+        key = normalise(line)
+        if len(items) >= 20 or is_nav(line) or (is_heading(line) and SECTION_END.search(key)):
+            break
+        parts = _comma_list(line)
+        if parts:
+            items.extend(first_upper(p) for p in parts)
+            evidence.append(page.text_evidence(line))
+            continue
+        if line.endswith((".", "!", "?", ":")) or len(words(line)) > 12 or len(line) > 120:
+            if items and len(line) > 300:
+                break
+            continue  # an intro or a feature's own description
+        items.append(line)
+        evidence.append(page.text_evidence(line))
+    seen: set[str] = set()
+    unique = [i for i in items if not (normalise(i) in seen or seen.add(normalise(i)))]  # type: ignore[func-returns-value]
+    return unique[:20], evidence
+
+
+def _comma_list(line: str) -> list[str]:
+    """["Digest mode", "VIP senders", "focus hours"] from "Digest mode, VIP senders, focus hours."."""
+    body = line.rstrip(".")
+    if body.count(",") < 1 or len(line) > 300:
+        return []
+    parts = [p.strip() for p in re.split(r",\s*(?:and\s+|or\s+)?|\s+and\s+", body) if p.strip()]
+    if len(parts) < 3 or any(len(words(p)) > 5 or p.endswith(("!", "?")) for p in parts):
+        return []
+    return parts

@@ -1,0 +1,58 @@
+"""What a site's pricing pages say: the pricing model and a short summary of its prices, for the extractive drafter.
+
+The model comes from cue phrases (`vocab.pricing_cues`): "freemium", or a
+free plan beside a paid one, else the first of subscription, one-time,
+usage-based, open source, paid, free. The summary is the first few lines that
+state a price, a trial or a free plan, each quoted as it stands.
+"""
+
+from __future__ import annotations
+
+from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
+from .text import normalise, words
+from .vocab import has_price, is_paid, prices, pricing_cues
+
+MAX_PRICING_LINES = 6
+
+
+def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | None]:
+    """The pricing model and the pricing summary (either None when the pricing pages do not state it)."""
+    lines = [(p, _labelled(p, i)) for p in of_kind(pages, "pricing") for i, l in enumerate(p.lines) if not is_nav(l)]
+    if not lines:
+        return None, None
+    cues = [(p, l, pricing_cues(l)) for p, l in lines]
+    hits: dict[str, tuple[SitePage, str]] = {}
+    for p, l, c in cues:
+        for cue in c:
+            hits.setdefault(cue, (p, l))
+    paid = next(((p, l) for p, l, c in cues if is_paid(c)), None)
+    model: tuple[str, list[tuple[SitePage, str]]] | None = None
+    if "freemium" in hits:
+        model = ("freemium", [hits["freemium"]])
+    elif "free plan" in hits and paid:
+        model = ("freemium", [hits["free plan"], paid])
+    else:
+        single = next((c for c in ("subscription", "one-time", "usage-based", "open source", "paid", "free") if c in hits), None)
+        model = (single, [hits[single]]) if single else None
+    model_candidate = candidate(model[0], [p.text_evidence(l) for p, l in model[1]]) if model else None
+    summary: list[tuple[SitePage, str]] = []
+    for p, l, c in cues:
+        if len(summary) >= MAX_PRICING_LINES:
+            break
+        about_price = has_price(l) or "trial" in normalise(l) or (c & {"free", "free plan"} and len(words(l)) > 2)
+        if about_price and len(l) <= 200 and l not in [x for _, x in summary]:
+            summary.append((p, l))
+    text = " ".join(l if l.endswith((".", "!", "?")) else l + "." for _, l in summary)
+    summary_candidate = candidate(text, [p.text_evidence(l) for p, l in summary]) if summary else None
+    return model_candidate, summary_candidate
+
+
+def _labelled(page: SitePage, index: int) -> str:
+    """A short line ("€12/mo") with the label line before it ("Pro €12/mo"): one quote across both."""
+    line = page.lines[index]
+    if index == 0 or len(words(line)) > 3 or not prices(line):
+        return line
+    label = page.lines[index - 1]
+    if is_heading(label) and len(words(label)) <= 4 and not has_price(label) and not label.endswith(":"):
+        return f"{label} {line}"
+    return line
