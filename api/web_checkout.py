@@ -6,7 +6,9 @@ no account and another site cannot post its forms without knowing it. The page
 is server-rendered and works without JavaScript:
 
 - billing details (name, country, address, optional VAT number) are posted and
-  VAT is decided again by the same code as quote_order;
+  VAT is decided again by the same code as quote_order; with JavaScript the
+  amounts follow the country and VAT number as they are typed
+  (`api/web_checkout_quote.py`, `static/checkout.js`);
 - Pay starts a payment with the provider (Stripe Checkout) and sends the
   person there; back on `/checkout/{token}/return` the session is retrieved as
   a fallback to the webhook. Without a provider, a clearly marked test payment
@@ -32,9 +34,9 @@ from starlette.templating import Jinja2Templates
 from aggregates.base import Meta
 from aggregates.order import OrderState
 from api.services import Services
+from api.web_checkout_quote import requote_endpoint, vat_label
 from commands import orders as cmd
 from events.errors import Conflict, DomainError, InvalidInput, NotFound, Unavailable
-from queries.orders import rate_percent
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 InvoiceRenderer = Callable[[OrderState], bytes]
@@ -46,6 +48,7 @@ def money(cents: int) -> str:
 
 
 TEMPLATES.env.filters["money"] = money
+TEMPLATES.env.filters["vat_label"] = vat_label
 
 
 @dataclass
@@ -62,6 +65,7 @@ class Checkout:
         return [
             Route(base, self._page, methods=["GET"]),
             Route(base + "/billing", self._billing, methods=["POST"]),
+            Route(base + "/quote", requote_endpoint(self.s, money), methods=["POST"]),
             Route(base + "/pay", self._pay, methods=["POST"]),
             Route(base + "/test-pay", self._test_page, methods=["GET"]),
             Route(base + "/test-pay", self._test_pay, methods=["POST"]),
@@ -91,7 +95,6 @@ class Checkout:
         ctx = {
             "order": state, "token": token, "error": error, "expired": expired,
             "payable": state.is_payable(now), "test_mode": self.provider is None,
-            "rate": rate_percent(int(state.vat.get("rate_bp", 0))),
             "form": form or {**{"name": "", "country": "", "address": "", "vat_number": ""}, **state.billing},
             "lines": state.lines, "fulfilled": state.fulfilled, "tasks": state.tasks,
             "not_fulfilled": state.not_fulfilled,

@@ -25,7 +25,8 @@ from typing import Any, Protocol
 from aggregates import catalog, listing, order
 from aggregates.base import Meta
 from aggregates.listing import ListingState
-from aggregates.order import OrderState, Quote, VatDecision
+from aggregates.order import OrderState, Quote, VatDecision, line_of
+from aggregates.order.review import WrittenReview
 from aggregates.weeks import week_of
 from commands.order_inputs import CreateCheckout, OrderBody
 from commands.store import EventStore, Loader
@@ -75,6 +76,12 @@ class PaymentProvider(Protocol):
         """
 
     def refund(self, reference: str, amount_cents: int) -> str: ...
+
+
+class Reviewer(Protocol):
+    """Writes the `ai_review` product's review of a listing's profile (the model, or the rules when it fails)."""
+
+    def review(self, state: ListingState) -> WrittenReview: ...
 
 
 def new_number() -> str:
@@ -174,6 +181,16 @@ def set_billing(store: EventStore, token: str, name: str, country: str, address:
                                                                         meta=meta)).position
 
 
+def requote(store: EventStore, token: str, country: str, vat_number: str, cfg: OrderSettings) -> Quote:
+    """The checkout page's live preview: VAT decided by the same code as `set_billing`, on the frozen prices.
+
+    Nothing is stored; an invalid VAT number is the same 400 naming `vat_number`.
+    """
+    state = load_by_token(store, token)
+    vat = cfg.vat(country or None, vat_number or None)
+    return Quote(list(state.lines), state.subtotal_cents, vat, 0, state.subtotal_cents).with_vat(vat)
+
+
 def require_payable_now(state: OrderState, at: datetime) -> None:
     """409 unless the order can be paid now (pending, not expired)."""
     order.require_payable(state, at)
@@ -198,23 +215,38 @@ def confirm_payment(store: EventStore, number: str, *, provider: str, reference:
         invoice_number=invoice, meta=meta)).position
 
 
-def fulfil_line(store: EventStore, number: str, index: int, meta: Meta) -> int:
-    """Apply one paid line and record it, in one append; nothing when it is recorded already."""
+def write_review(store: EventStore, number: str, index: int, reviewer: Reviewer | None) -> WrittenReview | None:
+    """The review of an open `ai_review` line, written before its decision (which does no I/O); None otherwise."""
+    if reviewer is None:
+        return None
+    state = load(store, number)
+    if index not in state.open_lines():
+        return None
+    line = line_of(state, index)
+    if line["product"] != "ai_review" or line.get("listing_id") is None:
+        return None
+    owned: ListingState = store.load(listing.listing_stream(int(line["listing_id"])), listing)
+    return reviewer.review(owned) if owned.exists else None
+
+
+def fulfil_line(store: EventStore, number: str, index: int, meta: Meta, reviewer: Reviewer | None = None) -> int:
+    """Apply one paid line and record it, in one append; nothing when it is recorded already (or not due yet)."""
     stream = order.order_stream(number)
     current = week_of(meta.at.date())
+    review = write_review(store, number, index, reviewer)
 
     def decision(load_: Loader) -> list[Event]:
         state: OrderState = load_(stream, order)
-        return order.decide_line(state, index, load_, current, meta)
+        return order.decide_line(state, index, load_, current, meta, review)
 
     return store.decide_across(decision).position
 
 
-def fulfil(store: EventStore, number: str, meta: Meta) -> int:
+def fulfil(store: EventStore, number: str, meta: Meta, reviewer: Reviewer | None = None) -> int:
     """Apply every open line of a paid order, one append per line (a crash between lines loses nothing)."""
     position = store.position()
     for index in load(store, number).open_lines():
-        position = fulfil_line(store, number, index, meta)
+        position = fulfil_line(store, number, index, meta, reviewer)
     return position
 
 

@@ -1,5 +1,7 @@
 """Wiring of orders: the VAT settings, the payment provider, the checkout and webhook routes, fulfilment.
 
+The `ai_review` product's review is written by the model when
+`ANTHROPIC_API_KEY` is set (the rules when it fails), by the rules otherwise.
 Stripe is the provider when `STRIPE_SECRET_KEY` is set; otherwise the checkout
 runs in test mode (a test payment page, no money moves), which a deployment
 marked as production (`LAUNCHDIR_PRODUCTION`) refuses to start with.
@@ -16,10 +18,12 @@ from api.web_checkout import checkout_routes
 from api.webhooks import webhook_routes
 from commands.orders import OrderSettings, PaymentProvider
 from launchdir.settings import Settings
+from workers.adapters.anthropic_api import AnthropicDrafter
 from workers.adapters.stripe_api import StripePayments
 from workers.adapters.vies import Vies
 from workers.fulfilment import Fulfilment
 from workers.invoices import Seller, render_invoice
+from workers.profile_review import ProfileReviewer
 
 
 class TestProviderInProduction(RuntimeError):
@@ -43,6 +47,13 @@ def payment_provider(settings: Settings) -> PaymentProvider | None:
     return None
 
 
+def profile_reviewer(settings: Settings) -> ProfileReviewer:
+    """The `ai_review` writer: the model through the drafter's client when `ANTHROPIC_API_KEY` is set, else rules."""
+    if settings.anthropic_api_key:
+        return ProfileReviewer(AnthropicDrafter(settings.anthropic_api_key, settings.anthropic_model))
+    return ProfileReviewer()
+
+
 def seller(services: Services, settings: Settings) -> Seller:
     return Seller(name="launchdir", address=services.links["website"], country=settings.seller_country,
                   vat_number="")
@@ -51,7 +62,7 @@ def seller(services: Services, settings: Settings) -> Seller:
 def wire_orders(services: Services, settings: Settings, config: WebConfig) -> Fulfilment:
     """Add the checkout and webhook routes and the fulfilment manager's start and stop to the web app."""
     provider = payment_provider(settings)
-    fulfilment = Fulfilment(services.store, services.reads, services.clock)
+    fulfilment = Fulfilment(services.store, services.reads, services.clock, reviewer=profile_reviewer(settings))
     services.runtime.on_move(fulfilment.on_move)
     me = seller(services, settings)
 

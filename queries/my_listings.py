@@ -20,6 +20,7 @@ from projections import listing_docs as docs
 from projections.listing_cards import PUBLIC_STATUSES
 from projections.reads import ReadStore
 from queries import badge_checks
+from queries import orders as orders_q
 from queries.badge_checks import BadgeCheck
 from queries.listings import ListingProfile, Milestone, absolute_links
 from queries.paging import PageInfo, Paging, page_of
@@ -84,6 +85,9 @@ class MyListing(ListingProfile):
     created_at: str | None
     badge_check: BadgeCheck | None = Field(
         None, description="The last check of our badge on your homepage (free plan), or null before the first.")
+    profile_review: orders_q.ProfileReview | None = Field(
+        None, description="The latest profile review bought with the `ai_review` product (also emailed to the "
+                          "owners), or null.")
 
 
 def list_my_listings(reads: ReadStore, account_id: str, paging: Paging, links: dict[str, str]) -> dict[str, Any]:
@@ -116,7 +120,8 @@ def get_my_listing(reads: ReadStore, account_id: str, listing_id: int, links: di
     state = row[0]
     counters = dict(zip(COUNTERS, row[1:], strict=True))
     check = badge_checks.last_check(reads, listing_id) if badge_checks.VIEW in reads.runtime.projections else None
-    return owner_document(state, counters, names, links) | {"badge_check": check}
+    review = orders_q.latest_review(reads, listing_id) if orders_q.VIEW in reads.runtime.projections else None
+    return owner_document(state, counters, names, links) | {"badge_check": check, "profile_review": review}
 
 
 def owner_document(state: dict[str, Any], counters: dict[str, Any], names: dict[str, str],

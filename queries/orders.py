@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from psycopg.types.json import Jsonb
 from pydantic import BaseModel, ConfigDict, Field
 
 from events.errors import NotFound
@@ -166,13 +167,53 @@ def list_my_orders(reads: ReadStore, account_id: str, paging: Paging, links: dic
     return page_of([order_doc(r[0], links, now) for r in rows], paging, int(total[0]) if total else 0)
 
 
-def with_open_lines(reads: ReadStore, limit: int = 100) -> list[str]:
-    """Paid orders whose lines fulfilment has not yet applied, oldest first."""
+def with_open_lines(reads: ReadStore, current_week: str = "9999-12-31", limit: int = 100) -> list[str]:
+    """Paid orders with a line fulfilment can apply now, oldest first.
+
+    A relaunch line waits for its week: an order whose only open lines are
+    relaunches of a later week than `current_week` is not listed, so waiting
+    relaunches never crowd out newly paid orders.
+    """
     t = reads.tables(VIEW)
     with reads.pool.connection() as conn:
-        rows = conn.execute(f"SELECT number FROM {t['orders']} WHERE open_lines > 0 ORDER BY seq LIMIT %s",
-                            (limit,)).fetchall()
+        rows = conn.execute(
+            f"""SELECT number FROM {t['orders']} WHERE open_lines > 0 AND EXISTS (
+                    SELECT 1 FROM jsonb_array_elements(doc->'lines') l
+                    WHERE NOT (l->>'fulfilled')::boolean AND l->>'task' IS NULL AND l->>'not_fulfilled' IS NULL
+                      AND NOT (l->>'product' = 'relaunch' AND l->>'week' > %s))
+                ORDER BY seq LIMIT %s""",
+            (current_week, limit)).fetchall()
     return [r[0] for r in rows]
+
+
+class ProfileReview(BaseModel):
+    """The latest review bought with `ai_review` (create_checkout), as emailed to the owners."""
+
+    text: str
+    written_at: datetime = Field(description="When the review was written and emailed.")
+    made_by: str = Field(description="How it was made: `rules` (the documented rule-based review) or "
+                                     "`anthropic:<model>` (written by the model).")
+    order_number: str
+
+
+def latest_review(reads: ReadStore, listing_id: int) -> dict[str, Any] | None:
+    """The newest delivered `ai_review` of a listing, or None (get_my_listing's `profile_review`)."""
+    t = reads.tables(VIEW)
+    wanted = Jsonb([{"product": "ai_review", "listing_id": listing_id, "fulfilled": True}])
+    with reads.pool.connection() as conn:
+        rows = conn.execute(f"SELECT doc FROM {t['orders']} WHERE paid_at IS NOT NULL AND doc->'lines' @> %s "
+                            "ORDER BY paid_at DESC, seq DESC LIMIT 1", (wanted,)).fetchall()
+    if not rows:
+        return None
+    doc = rows[0][0]
+    lines = [line for line in doc["lines"] if line["product"] == "ai_review" and line["listing_id"] == listing_id
+             and line["fulfilled"] and isinstance(line.get("result"), dict)]
+    if not lines:
+        return None
+    line = max(lines, key=lambda x: str(x["fulfilled_at"]))
+    result = line["result"]
+    return {"text": str(result.get("review") or ""), "written_at": line["fulfilled_at"],
+            "made_by": str(result.get("made_by") or "rules"), "order_number": doc["number"]}
 
 
 def due_to_expire(reads: ReadStore, now: datetime, limit: int = 500) -> list[str]:

@@ -7,6 +7,10 @@ the decision skips lines the order stream already records, so the manager is
 idempotent and a crash between two lines (or two managers at once) applies
 each line exactly once: the next run picks up where the order's stream says it
 was. Pending orders past `expires_at` get `OrderExpired`.
+
+An `ai_review` line's review is written by the `reviewer` (the model with the
+rules behind it, `workers/profile_review.py`) before its decision; a
+`relaunch` line stays open until its week begins.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from aggregates.base import Meta
+from aggregates.weeks import week_of
 from commands import orders as orders_cmd
 from commands.store import EventStore
 from events.errors import DomainError
@@ -31,8 +36,9 @@ class Fulfilment:
     """`run_once` for tests and the CLI; `start` runs it on a thread of the server."""
 
     def __init__(self, store: EventStore, reads: ReadStore, clock: Callable[[], datetime],
-                 poll_seconds: float = 5.0) -> None:
+                 poll_seconds: float = 5.0, reviewer: orders_cmd.Reviewer | None = None) -> None:
         self.store = store
+        self.reviewer = reviewer
         self.reads = reads
         self.clock = clock
         self._loop = Periodic("order-fulfilment", poll_seconds, self.run_once, at_start=True)
@@ -43,11 +49,12 @@ class Fulfilment:
     def run_once(self) -> int:
         """Apply every open line of every paid order, expire due pending orders; return how many lines were applied."""
         applied = 0
-        for number in orders_q.with_open_lines(self.reads):
+        for number in orders_q.with_open_lines(self.reads, week_of(self.clock().date())):
             for index in orders_cmd.load(self.store, number).open_lines():
                 try:
-                    orders_cmd.fulfil_line(self.store, number, index, self.meta())
-                    applied += 1
+                    before = self.store.position()
+                    if orders_cmd.fulfil_line(self.store, number, index, self.meta(), self.reviewer) != before:
+                        applied += 1
                 except DomainError as exc:  # a store refusal (Unavailable): the next run tries again
                     log.warning("order %s line %d not applied yet: %s", number, index, exc.detail)
         for number in orders_q.due_to_expire(self.reads, self.clock()):

@@ -67,6 +67,21 @@ def decide_launch_if_due(state: ListingState, current_week: str, meta: Meta) -> 
     return one(state, meta, ListingLaunched, week=state.week, plan=state.plan or "free")
 
 
+def decide_relaunch(state: ListingState, week: str, meta: Meta) -> list[Event]:
+    """A paid relaunch: a live listing launches again in `week` (it stays live; nothing when it is in `week` already).
+
+    It is the same `ListingLaunched` as a first launch, so every view moves the
+    listing into `week`'s launches and counts its launch-week votes again
+    (docs/orders.md, "Relaunch").
+    """
+    require_listing(state)
+    if state.status != "live":
+        raise Conflict(f"the listing is {state.status}; only a live listing can be relaunched")
+    if state.week == week:
+        return []
+    return one(state, meta, ListingLaunched, week=week, plan=state.plan or "paid")
+
+
 def decide_staff_publish(state: ListingState, week: str, plan: str, meta: Meta) -> list[Event]:
     """Staff put a listing live in `week` directly (recorded with who and when)."""
     require_listing(state)

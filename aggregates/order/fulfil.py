@@ -21,7 +21,7 @@ from aggregates import account, listing, mail, metrics
 from aggregates.base import Emitter, Meta
 from aggregates.listing import ListingState
 from aggregates.order.lifecycle import line_events
-from aggregates.order.review import review_text
+from aggregates.order.review import WrittenReview, rule_review
 from aggregates.order.state import OrderState, line_of
 from events.base import Event
 from events.errors import DomainError
@@ -32,7 +32,6 @@ SECTIONS = ["story", "milestones", "media"]  # the paid profile sections a paid 
 TASKS = {
     "done_for_you": "list the product on other high-value launch sites",
     "trophy_cabinet": "make and send the trophy",
-    "relaunch": "put the listing in the chosen week's launches again",
 }
 REVIEW_KIND = "order_review"
 
@@ -66,7 +65,18 @@ def _launch(state: ListingState, week: str | None, current_week: str, meta: Meta
     return events + unlocked, _chain(state, unlocked)
 
 
-def _apply(order: OrderState, line: dict[str, Any], load: Load, current_week: str, meta: Meta) -> _Line:
+def _relaunch(state: ListingState, week: str, current_week: str, meta: Meta) -> _Line | None:
+    """The listing launches again when its relaunch week begins (None before: the line waits, nothing is recorded)."""
+    if week > current_week:
+        return None
+    if state.status != "live":
+        return _refused("not_live", f"the listing is {state.status}, not live")
+    events = listing.decide_relaunch(state, current_week, meta)
+    return _done(events, f"relaunched in the week of {current_week}", week=current_week)
+
+
+def _apply(order: OrderState, line: dict[str, Any], load: Load, current_week: str, meta: Meta,
+           review: WrittenReview | None) -> _Line | None:
     code = str(line["product"])
     if code in TASKS:
         return _Line([], {"kind": "task", "detail": TASKS[code]})
@@ -104,13 +114,16 @@ def _apply(order: OrderState, line: dict[str, Any], load: Load, current_week: st
         amount = int(line["net_cents"])
         events = metrics.decide_billboard(box, int(listing_id), amount, order.number, meta)
         return _done(events, f"{amount} cents added to the billboard (shown as paid)", amount_cents=amount)
+    if code == "relaunch":
+        return _relaunch(state, str(week), current_week, meta)
     if code == "ai_review":
-        return _review(order, line, state, load, meta)
+        return _review(order, line, state, load, review or rule_review(state), meta)
     return _Line([], {"kind": "task", "detail": f"apply {code} by hand"})
 
 
-def _review(order: OrderState, line: dict[str, Any], state: ListingState, load: Load, meta: Meta) -> _Line:
-    text = review_text(state)
+def _review(order: OrderState, line: dict[str, Any], state: ListingState, load: Load, review: WrittenReview,
+            meta: Meta) -> _Line:
+    text = review.text
     events: list[Event] = []
     for owner in state.owner_ids:
         try:
@@ -123,18 +136,27 @@ def _review(order: OrderState, line: dict[str, Any], state: ListingState, load: 
         box = load(mail.message_id(f"order-review:{order.number}:{line['index']}:{owner}"), mail)
         subject = f"Your profile review for {state.profile.get('name') or state.slug}"[: mail.SUBJECT_MAX]
         events += mail.decide_queue(box, person.email, " ".join(subject.split()), text, REVIEW_KIND, owner, meta)
-    return _done(events, "review written and emailed to the owners", review=text)
+    return _done(events, f"review written ({review.made_by}) and emailed to the owners", review=text,
+                 made_by=review.made_by)
 
 
-def decide_line(order: OrderState, index: int, load: Load, current_week: str, meta: Meta) -> list[Event]:
-    """Apply line `index` of a paid order once: nothing when it is recorded already (or the order is not paid)."""
+def decide_line(order: OrderState, index: int, load: Load, current_week: str, meta: Meta,
+                review: WrittenReview | None = None) -> list[Event]:
+    """Apply line `index` of a paid order once: nothing when it is recorded already (or the order is not paid).
+
+    `review` is the `ai_review` line's text written beforehand by the model
+    (the decision does no I/O); without it the rule-based review is used.
+    Nothing either for a relaunch whose week has not begun: the line stays open.
+    """
     if index not in order.open_lines():
         return []
     line = line_of(order, index)
     try:
-        applied = _apply(order, line, load, current_week, meta)
+        applied = _apply(order, line, load, current_week, meta, review)
     except DomainError as exc:  # the listing refused the change: record why, staff decide
         applied = _refused("refused", exc.detail)
+    if applied is None:
+        return []
     emit = Emitter(order, meta)
     line_events(order, emit, index, applied.outcome)
     return applied.events + emit.events

@@ -26,6 +26,7 @@ from events.errors import FieldProblem, InvalidInput, NotFound
 LAUNCH_LIKE = ("launch", "launch_bundle")
 LAUNCH_MAX_WEEKS = 52  # a paid launch may be booked up to a year ahead
 STAFF_TASKS = ("done_for_you", "trophy_cabinet")
+RELAUNCH_AFTER_WEEKS = 8  # a launch week's awards may still be recomputed for 8 weeks (workers/scheduler.py)
 
 
 @dataclass(frozen=True)
@@ -148,7 +149,7 @@ def _listing(i: int, item: dict[str, Any], product: Product, listings: Mapping[i
     return state
 
 
-def _applies(i: int, product: Product, owned: ListingState | None, week: str | None) -> None:
+def _applies(i: int, product: Product, owned: ListingState | None, week: str | None, today: date) -> None:
     """A line that cannot apply to the listing as it is now: a 400 naming the item and the rule."""
     if owned is None:
         return
@@ -165,6 +166,11 @@ def _applies(i: int, product: Product, owned: ListingState | None, week: str | N
             raise _bad(i, "week", "not_earlier", f"the listing is queued for {owned.week}: choose an earlier week")
     if product.code == "relaunch" and status != "live":
         raise _bad(i, "", "not_live", "relaunch is for listings that are live")
+    earliest = (monday_of(today) - timedelta(weeks=RELAUNCH_AFTER_WEEKS)).isoformat()
+    if product.code == "relaunch" and owned.week is not None and owned.week > earliest:
+        raise _bad(i, "", "launched_recently", f"the listing launched in the week of {owned.week}: a relaunch is "
+                                               f"for listings whose launch week is at least {RELAUNCH_AFTER_WEEKS} "
+                                               "weeks past")
 
 
 def price_items(items: list[dict[str, Any]], catalog: CatalogState, listings: Mapping[int, ListingState],
@@ -181,7 +187,7 @@ def price_items(items: list[dict[str, Any]], catalog: CatalogState, listings: Ma
         amount = _amount(i, item, product)
         cats = _categories(i, item, product, catalog, owned)
         options = _options(i, item, product)
-        _applies(i, product, owned, week)
+        _applies(i, product, owned, week, today)
         key = (product.code, owned.listing_id if owned else None, week)
         if key in seen and product.code not in ("billboard_min", "ai_review", "trophy_cabinet"):
             raise _bad(i, "product", "duplicate", f"{product.code} is already in this order for that listing")

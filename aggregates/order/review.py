@@ -10,9 +10,20 @@ SEO title and description within search engines' display limits.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from aggregates.listing import ListingState
+
+RULES = "rules"  # `made_by` of the rule-based review
+
+
+@dataclass(frozen=True)
+class WrittenReview:
+    """A review's text and how it was made: `rules`, or `anthropic:<model>` when the model wrote it."""
+
+    text: str
+    made_by: str = RULES
 
 
 def _text(profile: dict[str, Any], key: str) -> str:
@@ -67,3 +78,8 @@ def review_text(state: ListingState) -> str:
     lines = [f"Review of {name}: {len(points)} improvements, most important first.", ""]
     lines += [f"{n}. {point}" for n, point in enumerate(points, 1)]
     return "\n".join(lines)
+
+
+def rule_review(state: ListingState) -> WrittenReview:
+    """The documented rule-based review: without a model key, and whenever the model fails."""
+    return WrittenReview(review_text(state), RULES)

@@ -183,6 +183,9 @@ def test_checkout_test_payment_and_fulfilment_end_to_end(live: RunningServer, ht
     assert mine["status"] == "live" and mine["plan"] == "paid"
     assert {"story", "milestones", "media"} <= set(mine["unlocked_sections"])
     assert "ai" in str(mine["categories"])
+    review = mine["profile_review"]  # get_my_listing shows the review: its text, when and how it was made
+    assert review["text"] == lines["ai_review"]["result"]["review"] and review["order_number"] == number
+    assert review["made_by"] == "rules" and review["written_at"] == lines["ai_review"]["fulfilled_at"]
     pdf = httpx.get(doc["invoice_url"], timeout=15)
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF") and pdf.headers["content-type"] == "application/pdf"
     assert re.fullmatch(r"\d{4}-\d{6}", doc["invoice_number"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import date, datetime, timedelta, timezone
 from importlib import resources
 from typing import Any
@@ -13,6 +14,7 @@ from aggregates import catalog, listing, metrics, order
 from aggregates.base import Meta
 from aggregates.listing import ListingState
 from aggregates.order import OrderState, Quote
+from aggregates.order.review import WrittenReview, rule_review
 from events.errors import Conflict, InvalidInput, NotFound
 from events.listing import ListingFeatured, ListingLaunched, ListingQueuedForFree, ListingScheduled, ListingSectionsUnlocked
 from events.metrics import BillboardContributed
@@ -250,3 +252,47 @@ def test_an_order_stream_is_placed_once() -> None:
     with pytest.raises(Conflict):
         order.decide_place(state, number=state.number, account_id=ME, quote=price([{"product": "ai_review",
                            "listing_id": 1}]), token="t2", expires_at=AT + timedelta(days=1), meta=META)
+
+
+def test_relaunch_waits_for_its_week_then_launches_the_live_listing_again() -> None:
+    week = order.offered_weeks(TODAY, [1, 8])[0]
+    state = _paid(_placed([{"product": "relaunch", "listing_id": 2, "week": week}]))
+    live = replace(LISTINGS[2], week="2025-06-02", plan="paid")
+    assert order.decide_line(state, 0, lambda s, _d: live, "2026-03-02", META) == []  # not its week yet
+    assert state.open_lines() == [0]
+    events = order.decide_line(state, 0, lambda s, _d: live, week, META)
+    assert [type(e) for e in events] == [ListingLaunched, OrderLineFulfilled]
+    assert events[0].week == week and events[0].plan == "paid"  # type: ignore[attr-defined]
+    assert events[1].result == {"week": week}  # type: ignore[attr-defined]
+    assert listing.evolve(events[0], live).status == "live"
+    state = _apply(state, events)
+    assert state.status == "fulfilled" and order.decide_line(state, 0, lambda s, _d: live, week, META) == []
+    gone = replace(live, status="unpublished")
+    fresh = _paid(_placed([{"product": "relaunch", "listing_id": 2, "week": week}]))
+    refused_line = order.decide_line(fresh, 0, lambda s, _d: gone, week, META)
+    assert [type(e) for e in refused_line] == [OrderLineNotFulfilled]
+
+
+def test_relaunch_is_refused_while_the_launch_week_is_recent() -> None:
+    week = order.offered_weeks(TODAY, [1, 8])[0]
+    recent = {2: replace(LISTINGS[2], week="2026-01-12")}  # seven weeks before this week
+    with pytest.raises(InvalidInput) as caught:
+        order.price_items([{"product": "relaunch", "listing_id": 2, "week": week}], CATALOG, recent, ME, TODAY,
+                          NO_VAT)
+    assert (caught.value.problems[0].field, caught.value.problems[0].rule) == ("items.0", "launched_recently")
+    old = {2: replace(LISTINGS[2], week="2026-01-05")}  # eight weeks before: may relaunch
+    assert order.price_items([{"product": "relaunch", "listing_id": 2, "week": week}], CATALOG, old, ME, TODAY,
+                             NO_VAT).lines[0]["week"] == week
+
+
+def test_the_review_line_uses_the_review_written_beforehand_or_the_rules() -> None:
+    state = _paid(_placed([{"product": "ai_review", "listing_id": 1}]))
+    load = lambda s, _d: LISTINGS[1]  # noqa: E731  (no owner account stream: nobody to email)
+    written = WrittenReview("Review of l1\n\n1. Say who it is for.", "anthropic:claude-test")
+    events = order.decide_line(state, 0, load, "2026-03-02", META, written)
+    assert [type(e) for e in events] == [OrderLineFulfilled]
+    assert events[0].result == {"review": written.text, "made_by": "anthropic:claude-test"}  # type: ignore[attr-defined]
+    events = order.decide_line(state, 0, load, "2026-03-02", META)
+    assert events[0].result["made_by"] == "rules"  # type: ignore[attr-defined]
+    assert events[0].result["review"] == rule_review(LISTINGS[1]).text  # type: ignore[attr-defined]
+    assert "Write a description of at least 300 characters" in events[0].result["review"]  # type: ignore[attr-defined]

@@ -7,6 +7,10 @@ quotes that are not on the pages are dropped.  API errors and timeouts raise
 :class:`DraftingFailed`; :func:`draft_with_fallback` then uses the extractive
 drafter.
 
+The same client also writes the `ai_review` product's profile review
+(:meth:`AnthropicDrafter.write`, a plain text reply; the prompt and the
+fallback to the rule-based review are in :mod:`workers.profile_review`).
+
 The installed SDK is built on ``httpx2`` (the successor of ``httpx``), so a
 custom ``http_client`` must be an ``httpx2.Client``; tests pass one with an
 ``httpx2.MockTransport`` that replays recorded Messages API responses.
@@ -76,18 +80,24 @@ class AnthropicDrafter:
         candidate["drafter"] = self.drafter
         return verify(candidate, crawl, categories=categories, fields=wanted)
 
-    def _ask(self, system: str, user: str) -> Mapping[str, Any]:
+    def write(self, system: str, user: str, max_tokens: int = 2048) -> str:
+        """A plain text answer to one prompt (the profile review); raises :class:`DraftingFailed` when there is none."""
+        message = self._create(system, user, max_tokens)
+        if message.stop_reason == "max_tokens":
+            raise DraftingFailed("max_tokens", f"the reply was cut at {max_tokens} tokens")
+        text = "\n\n".join(str(getattr(block, "text", "")).strip() for block in message.content
+                           if getattr(block, "type", None) == "text").strip()
+        if not text:
+            raise DraftingFailed("empty_reply", f"the reply has no text (stop_reason {message.stop_reason})")
+        return text
+
+    def _create(self, system: str, user: str, max_tokens: int, **tool: Any) -> anthropic.types.Message:
+        """One Messages API call; every SDK error becomes a :class:`DraftingFailed` with a short reason."""
         messages: list[MessageParam] = [{"role": "user", "content": user}]
-        tool_choice: ToolChoiceToolParam = {"type": "tool", "name": TOOL_NAME}
         try:
-            message = self._client.messages.create(
-                model=self.model,
-                max_tokens=self.max_tokens,
-                system=system,
-                messages=messages,
-                tools=[cast(ToolParam, record_profile_tool())],
-                tool_choice=tool_choice,
-            )
+            message: anthropic.types.Message = self._client.messages.create(
+                model=self.model, max_tokens=max_tokens, system=system, messages=messages, **tool)
+            return message
         except anthropic.APITimeoutError as exc:
             raise DraftingFailed("timeout", str(exc)) from exc
         except anthropic.APIConnectionError as exc:
@@ -97,6 +107,11 @@ class AnthropicDrafter:
             raise DraftingFailed(reason, f"HTTP {exc.status_code}: {exc.message}", status=exc.status_code) from exc
         except anthropic.APIError as exc:
             raise DraftingFailed("api_error", str(exc)) from exc
+
+    def _ask(self, system: str, user: str) -> Mapping[str, Any]:
+        tool_choice: ToolChoiceToolParam = {"type": "tool", "name": TOOL_NAME}
+        message = self._create(system, user, self.max_tokens, tools=[cast(ToolParam, record_profile_tool())],
+                               tool_choice=tool_choice)
         if message.stop_reason == "max_tokens":
             raise DraftingFailed("max_tokens", f"the reply was cut at {self.max_tokens} tokens")
         for block in message.content:

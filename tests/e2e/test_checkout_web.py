@@ -1,0 +1,171 @@
+"""The checkout page's live re-quote in Chromium: as the person types the billing country and VAT number, the
+VAT and total follow (the page's JSON endpoint runs the same VAT code as quote_order); without JavaScript,
+saving the billing details re-quotes on the server; the endpoint's refusals over plain HTTP; axe on the page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from api.web_checkout import money
+from tests.conftest import Databases, RunningServer
+from tests.e2e.submission_support import Person, ik, live_server, person
+from tests.e2e.test_orders_rest import API, SCOPES, new_listing, problem
+from tests.e2e.website_support import offline
+
+AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+SHOTS = Path("/tmp/shots")
+ITEMS = [{"product": "launch"}, {"product": "ai_review"}]
+
+
+@pytest.fixture(scope="module")
+def live(databases: Databases) -> Iterator[RunningServer]:
+    yield from live_server(databases)
+
+
+@pytest.fixture(scope="module")
+def http(live: RunningServer) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=live.url + API, timeout=15) as client:
+        yield client
+
+
+@pytest.fixture(scope="module")
+def owner(live: RunningServer) -> Person:
+    return person(live, SCOPES)
+
+
+def _body(lid: int, **billing: str) -> dict[str, Any]:
+    return {"items": [{**item, "listing_id": lid} for item in ITEMS], **billing}
+
+
+def _checkout(live: RunningServer, http: httpx.Client, owner: Person, name: str) -> tuple[int, dict[str, Any]]:
+    lid = new_listing(live, owner, name)
+    r = http.post("/orders/checkout", json=_body(lid), headers=owner.headers(**ik()))
+    assert r.status_code == 201, r.text
+    return lid, r.json()
+
+
+def _quoted(http: httpx.Client, owner: Person, lid: int, **billing: str) -> dict[str, Any]:
+    """What quote_order answers for the same items and billing: the figures the page must show."""
+    r = http.post("/orders/quote", json=_body(lid, **billing), headers=owner.headers())
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def _shows(page: Any, label: str, quote: dict[str, Any]) -> None:
+    page.wait_for_function("([l, t]) => document.getElementById('vat-label').textContent.trim() === l && "
+                           "document.getElementById('total').textContent.trim() === t",
+                           arg=[label, money(quote["total_cents"])])
+    assert page.locator("#vat").inner_text().strip() == money(quote["vat"]["amount_cents"])
+
+
+def test_vat_and_total_follow_the_country_and_vat_number_as_they_are_typed(live: RunningServer, http: httpx.Client,
+                                                                          owner: Person, chromium: Any) -> None:
+    lid, order = _checkout(live, http, owner, "Live Quote")
+    context = chromium.new_context()
+    offline(context)
+    page = context.new_page()
+    try:
+        page.goto(order["checkout_url"])
+        assert page.locator("#vat-label").inner_text().strip() == "VAT decided once you enter your country"
+        country, number = page.get_by_label("Country (two letters, e.g. DE)"), page.get_by_label("VAT number", exact=False)
+        country.press_sequentially("DE")
+        _shows(page, "VAT 19 % (DE)", _quoted(http, owner, lid, billing_country="DE"))
+        country.fill("FR")
+        _shows(page, "VAT 20 % (FR)", _quoted(http, owner, lid, billing_country="FR"))
+        number.press_sequentially("FR40303265045")
+        reverse = _quoted(http, owner, lid, billing_country="FR", vat_number="FR40303265045")
+        _shows(page, "VAT reverse charge (0 %)", reverse)
+        assert reverse["total_cents"] == reverse["subtotal_cents"]
+        assert "Reverse charge" in page.locator("#vat-note").inner_text()
+        number.fill("FR40303265046")  # a wrong check digit: the field's message, the last good figures stay
+        page.wait_for_function("() => document.getElementById('requote-error').textContent.includes('not a valid')")
+        assert page.locator("#vat-label").inner_text().strip() == "VAT reverse charge (0 %)"
+        number.fill("")
+        country.fill("US")
+        page.wait_for_function("() => document.getElementById('requote-error').textContent === ''")
+        _shows(page, "VAT outside the scope of EU VAT (0 %)", _quoted(http, owner, lid, billing_country="US"))
+        live.container.runtime.catch_up("orders_view")
+        stored = http.get(f"/orders/{order['number']}", headers=owner.headers()).json()
+        assert stored["vat"]["treatment"] == "not_determined"  # typing stores nothing
+        country.fill("IE")
+        _shows(page, "VAT 23 % (IE)", _quoted(http, owner, lid, billing_country="IE"))
+        page.get_by_label("Name or company").fill("Ada Byrne")
+        page.get_by_role("button", name="Save billing details").click()
+        page.get_by_role("button", name=f"Pay {money(_quoted(http, owner, lid, billing_country='IE')['total_cents'])}"
+                         ).wait_for()
+        live.container.runtime.catch_up("orders_view")
+        stored = http.get(f"/orders/{order['number']}", headers=owner.headers()).json()
+        assert (stored["vat"]["treatment"], stored["vat"]["country"]) == ("standard", "IE")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        for width in (390, 1440):
+            page.set_viewport_size({"width": width, "height": 1000})
+            page.screenshot(path=str(SHOTS / f"checkout-{width}.png"), full_page=True)
+            assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    finally:
+        context.close()
+
+
+def test_without_javascript_saving_the_billing_details_re_quotes(live: RunningServer, http: httpx.Client,
+                                                                owner: Person, chromium: Any) -> None:
+    lid, order = _checkout(live, http, owner, "No Script")
+    context = chromium.new_context(java_script_enabled=False)
+    offline(context)
+    page = context.new_page()
+    try:
+        page.goto(order["checkout_url"])
+        page.get_by_label("Name or company").fill("Jean Martin")
+        page.get_by_label("Country (two letters, e.g. DE)").fill("FR")
+        assert page.locator("#vat-label").inner_text().strip() == "VAT decided once you enter your country"
+        page.get_by_role("button", name="Save billing details").click()
+        page.get_by_role("button", name="Update billing details").wait_for()
+        quote = _quoted(http, owner, lid, billing_country="FR")
+        assert page.locator("#vat-label").inner_text().strip() == "VAT 20 % (FR)"
+        assert page.locator("#total").inner_text().strip() == money(quote["total_cents"])
+    finally:
+        context.close()
+
+
+def test_the_quote_endpoint_answers_problems_naming_the_field(live: RunningServer, http: httpx.Client,
+                                                             owner: Person) -> None:
+    _lid, order = _checkout(live, http, owner, "Endpoint")
+    url = order["checkout_url"] + "/quote"
+    ok = httpx.post(url, data={"country": "de", "vat_number": ""}, timeout=15)
+    assert ok.status_code == 200 and ok.headers["cache-control"] == "no-store"
+    assert ok.json()["vat"]["treatment"] == "standard" and ok.json()["shown"]["vat_label"] == "VAT 19 % (DE)"
+    assert problem(httpx.post(url, data={"country": "DE", "vat_number": "DE136695977"}, timeout=15)) == (
+        "vat_number", "check_digits")
+    assert problem(httpx.post(url, data={"country": "DE", "vat_number": "FR40303265045"}, timeout=15)) == (
+        "vat_number", "country")
+    assert problem(httpx.post(url, data={"country": "D1"}, timeout=15)) == ("country", "format")
+    assert problem(httpx.post(url, data={"country": "DE", "vat_number": "X" * 33}, timeout=15)) == (
+        "vat_number", "max_length")
+    wrong = order["checkout_url"].rsplit(".", 1)[0] + ".not-the-secret/quote"
+    assert problem(httpx.post(wrong, data={"country": "DE"}, timeout=15), 404) == (None, None)
+
+
+def test_axe_finds_no_serious_or_critical_violations_on_the_checkout_page(live: RunningServer, http: httpx.Client,
+                                                                          owner: Person, chromium: Any) -> None:
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: npm install --prefix tests/e2e/axe")
+    _lid, order = _checkout(live, http, owner, "Accessible")
+    for scheme in ("light", "dark"):
+        context = chromium.new_context(color_scheme=scheme)
+        offline(context)
+        page = context.new_page()
+        try:
+            page.goto(order["checkout_url"])
+            page.get_by_label("VAT number", exact=False).fill("DE1")
+            page.get_by_label("Country (two letters, e.g. DE)").fill("DE")
+            page.wait_for_function("() => document.getElementById('requote-error').textContent !== ''")
+            page.add_script_tag(path=str(AXE))
+            result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+            bad = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]
+                   if v["impact"] in ("serious", "critical")]
+            assert bad == [], (scheme, bad)
+        finally:
+            context.close()
