@@ -197,6 +197,11 @@ class PublicSite(WebPages):
     def paging(request: Request, per_page: int = 20) -> dict[str, Any]:
         return {"page": request.query_params.get("page") or 1, "per_page": per_page}
 
+    async def with_ids(self, cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Cards that carry only a slug (search, categories) with their listing id, so they get vote buttons."""
+        ids = await run_in_threadpool(community_q.ids_by_slug, self.s.reads, [str(c.get("slug")) for c in cards])
+        return [{**c, "id": ids[c["slug"]]} if c.get("slug") in ids and not c.get("id") else c for c in cards]
+
     def item_list(self, name: str, cards: list[dict[str, Any]]) -> dict[str, Any]:
         """Schema.org ItemList of listing cards (their public pages, in order)."""
         return {"@context": "https://schema.org", "@type": "ItemList", "name": name,

@@ -8,6 +8,7 @@ never sees who wrote a review beyond "a verified member".
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from projections.reads import ReadStore
@@ -78,3 +79,12 @@ def review(reads: ReadStore, review_id: str) -> dict[str, Any] | None:
     with reads.pool.connection() as conn:
         row = conn.execute(f"SELECT {COLUMNS} FROM {t['reviews']} WHERE review_id = %s", (review_id,)).fetchone()
     return _row(row) if row else None
+
+
+def owns_listing(reads: ReadStore, listing_id: int, account_id: str) -> bool:
+    """Whether the account is an owner or co-founder of the listing (the page shows a note instead of the form)."""
+    profiles = reads.tables("listing_view")["profiles"]
+    with reads.pool.connection() as conn:
+        row = conn.execute(f"SELECT 1 FROM {profiles} WHERE listing_id = %s AND state->'owner_ids' @> %s::jsonb",
+                           (listing_id, json.dumps([account_id]))).fetchone()
+    return row is not None
