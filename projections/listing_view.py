@@ -47,6 +47,7 @@ from events.listing import (
     ListingCreated,
     ListingEdited,
     ListingEditReverted,
+    ListingEvidenceSet,
     ListingFeatured,
     ListingLaunched,
     ListingMilestoneAdded,
@@ -129,6 +130,10 @@ class ListingView(Projection):
     @handles(ListingEdited)
     def _edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited) -> None:
         self._change(cur, t, lambda s: docs.apply_edit(s, e.changes), stream=e.originator_id)
+
+    @handles(ListingEvidenceSet)
+    def _evidence(self, cur: Cursor[Any], t: Tables, e: ListingEvidenceSet) -> None:
+        self._change(cur, t, lambda s: s.update(evidence=dict(e.evidence)), stream=e.originator_id)
 
     @handles(ListingEditReverted)
     def _reverted(self, cur: Cursor[Any], t: Tables, e: ListingEditReverted) -> None:
