@@ -49,7 +49,8 @@ def decide_create_from_draft(
         fresh, listing_id=listing_id, slug=slug, owner_ids=content["owner_ids"], source="draft",
         draft_id=str(draft.id), profile=content["profile"], categories=content["categories"],
         socials=content["socials"], faqs=content["faqs"], founders=content["founders"], story=content["story"],
-        milestones=content["milestones"], not_found_on_website=content["not_found_on_website"], meta=meta,
+        milestones=content["milestones"], not_found_on_website=content["not_found_on_website"],
+        evidence=content["evidence"], meta=meta,
     )
     claim = listing.decide_claim_slug(slug_state, slug, listing_id, meta)
     link = d.decide_link_listing(draft, listing_id, slug, meta)
@@ -85,6 +86,7 @@ def decide_sync(current: ListingState, draft: DraftState, meta: Meta) -> list[Ev
     for milestone, want in zip(content["milestones"], wanted, strict=True):
         if want not in have:
             then(listing.decide_add_milestone(state, milestone, meta))
+    then(listing.decide_set_evidence(state, content["evidence"], meta))  # after the edit, which drops edited fields'
     return events
 
 

@@ -79,8 +79,9 @@ class ContentPages(PublicSite):
         results = await self.op(request, "search_listings", raw)
         suggestion = await run_in_threadpool(self._did_you_mean, raw)
         categories = await self.op(request, "list_categories", {})
+        cards = await self.with_ids(results["items"])
         return await self.show(request, "public/search.html", {
-            "results": results, "params": params, "pager": self.pager(request, results), "sorts": SORTS,
+            "results": results, "cards": cards, "listing_ids": [int(c["id"]) for c in cards if c.get("id")], "params": params, "pager": self.pager(request, results), "sorts": SORTS,
             "suggestion": suggestion, "search_q": params.get("q") or "", "categories": categories["items"],
             "robots": "noindex", "canonical": f"{self.base}/search",
         })

@@ -20,7 +20,7 @@ import json
 import math
 from collections.abc import Awaitable, Callable
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import nh3
 from markdown_it import MarkdownIt
@@ -80,6 +80,14 @@ def trend_svg(points: list[dict[str, Any]], label: str = "Domain Rating") -> Mar
     )
 
 
+def page_name(url: str) -> str:
+    """A page address as people read it: host and path, no scheme, no `www.`, no trailing slash (`acme.com/pricing`)."""
+    parts = urlsplit(url or "")
+    host = parts.netloc.removeprefix("www.")
+    path = parts.path.rstrip("/")
+    return (host + path) if host else (url or "")
+
+
 def money(cents: int | None, currency: str = "USD") -> str:
     if cents is None:
         return ""
@@ -103,7 +111,7 @@ class PublicSite(WebPages):
         self.limiter = limiter
         self.base = identity.base_url.rstrip("/")
         env = self.templates.env
-        env.filters.update(markdown=render_markdown, trend=trend_svg, money=money, ld=json_ld)
+        env.filters.update(markdown=render_markdown, trend=trend_svg, money=money, ld=json_ld, page_name=page_name)
 
     # ------------------------------------------------------------ reading
 
@@ -196,6 +204,11 @@ class PublicSite(WebPages):
     @staticmethod
     def paging(request: Request, per_page: int = 20) -> dict[str, Any]:
         return {"page": request.query_params.get("page") or 1, "per_page": per_page}
+
+    async def with_ids(self, cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Cards that carry only a slug (search, categories) with their listing id, so they get vote buttons."""
+        ids = await run_in_threadpool(community_q.ids_by_slug, self.s.reads, [str(c.get("slug")) for c in cards])
+        return [{**c, "id": ids[c["slug"]]} if c.get("slug") in ids and not c.get("id") else c for c in cards]
 
     def item_list(self, name: str, cards: list[dict[str, Any]]) -> dict[str, Any]:
         """Schema.org ItemList of listing cards (their public pages, in order)."""

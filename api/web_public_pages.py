@@ -16,6 +16,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from api.web_public import PageProblem, PublicSite
+from api.web_reviews import review_section
 from queries import updates as updates_q
 from queries.paging import Paging
 
@@ -71,6 +72,7 @@ class DirectoryPages(PublicSite):
         slug = request.path_params["slug"]
         doc = await self.op(request, "get_listing", {"slug": slug})
         alternatives = await self.op(request, "get_alternatives", {"slug": slug, "per_page": 6})
+        others = await self.with_ids(alternatives["items"])
         badges = await self.op(request, "get_badges", {"slug": slug})
         rating = doc["community"]["rating"]
         ld: dict[str, Any] = {
@@ -87,9 +89,14 @@ class DirectoryPages(PublicSite):
         if rating["count"] and rating["average"] is not None:
             ld["aggregateRating"] = {"@type": "AggregateRating", "ratingValue": rating["average"],
                                      "ratingCount": rating["count"], "bestRating": 5, "worstRating": 1}
+        session = self.id.sessions.lookup(request.cookies.get(self.session_cookie))
+        page = request.query_params.get("page") or "1"
+        section = await run_in_threadpool(review_section, self.s.reads, int(doc["listing_id"]),
+                                          session.account_id if session else None, int(page) if page.isdigit() else 1)
         return await self.show(request, "public/listing.html", {
-            "l": doc, "alternatives": alternatives["items"], "badges": badges["badges"], "jsonld": ld,
-            "listing_ids": [doc["listing_id"]], "og_type": "product",
+            **section, "review_pager": self.pager(request, section["reviews"]),
+            "l": doc, "alternatives": others, "badges": badges["badges"], "jsonld": ld,
+            "listing_ids": [doc["listing_id"], *ids_of(others)], "og_type": "product",
             "description": doc.get("short_description") or doc.get("tagline") or "",
             "og_image": doc.get("logo_url"),
         })
@@ -118,8 +125,10 @@ class DirectoryPages(PublicSite):
 
     async def category(self, request: Request) -> Response:
         cat = await self.op(request, "get_category", {"slug": request.path_params["slug"], **self.paging(request)})
+        cards = await self.with_ids(cat["listings"]["items"])
         return await self.show(request, "public/category.html", {
-            "c": cat, "pager": self.pager(request, cat["listings"]), "description": cat.get("description") or "",
+            "c": cat, "cards": cards, "pager": self.pager(request, cat["listings"]),
+            "description": cat.get("description") or "", "listing_ids": ids_of(cards),
             "jsonld": self.item_list(cat["name"], cat["listings"]["items"]),
         })
 

@@ -1,4 +1,4 @@
-"""The public website, assembled: directory and reading pages, feeds, votes and follows, the stylesheet.
+"""The public website, assembled: directory and reading pages, feeds, votes and follows, reviews, the stylesheet.
 
 `public_site(identity, executor)` is called once by the composition root.
 The pages read through an `Executor` over the API's own services and registry
@@ -24,6 +24,8 @@ from api.web_content_pages import ContentPages
 from api.web_feeds import FeedPages
 from api.web_public import PublicSite
 from api.web_public_pages import DirectoryPages
+from api.web_reviews import ReviewPages
+from api.web_staff_reviews import StaffReviewPages
 from api.web_votes import VotePages
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -71,4 +73,5 @@ def public_site(identity: Identity, executor: Executor, *, rate_limits: bool = T
     content = ContentPages(identity, reader, limiter)
     feeds = FeedPages(identity, reader, limiter)
     routes = static_routes() + directory.routes() + content.routes() + feeds.routes() + VotePages(identity, limited=rate_limits).routes()
+    routes += ReviewPages(identity, limited=rate_limits).routes() + StaffReviewPages(identity).routes()  # docs/reviews.md
     return PublicWebsite(routes, directory)

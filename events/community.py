@@ -42,6 +42,35 @@ class ReviewWritten(Event):
     account_id: str
     rating: int  # 1..5
     text: str
+    genuine: bool = False  # written on the website under the review rules (docs/reviews.md): counts at once
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReviewEdited(Event):
+    """The author changed their review (one review per person and listing, kept up to date)."""
+
+    review_id: str
+    listing_id: int
+    account_id: str
+    rating: int  # 1..5
+    text: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReviewHidden(Event):
+    """Staff took a review off the site and out of the rating, with the reason they give."""
+
+    review_id: str
+    listing_id: int
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReviewRestored(Event):
+    """Staff put a hidden review back: it shows and counts again."""
+
+    review_id: str
+    listing_id: int
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -28,6 +28,19 @@ class ListingCreated(Event):
     story: dict[str, str]
     milestones: list[dict[str, Any]]
     not_found_on_website: list[str]
+    evidence: dict[str, list[dict[str, str]]] | None = None  # field -> quotes from the site it was drafted from
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingEvidenceSet(Event):
+    """The site quotes behind the listing's drafted values, after its draft changed them (field -> [{url, quote}]).
+
+    A field whose value an owner or staff edited loses its evidence with the
+    edit itself (the value no longer comes from the site); this event carries
+    the evidence of the fields that still hold the drafted value.
+    """
+
+    evidence: dict[str, list[dict[str, str]]]
 
 
 @dataclass(frozen=True, kw_only=True)

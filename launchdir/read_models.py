@@ -22,6 +22,7 @@ from projections.listing_view import ListingView
 from projections.mail_view import MailView
 from projections.oauth_view import OAuthView
 from projections.orders_view import OrdersView
+from projections.reviews_view import ReviewsView
 from projections.updates_view import UpdatesView
 
 
@@ -43,4 +44,5 @@ def all_projections(timezone: str = "UTC") -> list[Projection]:
         OrdersView(),
         UpdatesView(),  # listing updates: the latest-updates feed, the follower fan-out
         InterviewView(),  # founder-interview answers and who owns a live listing
+        ReviewsView(),  # review texts for listing pages and the staff's review list (docs/reviews.md)
     ]

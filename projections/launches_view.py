@@ -28,7 +28,10 @@ from events.community import (
     ListingFollowed,
     ListingUnfollowed,
     ListingViewsCounted,
+    ReviewEdited,
+    ReviewHidden,
     ReviewModerated,
+    ReviewRestored,
     ReviewWritten,
     VoteCast,
     VoteWithdrawn,
@@ -246,7 +249,15 @@ class LaunchesView(Projection):
 
     @handles(ReviewWritten)
     def _review(self, cur: Cursor[Any], t: Tables, e: ReviewWritten) -> None:
-        TALLY.written(cur, t["reviews"], e)
+        TALLY.written(cur, t["reviews"], t["listings"], e)
+
+    @handles(ReviewEdited)
+    def _review_edited(self, cur: Cursor[Any], t: Tables, e: ReviewEdited) -> None:
+        TALLY.edited(cur, t["reviews"], t["listings"], e)
+
+    @handles(ReviewHidden, ReviewRestored)
+    def _review_hidden(self, cur: Cursor[Any], t: Tables, e: ReviewHidden | ReviewRestored) -> None:
+        TALLY.hidden(cur, t["reviews"], t["listings"], e)
 
     @handles(ReviewModerated)
     def _moderated(self, cur: Cursor[Any], t: Tables, e: ReviewModerated) -> None:

@@ -22,6 +22,8 @@ REVENUE_LABELS = {"verified": "verified", "self_reported": "self-reported"}
 STRING_FIELDS = ("tagline", "short_description", "description", "stage", "country", "city", "demo_video_url",
                  "logo_url", "headline", "summary")
 LIST_FIELDS = ("tags", "features", "usps", "keywords")
+EVIDENCE_FIELDS = frozenset(STRING_FIELDS + LIST_FIELDS + ("pricing_model", "pricing_summary", "founded_year"))
+"""Fields whose evidence the public document shows: those it shows (never a private one, such as `contact_email`)."""
 
 # Trending: every vote counts 0.5 ** (age_hours / HALF_LIFE_HOURS) (docs/search.md).
 HALF_LIFE_HOURS = 36.0
@@ -52,12 +54,17 @@ def new_state(e: Any) -> dict[str, Any]:
         "status": "draft", "plan": None, "week": None, "launched_at": None, "listed_at": None,
         "created_at": e.timestamp.isoformat(), "unlocked": [], "alternatives": [], "owner_ids": list(e.owner_ids),
         "verified": False, "featured_weeks": [], "updates": [], "revenue": None, "billboard_cents": 0,
-        "domain_rating": None,
+        "domain_rating": None, "evidence": dict(getattr(e, "evidence", None) or {}),
     }
 
 
 def apply_edit(state: dict[str, Any], changes: dict[str, Any]) -> None:
-    """ListingEdited: profile keys, or `categories`, `socials`, `faqs`, `founders`, `not_found_on_website`."""
+    """ListingEdited: profile keys, or `categories`, `socials`, `faqs`, `founders`, `not_found_on_website`.
+
+    An edited field loses its evidence: its value no longer comes from the site.
+    """
+    evidence = state.get("evidence") or {}
+    state["evidence"] = {k: v for k, v in evidence.items() if k not in changes}
     for k, v in changes.items():
         if k in ("categories", "faqs", "founders", "not_found_on_website"):
             state[k] = list(v or [])
@@ -182,6 +189,7 @@ def public_doc(state: dict[str, Any], counters: dict[str, Any], names: dict[str,
         "links": {"website": website_of(p, state["socials"]), "listing": f"/listings/{slug}",
                   "badges": f"/api/v1/listings/{slug}/badges"},
         "not_found_on_website": [str(x) for x in state["not_found_on_website"]],
+        "evidence": evidence_doc(state),
     }
     shown = unlocked_sections(state)
     if "story" in shown:
@@ -191,6 +199,12 @@ def public_doc(state: dict[str, Any], counters: dict[str, Any], names: dict[str,
     if "media" in shown:
         doc["media"] = _media(p.get("media"))
     return doc
+
+
+def evidence_doc(state: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """Field -> [{url, quote}]: where on the product's own site each drafted value was found."""
+    return {str(k): [{"url": str(q.get("url") or ""), "quote": str(q.get("quote") or "")} for q in v]
+            for k, v in (state.get("evidence") or {}).items() if k in EVIDENCE_FIELDS and isinstance(v, list)}
 
 
 def community(counters: dict[str, Any]) -> dict[str, Any]:

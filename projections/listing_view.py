@@ -33,7 +33,10 @@ from events.community import (
     ListingFollowed,
     ListingUnfollowed,
     ListingViewsCounted,
+    ReviewEdited,
+    ReviewHidden,
     ReviewModerated,
+    ReviewRestored,
     ReviewWritten,
     VoteCast,
     VoteWithdrawn,
@@ -44,6 +47,7 @@ from events.listing import (
     ListingCreated,
     ListingEdited,
     ListingEditReverted,
+    ListingEvidenceSet,
     ListingFeatured,
     ListingLaunched,
     ListingMilestoneAdded,
@@ -126,6 +130,10 @@ class ListingView(Projection):
     @handles(ListingEdited)
     def _edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited) -> None:
         self._change(cur, t, lambda s: docs.apply_edit(s, e.changes), stream=e.originator_id)
+
+    @handles(ListingEvidenceSet)
+    def _evidence(self, cur: Cursor[Any], t: Tables, e: ListingEvidenceSet) -> None:
+        self._change(cur, t, lambda s: s.update(evidence=dict(e.evidence)), stream=e.originator_id)
 
     @handles(ListingEditReverted)
     def _reverted(self, cur: Cursor[Any], t: Tables, e: ListingEditReverted) -> None:
@@ -256,17 +264,33 @@ class ListingView(Projection):
 
     @handles(ReviewWritten)
     def _review_written(self, cur: Cursor[Any], t: Tables, e: ReviewWritten) -> None:
-        TALLY.written(cur, t["reviews"], e)
+        TALLY.written(cur, t["reviews"], t["listings"], e)
+        if getattr(e, "genuine", False):
+            self._rating(cur, t, e.listing_id)
 
     @handles(ReviewModerated)
     def _review_moderated(self, cur: Cursor[Any], t: Tables, e: ReviewModerated) -> None:
-        self._forget(cur, e.listing_id)
         TALLY.moderated(cur, t["reviews"], t["listings"], e)
+        self._rating(cur, t, e.listing_id)
+
+    @handles(ReviewEdited)
+    def _review_edited(self, cur: Cursor[Any], t: Tables, e: ReviewEdited) -> None:
+        TALLY.edited(cur, t["reviews"], t["listings"], e)
+        self._rating(cur, t, e.listing_id)
+
+    @handles(ReviewHidden, ReviewRestored)
+    def _review_hidden(self, cur: Cursor[Any], t: Tables, e: ReviewHidden | ReviewRestored) -> None:
+        TALLY.hidden(cur, t["reviews"], t["listings"], e)
+        self._rating(cur, t, e.listing_id)
+
+    def _rating(self, cur: Cursor[Any], t: Tables, listing_id: int) -> None:
+        """Copy the listing's recounted rating into its public document."""
+        self._forget(cur, listing_id)
         cur.execute(
             f"""UPDATE {t['profiles']} p SET doc = jsonb_set(p.doc, '{{community,rating}}',
                     jsonb_build_object('average', l.rating_avg::float8, 'count', l.rating_count))
                 FROM {t['listings']} l WHERE l.listing_id = p.listing_id AND p.listing_id = %s""",
-            (e.listing_id,),
+            (listing_id,),
         )
 
     # ------------------------------------------------------------ writing

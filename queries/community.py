@@ -39,3 +39,12 @@ def followed_listings(reads: ReadStore, account_id: str, limit: int = 100) -> li
             (account_id, limit),
         ).fetchall()
     return [{"listing_id": r[0], "slug": r[1], "name": r[2] or r[1], "since": r[3]} for r in rows]
+
+
+def ids_by_slug(reads: ReadStore, slugs: list[str]) -> dict[str, int]:
+    """Listing ids of the given slugs (search and category cards carry slugs only; vote buttons need the id)."""
+    t = reads.tables(FOLLOWS_VIEW)
+    with reads.pool.connection() as conn:
+        rows = conn.execute(f"SELECT slug, listing_id FROM {t['listings']} WHERE slug = ANY(%s)",
+                            (sorted(set(slugs)),)).fetchall()
+    return {str(r[0]): int(r[1]) for r in rows}

@@ -192,6 +192,11 @@ class MediaItem(BaseModel):
     caption: str | None
 
 
+class EvidenceQuote(BaseModel):
+    url: str = Field(description="The page of the product's own website the quote was found on.")
+    quote: str
+
+
 class ListingProfile(BaseModel):
     """The full public profile; `story`, `milestones` and `media` appear only when unlocked."""
 
@@ -233,6 +238,9 @@ class ListingProfile(BaseModel):
     billboard: Billboard
     links: ListingLinks
     not_found_on_website: list[str]
+    evidence: dict[str, list[EvidenceQuote]] = Field(
+        default_factory=dict, description="Profile field (e.g. `description`, `pricing_summary`) -> the quotes from the "
+                                          "product's own website its drafted value came from; fields a person wrote have none.")
     story: dict[str, str] | None = None
     milestones: list[Milestone] | None = None
     media: list[MediaItem] | None = None

@@ -84,4 +84,23 @@ def listing_content(state: DraftState, extra_categories: int = 0) -> dict[str, A
         "milestones": [dict(m) for m in state.milestones],
         "not_found_on_website": list(state.not_found_on_website),
         "owner_ids": list(state.owners),
+        "evidence": drafted_evidence(state, profile),
     }
+
+
+def drafted_evidence(state: DraftState, profile: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
+    """Field -> the site quotes behind it, for the profile fields that still hold the value drafted from the site.
+
+    A value a person set (`edited`, `manual`, `override`) has no evidence: it
+    did not come from the site.
+    """
+    out: dict[str, list[dict[str, str]]] = {}
+    for name in profile:
+        slot = state.slot(name) if name in STRING_FIELDS + LIST_FIELDS else None
+        if slot is None or slot.state != "ai":
+            continue
+        quotes = [{"url": str(e.get("url") or ""), "quote": str(e.get("quote") or "")}
+                  for e in slot.evidence if e.get("quote")]
+        if quotes:
+            out[name] = quotes
+    return out

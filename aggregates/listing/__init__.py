@@ -29,6 +29,7 @@ from aggregates.listing.editing import (
     decide_delete_milestone,
     decide_edit,
     decide_post_update,
+    decide_set_evidence,
     decide_set_story,
     decide_unlock,
     decide_verify,
@@ -69,7 +70,7 @@ __all__ = [
     "decide_add_milestone", "decide_add_owner", "decide_approve_alternatives", "decide_badge_found",
     "decide_claim_slug", "decide_create", "decide_create_with_extras", "decide_delete_milestone", "decide_edit",
     "decide_feature", "decide_launch_if_due", "decide_relaunch", "decide_post_update", "decide_queue_free", "decide_release_slug",
-    "decide_schedule_paid", "decide_set_story", "decide_staff_publish", "decide_unlock", "decide_unpublish",
+    "decide_schedule_paid", "decide_set_evidence", "decide_set_story", "decide_staff_publish", "decide_unlock", "decide_unpublish",
     "decide_verify", "evolve", "initial", "initial_slug", "listing_stream", "require_listing", "require_open", "require_owner", "slug_stream", "slugify",
 ]
 

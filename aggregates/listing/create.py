@@ -46,6 +46,7 @@ def decide_create(
     story: dict[str, str] | None = None,
     milestones: list[dict[str, Any]] | None = None,
     not_found_on_website: list[str] | None = None,
+    evidence: dict[str, list[dict[str, str]]] | None = None,
     meta: Meta,
 ) -> list[Event]:
     if state.exists:
@@ -65,7 +66,7 @@ def decide_create(
         state, meta, ListingCreated, listing_id=listing_id, slug=slug, owner_ids=list(owner_ids), source=source,
         draft_id=draft_id, profile=dict(profile), categories=list(categories), socials=dict(socials or {}),
         faqs=list(faqs or []), founders=list(founders or []), story=dict(story or {}), milestones=ms,
-        not_found_on_website=list(not_found_on_website or []),
+        not_found_on_website=list(not_found_on_website or []), evidence=dict(evidence or {}),
     )
 
 

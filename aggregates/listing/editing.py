@@ -11,6 +11,7 @@ from events.errors import FieldProblem, InvalidInput, NotFound
 from events.listing import (
     ListingAlternativesApproved,
     ListingEdited,
+    ListingEvidenceSet,
     ListingMilestoneAdded,
     ListingMilestoneDeleted,
     ListingOwnerAdded,
@@ -80,6 +81,15 @@ def decide_approve_alternatives(state: ListingState, slugs: list[str], meta: Met
     if tuple(slugs) == state.alternatives:
         return []
     return one(state, meta, ListingAlternativesApproved, slugs=list(slugs))
+
+
+def decide_set_evidence(state: ListingState, evidence: dict[str, list[dict[str, str]]], meta: Meta) -> list[Event]:
+    """The site quotes behind the drafted values (only fields the listing holds); the same evidence changes nothing."""
+    require_listing(state)
+    known = {k: [dict(q) for q in v] for k, v in evidence.items() if k in state.profile and v}
+    if known == state.evidence:
+        return []
+    return one(state, meta, ListingEvidenceSet, evidence=known)
 
 
 def decide_add_owner(state: ListingState, account_id: str, meta: Meta) -> list[Event]:

@@ -16,6 +16,7 @@ from events.listing import (
     ListingCreated,
     ListingEdited,
     ListingEditReverted,
+    ListingEvidenceSet,
     ListingFeatured,
     ListingLaunched,
     ListingMilestoneAdded,
@@ -48,6 +49,7 @@ def _(e: ListingCreated, s: ListingState) -> ListingState:
         status="draft", profile=dict(e.profile), categories=tuple(e.categories), socials=dict(e.socials),
         faqs=tuple(e.faqs), founders=tuple(e.founders), story=dict(e.story), milestones=ms,
         next_milestone_id=len(ms) + 1, not_found_on_website=tuple(e.not_found_on_website),
+        evidence=dict(e.evidence or {}),
     )
 
 
@@ -88,7 +90,13 @@ def _changed(s: ListingState, changes: dict[str, Any], version: int) -> ListingS
             profile.pop(key, None)
         else:
             profile[key] = value
-    return replace(s, version=version, profile=profile, **extra)
+    evidence = {k: v for k, v in s.evidence.items() if k not in changes}  # an edited value is no longer the site's
+    return replace(s, version=version, profile=profile, evidence=evidence, **extra)
+
+
+@evolve.register
+def _(e: ListingEvidenceSet, s: ListingState) -> ListingState:
+    return replace(s, version=e.originator_version, evidence=dict(e.evidence))
 
 
 @evolve.register

@@ -63,6 +63,7 @@ class ListingState:
     featured_weeks: tuple[str, ...] = ()
     not_found_on_website: tuple[str, ...] = ()
     reviews: dict[int, str] = field(default_factory=dict)  # staff review of owner versions: version id -> accepted | reverted
+    evidence: dict[str, Any] = field(default_factory=dict)  # drafted field -> quotes from the site (ListingEvidenceSet)
 
     @property
     def exists(self) -> bool:

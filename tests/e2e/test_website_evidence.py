@@ -1,0 +1,55 @@
+"""Drafted values show their evidence: a listing drafted from a fixture site carries, in get_listing and on its page,
+the quote and the page of the product's own site each drafted value came from (a <details> disclosure)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import datetime, timezone
+
+import httpx
+import pytest
+
+from aggregates.base import Meta
+from commands import listing as listing_cmd
+from tests.conftest import Databases, RunningServer
+from tests.e2e.submission_support import live_server, person, saved_listing
+
+
+@pytest.fixture(scope="module")
+def live(databases: Databases) -> Iterator[RunningServer]:
+    yield from live_server(databases)
+
+
+def test_a_drafted_listing_shows_where_its_values_were_found(live: RunningServer, chromium) -> None:  # type: ignore[no-untyped-def]
+    who = person(live)
+    with httpx.Client(base_url=live.url + "/api/v1", timeout=15) as http:
+        listing_id = saved_listing(http, who, "devtool")
+        slug = http.get(f"/me/listings/{listing_id}", headers=who.headers()).json()["slug"]
+    c = live.container
+    position = listing_cmd.staff_publish(c.store, listing_id, Meta(at=datetime.now(timezone.utc), actor="staff:test",
+                                                                   channel="cli"))
+    assert c.runtime.wait_for(["listing_view"], position, timeout=10)
+
+    doc = httpx.get(f"{live.url}/api/v1/listings/{slug}").json()
+    evidence = doc["evidence"]
+    assert evidence, "a listing drafted from its site carries evidence"
+    for field, quotes in evidence.items():
+        assert field in doc or field.startswith("pricing_"), field
+        assert all(q["quote"] and q["url"].startswith("http://127.0.0.1:") for q in quotes), quotes
+    shown = next(f for f in ("description", "tagline", "features", "short_description") if f in evidence)
+    quote = evidence[shown][0]["quote"]
+
+    page = chromium.new_page()
+    try:
+        page.goto(f"{live.url}/listings/{slug}")
+        disclosures = page.locator("details.evidence")
+        assert disclosures.count() >= len([f for f in evidence if f in ("tagline", "description", "features", "usps")])
+        block = page.locator("details.evidence", has=page.locator(f"blockquote:has-text({quote[:40]!r})")).first
+        assert not block.locator("blockquote").first.is_visible()  # closed until asked
+        summary = block.locator("summary")
+        assert "from 127.0.0.1:" in summary.inner_text()
+        summary.click()
+        assert block.locator("blockquote").first.is_visible()
+        assert quote[:40] in block.inner_text()
+    finally:
+        page.close()
