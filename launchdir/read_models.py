@@ -23,6 +23,7 @@ from projections.mail_view import MailView
 from projections.oauth_view import OAuthView
 from projections.orders_view import OrdersView
 from projections.updates_view import UpdatesView
+from projections.vote_integrity_view import VoteIntegrityView
 
 
 def all_projections(timezone: str = "UTC") -> list[Projection]:
@@ -43,4 +44,5 @@ def all_projections(timezone: str = "UTC") -> list[Projection]:
         OrdersView(),
         UpdatesView(),  # listing updates: the latest-updates feed, the follower fan-out
         InterviewView(),  # founder-interview answers and who owns a live listing
+        VoteIntegrityView(),  # votes with their integrity signals: the staff vote report (docs/voting.md)
     ]
