@@ -38,18 +38,19 @@ def week_votes(reads: ReadStore, start: datetime, end: datetime) -> tuple[list[r
     return votes, names
 
 
-def vote_doc(v: rules.Vote) -> dict[str, Any]:
-    return {"vote_id": v.vote_id, "account_id": v.account_id, "cast_at": v.cast_at.isoformat(), "voided": v.voided,
+def vote_doc(v: rules.Vote, tz: tzinfo | None = None) -> dict[str, Any]:
+    """One vote as the report shows it (times in the site's timezone `tz`)."""
+    return {"vote_id": v.vote_id, "account_id": v.account_id, "cast_at": v.cast_at.astimezone(tz).isoformat(), "voided": v.voided,
             "email_verified": v.email_verified, "account_age_seconds": v.account_age_s,
             "since_first_view_seconds": v.since_first_view_s, "network": v.network_hash[:12], "agent": v.agent_hash[:12]}
 
 
-def _finding_doc(f: rules.Finding, names: dict[int, dict[str, Any]]) -> dict[str, Any]:
-    facts = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in f.facts.items()}
+def _finding_doc(f: rules.Finding, names: dict[int, dict[str, Any]], tz: tzinfo) -> dict[str, Any]:
+    facts = {k: (v.astimezone(tz).isoformat() if isinstance(v, datetime) else v) for k, v in f.facts.items()}
     return {"kind": f.kind, "listing": names.get(f.listing_id, {"listing_id": f.listing_id, "slug": "", "name": ""}),
-            "first_at": f.votes[0].cast_at.isoformat(), "last_at": f.votes[-1].cast_at.isoformat(),
+            "first_at": f.votes[0].cast_at.astimezone(tz).isoformat(), "last_at": f.votes[-1].cast_at.astimezone(tz).isoformat(),
             "count": len(f.votes), "voided": sum(v.voided for v in f.votes), "facts": facts,
-            "votes": [vote_doc(v) for v in f.votes]}
+            "votes": [vote_doc(v, tz) for v in f.votes]}
 
 
 def integrity_report(reads: ReadStore, monday: date, tz: tzinfo, now: datetime) -> dict[str, Any]:
@@ -64,8 +65,8 @@ def integrity_report(reads: ReadStore, monday: date, tz: tzinfo, now: datetime) 
         "week": monday.isoformat(), "from": start.isoformat(), "to": end.isoformat(), "rules": rules.rules(),
         "totals": {"votes": len(votes), "voided": sum(v.voided for v in votes), "listings": len(names),
                    "with_signals": sum(1 for v in votes if v.email_verified is not None), "flagged": len(flagged)},
-        "clusters": [_finding_doc(f, names) for f in clusters],
-        "velocity": [_finding_doc(f, names) for f in spikes],
+        "clusters": [_finding_doc(f, names, tz) for f in clusters],
+        "velocity": [_finding_doc(f, names, tz) for f in spikes],
     }
 
 
