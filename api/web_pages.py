@@ -37,6 +37,7 @@ from api.csrf import FIELD as CSRF_FIELD
 from api.csrf import Csrf
 from api.identity import Identity
 from api.sessions import WebSession
+from api.vote_signals import FirstViews
 from events import text as text_rule
 from events.errors import InvalidInput, Unavailable
 from queries import accounts as accounts_q
@@ -93,6 +94,7 @@ class WebPages:
         self.session_cookie = ("__Host-" if self.secure else "") + "ld_session"
         self.templates = Jinja2Templates(directory=str(TEMPLATE_DIR))
         self.templates.env.filters["when"] = self._when
+        self.first_views = FirstViews(self.s.store)  # a vote's "time since first page view" (docs/voting.md)
 
     def routes(self) -> list[BaseRoute]:
         """The page class's routes; each subclass lists its own."""
@@ -152,6 +154,8 @@ class WebPages:
         if not browser:
             browser = new_browser = Csrf.new_browser_value()
         me = accounts_q.account(self.s.reads, session.account_id) if session else None
+        if session is not None and me is not None:
+            self.first_views.seen(session.account_id, self._meta(session))
         context = {"csrf_field": CSRF_FIELD, "csrf_token": self.id.csrf.token(session.id if session else None, browser),
                    "me": me, "errors": {}, "values": {}, **ctx}
         response = self.templates.TemplateResponse(request, template, context, status_code=status)
@@ -182,6 +186,12 @@ class WebPages:
     def _meta(self, session: WebSession | None) -> Meta:
         actor = f"account:{session.account_id}" if session else "anonymous"
         return Meta(at=self.s.now(), actor=actor, channel="web", via="session" if session else "")
+
+    def _staff_meta(self, session: WebSession) -> Meta:
+        """Who a staff decision on the website is recorded as: `staff:<email>`."""
+        me = accounts_q.account(self.s.reads, session.account_id)
+        email = me["email"] if me else session.account_id
+        return Meta(at=self.s.now(), actor=f"staff:{email}", channel="web", via="session")
 
     def _wait(self, position: int, views: list[str] = VIEWS) -> None:
         self.s.runtime.wait_for(views, position, timeout=2.0)

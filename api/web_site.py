@@ -26,6 +26,7 @@ from api.web_public import PublicSite
 from api.web_public_pages import DirectoryPages
 from api.web_reviews import ReviewPages
 from api.web_staff_reviews import StaffReviewPages
+from api.web_vote_method import VoteMethodPage
 from api.web_votes import VotePages
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -66,12 +67,14 @@ def static_routes() -> list[BaseRoute]:
 
 
 def public_site(identity: Identity, executor: Executor, *, rate_limits: bool = True,
-                anonymous_quota: int = 3000, window: int = 900) -> PublicWebsite:
+                anonymous_quota: int = 3000, window: int = 900, vote_secret: str | None = None) -> PublicWebsite:
     reader = Executor(executor.services, executor.registry)
     limiter = LocalRateLimiter(Limits.of(anonymous=anonymous_quota, window=window)) if rate_limits else None
     directory = DirectoryPages(identity, reader, limiter)
     content = ContentPages(identity, reader, limiter)
     feeds = FeedPages(identity, reader, limiter)
-    routes = static_routes() + directory.routes() + content.routes() + feeds.routes() + VotePages(identity, limited=rate_limits).routes()
+    votes = VotePages(identity, limited=rate_limits, vote_secret=vote_secret)  # the vote-signal key (docs/voting.md)
+    routes = static_routes() + directory.routes() + content.routes() + feeds.routes() + votes.routes()
     routes += ReviewPages(identity, limited=rate_limits).routes() + StaffReviewPages(identity).routes()  # docs/reviews.md
+    routes += VoteMethodPage(identity, reader, limiter).routes()  # /about/votes
     return PublicWebsite(routes, directory)

@@ -27,14 +27,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from aggregates.base import Meta
 from api.identity import Identity
 from api.sessions import WebSession
 from api.web_diff import field_diffs
 from api.web_pages import WebPages
 from commands import review as review_cmd
 from events.errors import Conflict, InvalidInput, NotFound
-from queries import accounts as accounts_q
 from queries import audit as audit_q
 from queries import history as history_q
 from queries.paging import Paging
@@ -151,11 +149,6 @@ class WebStaffReview(WebPages):
         return self._redirect(f"{back}{sep}{urlencode({'notice': outcome, 'version': version_id})}")
 
     # ------------------------------------------------------------ helpers
-
-    def _staff_meta(self, session: WebSession) -> Meta:
-        me = accounts_q.account(self.s.reads, session.account_id)
-        email = me["email"] if me else session.account_id
-        return Meta(at=self.s.now(), actor=f"staff:{email}", channel="web", via="session")
 
     @staticmethod
     def _back(data: FormData) -> str:

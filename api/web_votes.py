@@ -26,8 +26,11 @@ from api.identity import Identity
 from api.ratelimit import Limits, LocalRateLimiter, OverLimit, Policy
 from api.services import Principal
 from api.sessions import WebSession
+from api.vote_signals import VoteSignals, vote_signal_key
 from api.web_pages import WebPages, safe_next
+from aggregates.votes import Observed
 from commands import community as community_cmd
+from commands import votes as votes_cmd
 from events.errors import Conflict
 from queries import accounts as accounts_q
 from queries import community as community_q
@@ -44,9 +47,10 @@ def vote_limits() -> Limits:
 
 
 class VotePages(WebPages):
-    def __init__(self, identity: Identity, limited: bool = True) -> None:
+    def __init__(self, identity: Identity, limited: bool = True, vote_secret: str | None = None) -> None:
         super().__init__(identity)
         self.limiter = LocalRateLimiter(vote_limits()) if limited else None  # off with LAUNCHDIR_RATE_LIMITS=off
+        self.signals = VoteSignals(vote_signal_key(vote_secret, self.s.reads))  # keyed hashes, never raw values
 
     def routes(self) -> list[BaseRoute]:
         page = self._page
@@ -107,7 +111,8 @@ class VotePages(WebPages):
                                 "There is no live listing at this address.")
         listing_id, meta = int(doc["listing_id"]), self._meta(session)
         try:
-            position = self._apply(action, listing_id, session.account_id, meta)
+            observed = self._observed(request, me) if action == "vote" else None
+            position = self._apply(action, listing_id, session.account_id, meta, observed)
         except Conflict as exc:
             return self._refuse(request, session, wants_json, 409, "This cannot be done now", exc.detail)
         self._wait(position, VIEWS)
@@ -119,10 +124,17 @@ class VotePages(WebPages):
                                  "votes": community.get("votes"), "followers": community.get("followers")})
         return self._redirect(back)
 
-    def _apply(self, action: str, listing_id: int, account_id: str, meta: Any) -> int:
+    def _observed(self, request: Request, me: dict[str, Any]) -> Observed:
+        """The vote's integrity signals as measured here: account facts and keyed hashes (docs/voting.md)."""
+        return Observed(account_created_at=me["created_at"], email_verified=bool(me["email_verified"]),
+                        network_hash=self.signals.network_hash(self._ip(request)),
+                        agent_hash=self.signals.agent_hash(request.headers.get("user-agent", "")),
+                        first_view_at=votes_cmd.first_view(self.s.store, str(me["account_id"])))
+
+    def _apply(self, action: str, listing_id: int, account_id: str, meta: Any, observed: Observed | None) -> int:
         store = self.s.store
         if action == "vote":
-            return community_cmd.cast_vote(store, listing_id, account_id, meta)
+            return community_cmd.cast_vote(store, listing_id, account_id, meta, observed)
         if action == "unvote":
             return community_cmd.withdraw_vote(store, listing_id, account_id, meta)
         return community_cmd.follow(store, listing_id, account_id, meta, on=action == "follow")

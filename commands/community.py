@@ -8,21 +8,23 @@ from __future__ import annotations
 
 import uuid
 
-from aggregates import community
+from aggregates import community, votes
 from aggregates.base import Meta
 from commands import listing as listing_cmd
 from commands.store import EventStore
 
 
-def cast_vote(store: EventStore, listing_id: int, account_id: str, meta: Meta) -> int:
+def cast_vote(store: EventStore, listing_id: int, account_id: str, meta: Meta,
+              observed: votes.Observed | None = None) -> int:
+    """`observed`: what the website measured (docs/voting.md, integrity); the vote's signals are derived from it."""
     live = listing_cmd.load(store, listing_id).status == "live"
-    return store.decide(community.vote_stream(listing_id, account_id), community.TOGGLE,
-                        lambda s: community.decide_vote(s, listing_id, account_id, live, meta)).position
+    return store.decide(community.vote_stream(listing_id, account_id), votes.VOTE,
+                        lambda s: votes.decide_cast(s, listing_id, account_id, live, observed, meta)).position
 
 
 def withdraw_vote(store: EventStore, listing_id: int, account_id: str, meta: Meta) -> int:
-    return store.decide(community.vote_stream(listing_id, account_id), community.TOGGLE,
-                        lambda s: community.decide_withdraw_vote(s, listing_id, account_id, meta)).position
+    return store.decide(community.vote_stream(listing_id, account_id), votes.VOTE,
+                        lambda s: votes.decide_withdraw(s, listing_id, account_id, meta)).position
 
 
 def follow(store: EventStore, listing_id: int, account_id: str, meta: Meta, on: bool = True) -> int:

@@ -37,6 +37,7 @@ from api.web_claims import claim_routes
 from api.web_invites import invite_routes
 from api.web_site import public_site
 from api.web_staff_review import staff_review_routes
+from api.web_staff_votes import staff_vote_routes
 from commands import catalog as catalog_cmd
 from commands.ids import IdAllocator
 from commands.store import EventStore, LaunchdirEvents
@@ -47,6 +48,7 @@ from launchdir.read_models import all_projections
 from launchdir.settings import Settings
 from launchdir.submission import DraftWorkers, draft_ports, job_queue, wire_submission
 from launchdir.updates import wire_updates
+from launchdir.vote_review import VoteReview
 from projections.log import EventLog
 from projections.reads import ReadStore
 from projections.runtime import ProjectionRuntime
@@ -239,7 +241,9 @@ def web_app(c: Container) -> Any:
     wire_updates(config, c.services, identity)  # followers emailed of listing updates; /unsubscribe/<token>
     config.extra_routes.extend(staff_review_routes(identity))  # /staff/review, /staff/listings/{slug}/history, /staff/audit
     config.extra_routes.extend(claim_routes(identity))  # /claims/confirm (emailed claim links), /staff/claims
-    site = public_site(identity, c.executor, rate_limits=c.settings.rate_limits)  # the public website (docs/website.md)
+    config.extra_routes.extend(staff_vote_routes(identity, VoteReview(c.store, c.services.reads, c.runtime)))  # /staff/votes
+    site = public_site(identity, c.executor, rate_limits=c.settings.rate_limits,  # the public website (docs/website.md)
+                       vote_secret=c.settings.vote_signal_secret)
     config.extra_routes.extend(site.routes)
     config.not_found_html = site.not_found
     return create_app(c.executor, config)

@@ -17,6 +17,7 @@ from launchdir import cli_claims  # noqa: F401  (adds `staff claims` to the staf
 from launchdir import cli_listings  # noqa: F401  (adds `staff unlock` to the staff group)
 from launchdir import cli_orders  # noqa: F401  (adds `staff orders`, `refund`, `tasks`, `fulfil`)
 from launchdir import cli_reviews  # noqa: F401  (adds `staff reviews list`, `hide`, `restore`)
+from launchdir import cli_votes  # noqa: F401  (adds `staff votes report`, `void`, `restore`)
 from launchdir.cli_accounts import accounts, keys
 from launchdir.cli_common import TextRuleGroup, cli_session, container, stop_on_sigterm
 from launchdir.cli_projections import projections

@@ -24,6 +24,7 @@ from projections.oauth_view import OAuthView
 from projections.orders_view import OrdersView
 from projections.reviews_view import ReviewsView
 from projections.updates_view import UpdatesView
+from projections.vote_integrity_view import VoteIntegrityView
 
 
 def all_projections(timezone: str = "UTC") -> list[Projection]:
@@ -45,4 +46,5 @@ def all_projections(timezone: str = "UTC") -> list[Projection]:
         UpdatesView(),  # listing updates: the latest-updates feed, the follower fan-out
         InterviewView(),  # founder-interview answers and who owns a live listing
         ReviewsView(),  # review texts for listing pages and the staff's review list (docs/reviews.md)
+        VoteIntegrityView(),  # votes with their integrity signals: the staff vote report (docs/voting.md)
     ]

@@ -91,6 +91,7 @@ class Settings:
     seller_country: str = "IE"  # where the seller is established: decides domestic VAT
     vies: bool = False  # also check VAT numbers in VIES (needs the internet)
     vies_url: str = "https://ec.europa.eu/taxation_customs/vies/rest-api"  # LAUNCHDIR_VIES_URL (a stand-in in tests)
+    vote_signal_secret: str | None = None  # HMAC key of votes' network and user-agent hashes (docs/voting.md)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -137,6 +138,7 @@ class Settings:
             seller_country=(e.get("LAUNCHDIR_SELLER_COUNTRY") or "IE").upper(),
             vies=_flag(e.get("LAUNCHDIR_VIES")),
             vies_url=e.get("LAUNCHDIR_VIES_URL") or "https://ec.europa.eu/taxation_customs/vies/rest-api",
+            vote_signal_secret=e.get("LAUNCHDIR_VOTE_SIGNAL_SECRET") or None,
         )
 
     def with_server(self, host: str, port: int) -> Settings:

@@ -27,6 +27,7 @@ from events.catalog import (
     SiteSettingsChanged,
 )
 from events.community import VoteCast, VoteWithdrawn
+from events.votes import VoteRestored, VoteVoided
 from events.listing import (
     ListingCreated,
     ListingEdited,
@@ -180,9 +181,9 @@ class CatalogView(Projection):
              "at": e.timestamp},
         )
 
-    @handles(VoteCast, VoteWithdrawn)
-    def _listing_vote(self, cur: Cursor[Any], t: Tables, e: VoteCast | VoteWithdrawn) -> None:
-        step = 1 if isinstance(e, VoteCast) else -1
+    @handles(VoteCast, VoteWithdrawn, VoteVoided, VoteRestored)  # a voided vote is out of the count until restored
+    def _listing_vote(self, cur: Cursor[Any], t: Tables, e: VoteCast | VoteWithdrawn | VoteVoided | VoteRestored) -> None:
+        step = 1 if isinstance(e, VoteCast | VoteRestored) else -1
         cur.execute(f"UPDATE {t['listings']} SET votes = greatest(votes + %s, 0) WHERE listing_id = %s", (step, e.listing_id))
 
     def _count(self, cur: Cursor[Any], t: Tables, categories: list[str], step: int) -> None:

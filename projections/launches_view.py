@@ -36,6 +36,7 @@ from events.community import (
     VoteCast,
     VoteWithdrawn,
 )
+from events.votes import VoteRestored, VoteVoided
 from events.listing import (
     ListingBadgeLost,
     ListingCreated,
@@ -192,6 +193,21 @@ class LaunchesView(Projection):
 
     @handles(VoteCast)
     def _vote(self, cur: Cursor[Any], t: Tables, e: VoteCast) -> None:
+        self._count_vote(cur, t, e.listing_id, e.account_id, e.timestamp)
+
+    @handles(VoteRestored)  # staff restored a voided vote: it counts again at its own time
+    def _restored(self, cur: Cursor[Any], t: Tables, e: VoteRestored) -> None:
+        self._count_vote(cur, t, e.listing_id, e.account_id, e.cast_at)
+
+    @handles(VoteWithdrawn)
+    def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn) -> None:
+        self._uncount_vote(cur, t, e.listing_id, e.account_id)
+
+    @handles(VoteVoided)  # staff voided a vote: out of every count, like a withdrawn one
+    def _voided(self, cur: Cursor[Any], t: Tables, e: VoteVoided) -> None:
+        self._uncount_vote(cur, t, e.listing_id, e.account_id)
+
+    def _count_vote(self, cur: Cursor[Any], t: Tables, listing_id: int, account_id: str, at: Any) -> None:
         counted = f"(l.week IS NOT NULL AND ins.cast_at < {self._week_end('l.week')})"
         cur.execute(
             f"""WITH ins AS (
@@ -205,11 +221,10 @@ class LaunchesView(Projection):
                 INSERT INTO {t['vote_hours']} (listing_id, hour, n)
                 SELECT listing_id, date_trunc('hour', cast_at, 'UTC'), 1 FROM ins
                 ON CONFLICT (listing_id, hour) DO UPDATE SET n = {t['vote_hours']}.n + 1""",
-            (e.listing_id, e.account_id, e.timestamp),
+            (listing_id, account_id, at),
         )
 
-    @handles(VoteWithdrawn)
-    def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn) -> None:
+    def _uncount_vote(self, cur: Cursor[Any], t: Tables, listing_id: int, account_id: str) -> None:
         end = self._week_end("l.week")
         counted = f"(l.week IS NOT NULL AND del.cast_at < {end})"
         # every part of the statement sees the votes table as it was before the DELETE,
@@ -227,7 +242,7 @@ class LaunchesView(Projection):
                         WHERE v.listing_id = l.id AND v.account_id <> %s AND v.cast_at < {end})
                         ELSE l.first_vote_at END
                 FROM del WHERE l.id = del.listing_id""",
-            (e.listing_id, e.account_id, e.account_id),
+            (listing_id, account_id, account_id),
         )
 
     @handles(ListingFollowed, ListingUnfollowed)

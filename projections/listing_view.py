@@ -63,6 +63,7 @@ from events.listing import (
     ListingVerified,
 )
 from events.metrics import BillboardContributed, DomainRatingRecorded, RevenueRecorded
+from events.votes import VoteRestored, VoteVoided
 from projections import listing_docs as docs
 from projections.base import Projection, Tables, handles
 from projections.listing_cards import (
@@ -239,8 +240,14 @@ class ListingView(Projection):
         counters.cast_vote(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.timestamp))
         self._patch_counter(cur, t, e.listing_id, "votes")
 
-    @handles(VoteWithdrawn)
-    def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn) -> None:
+    @handles(VoteRestored)  # staff restored a voided vote: counted again, weighed by its own time
+    def _restored(self, cur: Cursor[Any], t: Tables, e: VoteRestored) -> None:
+        self._forget(cur, e.listing_id)
+        counters.cast_vote(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.cast_at))
+        self._patch_counter(cur, t, e.listing_id, "votes")
+
+    @handles(VoteWithdrawn, VoteVoided)  # a voided vote is out of the count, like a withdrawn one
+    def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn | VoteVoided) -> None:
         self._forget(cur, e.listing_id)
         if not counters.withdraw_vote(cur, t, e.listing_id, e.account_id):
             return

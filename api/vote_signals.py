@@ -1,0 +1,84 @@
+"""The privacy-preserving signals a website vote carries, and the first signed-in page view of each account.
+
+Addresses and user agents never leave this module in the clear: the network
+prefix (/24 of an IPv4 address, /48 of an IPv6 one; an IPv4-mapped IPv6
+address counts as IPv4) and the User-Agent header are each reduced to an
+HMAC-SHA256 under the vote-signal key. Without the key the hashes cannot be
+tested against guessed addresses; with it, staff can only tell "the same
+network" or "the same browser" apart from "different" (docs/voting.md).
+
+The key is `LAUNCHDIR_VOTE_SIGNAL_SECRET` when set (the same value in every
+process: hashes from different processes then match), else a random secret
+created once in the database (`vote-signals` in the secrets table).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import threading
+
+from aggregates.base import Meta
+from commands import votes as votes_cmd
+from commands.store import EventStore
+from projections.reads import ReadStore
+
+SEEN_MAX = 100_000  # accounts remembered as "first view recorded" per process; then the memory starts again
+
+
+def vote_signal_key(secret: str | None, reads: ReadStore) -> bytes:
+    """The HMAC key: derived from the setting when given, else from the database's own vote-signal secret."""
+    from api.sessions import signing_secret
+
+    raw = secret.encode() if secret else signing_secret(reads.pool, "vote-signals")
+    return hashlib.sha256(b"launchdir-vote-signals:" + raw).digest()
+
+
+def network_prefix(address: str) -> str:
+    """The /24 (IPv4) or /48 (IPv6) network of an address; "" when it is not an address."""
+    try:
+        ip = ipaddress.ip_address(address.strip())
+    except ValueError:
+        return ""
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    bits = 24 if ip.version == 4 else 48
+    return str(ipaddress.ip_network(f"{ip}/{bits}", strict=False))
+
+
+class VoteSignals:
+    """Keyed hashes of a request's network prefix and user agent."""
+
+    def __init__(self, key: bytes) -> None:
+        self._key = key
+
+    def _hash(self, kind: str, value: str) -> str:
+        if not value:
+            return ""
+        return hmac.new(self._key, f"{kind}:{value}".encode(), hashlib.sha256).hexdigest()
+
+    def network_hash(self, address: str) -> str:
+        return self._hash("net", network_prefix(address))
+
+    def agent_hash(self, user_agent: str) -> str:
+        return self._hash("ua", user_agent.strip()[:1000])
+
+
+class FirstViews:
+    """Records each account's first signed-in page view once; remembers in memory whom it has seen."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self._seen: set[str] = set()
+        self._lock = threading.Lock()
+
+    def seen(self, account_id: str, meta: Meta) -> None:
+        with self._lock:
+            if account_id in self._seen:
+                return
+            if len(self._seen) >= SEEN_MAX:
+                self._seen.clear()
+        votes_cmd.record_first_view(self.store, account_id, meta)  # the stream decides: only the first is stored
+        with self._lock:
+            self._seen.add(account_id)
