@@ -100,7 +100,8 @@ class WebDrafts(WebPages):
         except (ValueError, ValidationError):
             return self._message(request, session, "No such page", "The page number is 1 to 1000.", 400)
         found = drafts_q.list_my_drafts(self.s.reads, session.account_id, paging)
-        return self._render(request, "founder/drafts/list.html", {"drafts": found, "reasons": view.REASONS}, session)
+        return self._render(request, "founder/drafts/list.html", {"drafts": found, "reasons": view.REASONS,
+                                                                  "labels": view.LABELS}, session)
 
     # ------------------------------------------------------------ the editor
 

@@ -21,7 +21,7 @@ from tests.conftest import Databases, RunningServer, free_port
 from tests.conftest import test_settings as settings_for
 from tests.e2e import founder_support_drafts as steps
 from tests.fixtures.drafting_sites import serve
-from tests.fixtures.sites.server import FixtureServer
+from tests.fixtures.sites.server import Body, FixtureServer
 from tests.integration.test_accounts_mail import LocalSmtp
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
@@ -160,6 +160,8 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
             assert them.get_by_text("You have no drafts yet").count() == 1
             jar = {c["name"]: c["value"] for c in other.cookies()}
             with httpx.Client(base_url=base, cookies=jar, follow_redirects=False, timeout=15) as web:
+                assert web.get("/drafts", params={"page": "0"}).status_code == 400
+                assert web.get("/drafts", params={"page": "2"}).status_code == 200
                 token = CSRF.search(web.get("/submit").text)
                 assert token is not None
                 for path, form in ((f"/drafts/{draft_id}", {"section": "fields", "fields.name": "Taken"}),
@@ -174,12 +176,24 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         context.close()
 
 
-def test_a_site_that_robots_txt_closes_shows_why(world: tuple[RunningServer, LocalSmtp], chromium: Any) -> None:
+def test_progress_while_reading_then_the_editor_and_a_site_that_robots_txt_closes(
+        world: tuple[RunningServer, LocalSmtp], chromium: Any) -> None:
     server, smtp = world
     context = chromium.new_context()
     page = context.new_page()
     try:
         steps.sign_up(page, server.url, smtp, _address("robots"))
+        slow = {"/robots.txt": Body(b"", "text/plain", status=404),
+                "/": Body(b"<html><head><title>Slowly</title></head><body><h1>Slowly</h1><p>Slowly sends letters."
+                          b"</p></body></html>", delay=3.0)}
+        with FixtureServer(routes=slow) as slow_site:
+            steps.submit_site(page, server.url, slow_site.url("/"))
+            page.get_by_role("heading", name="Reading your site…").wait_for()
+            assert page.locator('meta[http-equiv="refresh"]').count() == 1
+            assert page.get_by_role("button").filter(has_text="Save").count() == 0, "nothing to edit while reading"
+            assert steps.wait_until_drafted(page) == "ready", "the page reloads itself into the editor"
+        assert page.locator('meta[http-equiv="refresh"]').count() == 0
+
         with FixtureServer("closed") as closed:
             steps.submit_site(page, server.url, closed.url("/"))
             assert steps.wait_until_drafted(page) == "failed"
