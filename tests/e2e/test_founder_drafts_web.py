@@ -199,6 +199,11 @@ def test_progress_while_reading_then_the_editor_and_a_site_that_robots_txt_close
             assert steps.wait_until_drafted(page) == "failed"
         assert "robots.txt does not allow" in page.locator(".failure").inner_text()
         assert "robots_forbidden" in page.locator(".failure").inner_text()
+        if AXE.exists():
+            assert _axe(page) == []
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.set_viewport_size({"width": 390, "height": 900})
+        page.screenshot(path=str(SHOTS / "founder-failed-390.png"), full_page=True)
         page.goto(server.url + "/drafts")
         assert "robots.txt does not allow" in page.locator(".draft-list").inner_text()
 
@@ -229,6 +234,7 @@ def test_the_editor_passes_axe_and_is_photographed(world: tuple[RunningServer, L
             for name, path in pages.items():
                 page.goto(server.url + path)
                 assert _axe(page) == [], (scheme, name)
+        page.emulate_media(color_scheme="light")
         for width in (390, 1440):
             page.set_viewport_size({"width": width, "height": 900})
             for name, path in pages.items():
