@@ -95,6 +95,23 @@ def editor(doc: dict[str, Any], shown: dict[str, Any], section: str) -> dict[str
     }
 
 
+def error_label(name: str) -> str:
+    """The words before an error in the summary: `fields.tagline` -> Tagline, `milestones.0.url` -> Milestone 1: url."""
+    parts = name.split(".")
+    if parts[0] == "fields" and len(parts) > 1:
+        return LABELS.get(parts[1], parts[1])
+    singular = {"faqs": "FAQ", "founders": "Founder", "milestones": "Milestone"}
+    if parts[0] in singular and len(parts) == 3 and parts[1].isdigit():
+        return f"{singular[parts[0]]} {int(parts[1]) + 1}: {parts[2]}"
+    if parts[0] in ("company_socials", "founder_socials") and len(parts) == 2:
+        return f"{LABELS.get(parts[0], 'Founder links')}: {SOCIAL_LABELS.get(parts[1], parts[1])}"
+    if parts[0] == "story" and len(parts) == 2:
+        return f"Story: {STORY_LABELS.get(parts[1], parts[1])}"
+    words = {"seo": "SEO", "competitor_url": "Competitor", "email": "Email", "form": "", "regenerate": "Regenerate",
+             "restore": "Restore", "lock_fields": "Lock"}
+    return " ".join(words.get(p, p) for p in parts).strip()
+
+
 def _rows(doc: dict[str, Any], shown: dict[str, Any], section: str, name: str) -> list[dict[str, Any]]:
     """The section's items (the refused ones when that form was refused) and one empty row to add an item."""
     items = shown[name] if section == name and name in shown else doc.get(name) or []

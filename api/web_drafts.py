@@ -68,7 +68,8 @@ class WebDrafts(WebPages):
     def submit_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if session is None:
             return self._signin(request)
-        return self._render(request, "founder/drafts/submit.html", {}, session)
+        url = request.query_params.get("url", "")[:2048]  # "Submit the site again" from a failed draft
+        return self._render(request, "founder/drafts/submit.html", {"values": {"url": url}}, session)
 
     def submit(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if session is None:
@@ -181,6 +182,7 @@ class WebDrafts(WebPages):
                 status: int = 200) -> Response:
         shown = ctx.get("shown") or {}
         page = view.editor(doc, shown, ctx.get("section", ""))
+        page["error_labels"] = {name: view.error_label(name) for name in ctx.get("errors") or {}}
         return self._render(request, EDITOR, {**page, **ctx}, session, status)
 
     def _editor_again(self, request: Request, data: FormData, session: WebSession | None,

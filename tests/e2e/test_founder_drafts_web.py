@@ -118,6 +118,8 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         tagline_error = page.locator('[id="fields.tagline-error"]')
         assert "at most 500 characters" in tagline_error.inner_text()
         assert page.locator('[name="fields.tagline"]').get_attribute("aria-invalid") == "true"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / "founder-editor-error-1440.png"))
         page.goto(f"{base}/drafts/{draft_id}")
         assert steps.field_input(page, "tagline").input_value() != "x" * 501
 
@@ -204,6 +206,8 @@ def test_progress_while_reading_then_the_editor_and_a_site_that_robots_txt_close
         SHOTS.mkdir(parents=True, exist_ok=True)
         page.set_viewport_size({"width": 390, "height": 900})
         page.screenshot(path=str(SHOTS / "founder-failed-390.png"), full_page=True)
+        page.get_by_role("link", name="Submit the site again").click()
+        assert page.get_by_label("Website address").input_value() == closed.url("/")
         page.goto(server.url + "/drafts")
         assert "robots.txt does not allow" in page.locator(".draft-list").inner_text()
 

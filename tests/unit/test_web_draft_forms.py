@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from starlette.datastructures import FormData
 
 from api import web_draft_forms as forms
+from api.web_draft_view import error_label
 from commands.draft_inputs import UpdateDraft
 from events.draft_fields import FIELD_NAMES
 from events.errors import FieldProblem, InvalidInput
@@ -107,3 +108,12 @@ def test_socials_send_changed_links_and_section_buttons_act_on_the_slot() -> Non
 def test_a_domain_problem_on_a_list_item_lands_on_its_list() -> None:
     exc = InvalidInput("unknown category", [FieldProblem("fields.categories.1", "enum", "'Nope' is not a category")])
     assert forms.problems(exc) == {"fields.categories": "'Nope' is not a category"}
+
+
+@pytest.mark.parametrize(("name", "label"), [
+    ("fields.tagline", "Tagline"), ("milestones.0.url", "Milestone 1: url"), ("faqs.2.answer", "FAQ 3: answer"),
+    ("company_socials.github", "Company links: GitHub"), ("story.whats_next", "Story: What's next"),
+    ("seo.title", "SEO title"), ("form", ""),
+])
+def test_errors_in_the_summary_say_which_input(name: str, label: str) -> None:
+    assert error_label(name) == label
