@@ -34,6 +34,7 @@ from api.oauth import OAuthServer, build_oauth
 from api.identity import Identity, build_identity
 from api.web_auth import identity_routes
 from api.web_claims import claim_routes
+from api.web_drafts import draft_routes
 from api.web_invites import invite_routes
 from api.web_site import public_site
 from api.web_staff_review import staff_review_routes
@@ -237,6 +238,7 @@ def web_app(c: Container) -> Any:
     config.on_startup.append(c.draft_workers.start)  # resumes stalled draft jobs, then sweeps every 30 s
     config.on_shutdown.insert(0, c.draft_workers.stop)
     config.extra_routes.extend(invite_routes(identity))  # /invites/accept: co-founder invites
+    config.extra_routes.extend(draft_routes(identity))  # /submit, /drafts, /drafts/{id}: the founder's drafts
     wire_orders(c.services, c.settings, config)  # /checkout/*, /webhooks/stripe, fulfilment (docs/orders.md)
     wire_updates(config, c.services, identity)  # followers emailed of listing updates; /unsubscribe/<token>
     config.extra_routes.extend(staff_review_routes(identity))  # /staff/review, /staff/listings/{slug}/history, /staff/audit

@@ -1,0 +1,119 @@
+"""What the draft editor shows: the draft document (get_draft) arranged into sections, labels and words.
+
+Kept apart from the page handlers (`api/web_drafts.py`) because it changes
+for a different reason: how the editor reads, not what it does. Pure
+functions of the draft document and of a refused form's values.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aggregates.draft import MAX_INVITES
+from api.web_draft_forms import MAPPINGS, ROW_KEYS, SLOT_SECTIONS, field_value
+from events.draft_fields import IN_PROGRESS, LIST_FIELDS
+
+GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("basics", "The basics", ("name", "tagline", "short_description", "description")),
+    ("business", "Business facts", ("stage", "pricing_model", "pricing_summary", "founded_year", "country", "city",
+                                    "contact_email")),
+    ("media", "Logo and video", ("logo_url", "demo_video_url")),
+    ("lists", "Categories, features and keywords", ("categories", "features", "usps", "tags", "keywords")),
+)
+LABELS: dict[str, str] = {
+    "name": "Name", "tagline": "Tagline", "short_description": "Short description", "description": "Description",
+    "stage": "Stage", "pricing_model": "Pricing model", "pricing_summary": "Pricing summary",
+    "founded_year": "Founded (year)", "country": "Country", "city": "City", "contact_email": "Contact email",
+    "logo_url": "Logo URL", "demo_video_url": "Demo video URL", "categories": "Categories", "features": "Features",
+    "usps": "What sets it apart", "tags": "Tags", "keywords": "Keywords",
+    "faqs": "FAQs", "founders": "Founders", "company_socials": "Company links",
+}
+HINTS: dict[str, str] = {
+    "tagline": "One line, up to 500 characters.", "short_description": "Up to 500 characters.",
+    "description": "Up to 20,000 characters.", "country": "Two-letter code, e.g. DE.",
+    "founded_year": "Four digits, e.g. 2024.", "categories": "One a line, names or slugs; the first is the primary.",
+    "features": "One a line, up to 20.", "usps": "One a line, up to 20.", "tags": "One a line, up to 20.",
+    "keywords": "One a line, up to 20.", "logo_url": "An http or https address.",
+    "demo_video_url": "An http or https address.",
+}
+LONG = ("description",)
+MEDIUM = ("short_description",)
+STATE_WORDS: dict[str, str] = {
+    "ai": "drafted from your site", "not_found": "not found on your site", "edited": "edited by you",
+    "manual": "added by you", "override": "locked", "deleted": "removed",
+}
+REASONS: dict[str, str] = {
+    "robots_forbidden": "The site's robots.txt does not allow it to be read (or robots.txt did not answer).",
+    "site_unreachable": "The site could not be reached (no such host, refused, an error status, or too slow).",
+    "timeout": "Reading and drafting took too long and was stopped.",
+    "blocked_address": "The site redirected to an address that is not public.",
+    "not_html": "The address does not serve a web page.",
+    "too_large": "The site's pages were too large to read.",
+    "crawl_failed": "Reading the site failed unexpectedly.",
+    "drafting_failed": "Drafting failed three times.",
+}
+STORY_LABELS: dict[str, str] = {
+    "title": "Title", "story": "The story", "why_started": "Why you started", "problem": "The problem",
+    "journey": "The journey", "challenges": "Challenges", "achievements": "Achievements", "lessons": "Lessons",
+    "whats_next": "What's next",
+}
+SOCIAL_LABELS: dict[str, str] = {
+    "x": "X", "linkedin": "LinkedIn", "github": "GitHub", "facebook": "Facebook", "instagram": "Instagram",
+    "youtube": "YouTube", "tiktok": "TikTok", "mastodon": "Mastodon", "bluesky": "Bluesky", "discord": "Discord",
+    "reddit": "Reddit", "producthunt": "Product Hunt", "website": "Website", "custom": "Other link",
+}
+
+
+def editor(doc: dict[str, Any], shown: dict[str, Any], section: str) -> dict[str, Any]:
+    """The editor's context: `shown` (a refused form's values) replaces the draft's values of `section`."""
+    groups = []
+    for key, title, names in GROUPS:
+        rows = []
+        for name in names:
+            slot = doc["fields"].get(name) or {"value": None, "state": "not_found", "evidence": []}
+            input_name = f"fields.{name}"
+            value = shown[input_name] if section == "fields" and input_name in shown else field_value(name, slot["value"])
+            kind = "long" if name in LONG else "medium" if name in MEDIUM else "list" if name in LIST_FIELDS else "line"
+            rows.append({"name": name, "input": input_name, "label": LABELS[name], "hint": HINTS.get(name, ""),
+                         "value": value, "state": slot["state"], "evidence": slot["evidence"], "kind": kind,
+                         "missing": name in doc["missing"]})
+        groups.append({"key": key, "title": title, "fields": rows})
+    items = {name: _rows(doc, shown, section, name) for name in ROW_KEYS}
+    mappings = {name: {k: (shown.get(f"{name}.{k}") if section == name and f"{name}.{k}" in shown
+                           else (doc.get(name) or {}).get(k, "")) for k in keys} for name, keys in MAPPINGS.items()}
+    competitor = doc.get("competitor") or None
+    return {
+        "draft": doc, "groups": groups, "rows": items, "mappings": mappings,
+        "slot_states": {name: doc["section_states"].get(name, "not_found") for name in SLOT_SECTIONS},
+        "competitor_url": shown.get("competitor_url", competitor["url"] if competitor else ""),
+        "invite_email": shown.get("email", ""), "in_progress": doc["status"] in IN_PROGRESS,
+        "failure_text": REASONS.get((doc.get("failure") or {}).get("reason", ""), ""),
+        "regenerate_checked": shown.get("regenerate", []),
+        "labels": LABELS, "state_words": STATE_WORDS, "story_labels": STORY_LABELS, "social_labels": SOCIAL_LABELS,
+        "missing_labels": [LABELS.get(m, m) for m in doc["missing"]],
+        "invites_left": max(0, MAX_INVITES - len(doc["invites"])),
+    }
+
+
+def error_label(name: str) -> str:
+    """The words before an error in the summary: `fields.tagline` -> Tagline, `milestones.0.url` -> Milestone 1: url."""
+    parts = name.split(".")
+    if parts[0] == "fields" and len(parts) > 1:
+        return LABELS.get(parts[1], parts[1])
+    singular = {"faqs": "FAQ", "founders": "Founder", "milestones": "Milestone"}
+    if parts[0] in singular and len(parts) == 3 and parts[1].isdigit():
+        return f"{singular[parts[0]]} {int(parts[1]) + 1}: {parts[2]}"
+    if parts[0] in ("company_socials", "founder_socials") and len(parts) == 2:
+        return f"{LABELS.get(parts[0], 'Founder links')}: {SOCIAL_LABELS.get(parts[1], parts[1])}"
+    if parts[0] == "story" and len(parts) == 2:
+        return f"Story: {STORY_LABELS.get(parts[1], parts[1])}"
+    words = {"seo": "SEO", "competitor_url": "Competitor", "email": "Email", "form": "", "regenerate": "Regenerate",
+             "restore": "Restore", "lock_fields": "Lock"}
+    return " ".join(words.get(p, p) for p in parts).strip()
+
+
+def _rows(doc: dict[str, Any], shown: dict[str, Any], section: str, name: str) -> list[dict[str, Any]]:
+    """The section's items (the refused ones when that form was refused) and one empty row to add an item."""
+    items = shown[name] if section == name and name in shown else doc.get(name) or []
+    keys = ROW_KEYS[name]
+    return [{k: item.get(k) or "" for k in (*keys, "evidence")} for item in items] + [{k: "" for k in keys}]
