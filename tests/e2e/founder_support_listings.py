@@ -59,7 +59,7 @@ def check_badge_now(page: Any, base: str, listing_id: int) -> str:
 def buy_launch(page: Any, base: str, listing_id: int, week: str) -> str:
     """Order `launch` for `week` from the listing, see the quote, pay on the test payment page; the order number."""
     page.goto(f"{base}/my/listings/{listing_id}/order?product=launch")
-    page.get_by_label("Week for Launch").select_option(week)
+    page.get_by_label("Week for Launch", exact=True).select_option(week)
     page.get_by_role("button", name="See the quote").click()
     page.locator("#quote-total").wait_for()
     page.get_by_role("button", name="Go to checkout").click()
