@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -29,6 +30,7 @@ from api.web_diff import field_diffs
 from api.web_founder_pages import FounderPages, lines, nested_problems
 from commands import my_listings as cmd
 from commands.my_listing_inputs import UpdateMyListing
+from events.draft_fields import SOCIAL_KEYS
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import history as history_q
 from queries import my_listings as q
@@ -48,6 +50,8 @@ LABELS = {"short_description": "Short description", "pricing_model": "Pricing mo
 NOTICES = {"saved": "Your changes are saved and public. The site team may review them.",
            "unchanged": "Nothing changed, so nothing was saved."}
 PER_PAGE = 10
+MAX_FAQS = 10
+BLANK_FAQS = 2  # empty question/answer pairs offered below the existing ones
 
 
 def current_values(doc: dict[str, Any]) -> dict[str, Any]:
@@ -56,6 +60,8 @@ def current_values(doc: dict[str, Any]) -> dict[str, Any]:
     values["seo_title"], values["seo_description"] = doc["seo"]["title"], doc["seo"]["description"]
     for name in LISTS:
         values[name] = list(doc.get(name) or [])
+    values["socials"] = dict(doc.get("socials") or {})
+    values["faqs"] = [{"question": f["question"], "answer": f["answer"]} for f in doc.get("faqs") or []]
     return values
 
 
@@ -130,21 +136,31 @@ class MyListingPages(FounderPages):
         if doc is None:
             return self._missing(request, session, "listing")
         before = current_values(doc)
-        sent = self._form(data, *TEXTS, *LISTS)
+        sent = {k: str(v).strip() for k, v in data.items() if isinstance(v, str)}
+        sent.update(self._form(data, *TEXTS, *LISTS))
         changed = self._changed(before, sent)
+        body: dict[str, Any] = {"listing_id": doc["listing_id"], "fields": changed or None}
+        socials = {k: sent.get(f"social-{k}", "") for k in SOCIAL_KEYS}
+        if {k: v for k, v in socials.items() if v} != before["socials"]:
+            body["socials"] = {k: v or None for k, v in socials.items()}
+        faqs, rows = _faqs(sent)
+        if [{"question": f["question"], "answer": f["answer"]} for f in faqs] != before["faqs"]:
+            body["faqs"] = faqs
+        rename = _renamer(rows)
         try:
-            update = UpdateMyListing.model_validate({"listing_id": doc["listing_id"], "fields": changed})
+            update = UpdateMyListing.model_validate(body)
         except ValidationError as exc:
-            return self._editor(request, session, doc, sent, nested_problems(exc, _field), 400)
+            return self._editor(request, session, doc, sent, nested_problems(exc, rename), 400)
+        after = update.changes()
         if data.get("action") != "save":
-            diffs = field_diffs({k: {"before": before[k], "after": update.changes().get(k)} for k in changed})
+            diffs = field_diffs({k: {"before": before[k], "after": after.get(k)} for k in after})
             return self._editor(request, session, doc, sent, preview=diffs)
-        if not changed:
+        if not after:
             return self._redirect(f"/my/listings/{doc['listing_id']}?done=unchanged")
         try:
             written = cmd.update_my_listing(self.s.store, update, session.account_id, self._meta(session))
         except InvalidInput as exc:
-            return self._editor(request, session, doc, sent, nested_problems(exc, _field), 400)
+            return self._editor(request, session, doc, sent, nested_problems(exc, rename), 400)
         except NotFound:
             return self._missing(request, session, "listing")
         except Conflict as exc:
@@ -157,7 +173,9 @@ class MyListingPages(FounderPages):
                 errors: dict[str, str] | None = None, status: int = 200, preview: list[Any] | None = None) -> Response:
         fields = [{"name": n, "label": LABELS.get(n, n.replace("_", " ").capitalize()),
                    "long": n in LONG or n in LISTS} for n in (*TEXTS, *LISTS)]
-        ctx = {"l": doc, "fields": fields, "values": values, "errors": errors or {}, "preview": preview}
+        filled = sum(1 for i in range(MAX_FAQS) if values.get(f"faq-{i}-question") or values.get(f"faq-{i}-answer"))
+        ctx = {"l": doc, "fields": fields, "values": values, "errors": errors or {}, "preview": preview,
+               "socials": SOCIAL_KEYS, "faq_rows": range(min(MAX_FAQS, filled + BLANK_FAQS))}
         return self._render(request, "founder/my/edit.html", ctx, session, status)
 
     @staticmethod
@@ -165,7 +183,13 @@ class MyListingPages(FounderPages):
         """Stored values as form text: lists one item per line, none as ""."""
         out: dict[str, str] = {}
         for name, value in values.items():
-            out[name] = "\n".join(value) if isinstance(value, list) else ("" if value is None else str(value))
+            if name == "socials":
+                out.update({f"social-{k}": str(v) for k, v in value.items()})
+            elif name == "faqs":
+                for i, faq in enumerate(value):
+                    out[f"faq-{i}-question"], out[f"faq-{i}-answer"] = faq["question"], faq["answer"]
+            else:
+                out[name] = "\n".join(value) if isinstance(value, list) else ("" if value is None else str(value))
         return out
 
     @staticmethod
@@ -191,9 +215,30 @@ class MyListingPages(FounderPages):
         return max(1, min(int(value), 1000)) if value.isascii() and value.isdigit() and len(value) < 6 else 1
 
 
-def _field(path: str) -> str:
-    """`fields.city` (the input model's location) -> `city` (the form field)."""
-    return path.split(".", 1)[1].split(".")[0] if path.startswith("fields.") else path
+def _faqs(sent: dict[str, str]) -> tuple[list[dict[str, str]], list[int]]:
+    """The FAQ pairs filled in (both blank: left out) and the form row of each, for naming errors."""
+    faqs, rows = [], []
+    for i in range(MAX_FAQS):
+        question, answer = sent.get(f"faq-{i}-question", ""), sent.get(f"faq-{i}-answer", "")
+        if question or answer:
+            faqs.append({"question": question, "answer": answer})
+            rows.append(i)
+    return faqs, rows
+
+
+def _renamer(rows: list[int]) -> Callable[[str], str]:
+    """The input model's location -> the form field: `fields.city` -> `city`, `socials.x` -> `social-x`,
+    `faqs.1.answer` -> the answer box of the form row that FAQ came from."""
+    def rename(path: str) -> str:
+        parts = path.split(".")
+        if parts[0] == "fields" and len(parts) > 1:
+            return parts[1]
+        if parts[0] == "socials" and len(parts) > 1:
+            return f"social-{parts[1]}"
+        if parts[0] == "faqs" and len(parts) > 2 and parts[1].isdigit() and int(parts[1]) < len(rows):
+            return f"faq-{rows[int(parts[1])]}-{parts[2]}"
+        return path
+    return rename
 
 
 def my_listing_routes(identity: Identity) -> list[BaseRoute]:

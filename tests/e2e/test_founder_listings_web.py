@@ -84,8 +84,25 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
             assert "saved" in page.get_by_role("status").inner_text()
             mine = http.get(f"/me/listings/{listing_id}", headers=who.headers()).json()
             assert mine["tagline"] == "Deploys in one honest command"
+            # company links and FAQs: sent whole, only when changed; bad ones named by their box
+            n = len(mine["faqs"])
+            page.goto(f"{base}/my/listings/{listing_id}/edit")
+            page.get_by_label(f"Question {n + 1}", exact=True).fill("Does it run on my laptop?")
+            page.get_by_label("Github", exact=True).fill("not a link")
+            page.get_by_role("button", name="Preview").click()
+            assert page.locator(f"#faq-{n}-answer-error").is_visible()  # a question needs its answer
+            assert page.locator("#social-github-error").is_visible()
+            page.get_by_label(f"Answer {n + 1}", exact=True).fill("Yes, and in CI.")
+            page.get_by_label("Github", exact=True).fill("https://github.com/patchwork")
+            page.get_by_role("button", name="Save").click()
+            page.get_by_role("status").wait_for()
+            mine = http.get(f"/me/listings/{listing_id}", headers=who.headers()).json()
+            assert mine["faqs"][-1] == {"question": "Does it run on my laptop?", "answer": "Yes, and in CI."}
+            assert mine["socials"]["github"] == "https://github.com/patchwork"
+            assert mine["tagline"] == "Deploys in one honest command"  # untouched fields are not sent
+
             page.goto(f"{base}/my/listings/{listing_id}/history")
-            edited = page.locator("article.version").first
+            edited = page.locator("article.version").nth(1)
             assert "tagline" in edited.inner_text() and who.email in edited.inner_text()
             assert edited.locator("ins").first.inner_text() != ""
 
@@ -148,6 +165,7 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
             assert axe_violations(page) == []
             shots = screenshots(page, f"{base}/my/listings/{listing_id}", SHOTS, "listing-dashboard")
             shots += screenshots(page, f"{base}/my/listings/{listing_id}/badge", SHOTS, "listing-badge")
+            shots += screenshots(page, f"{base}/my/listings/{listing_id}/edit", SHOTS, "listing-edit")
             assert all(p.stat().st_size > 0 for p in shots)
             page.goto(f"{base}/my/listings/{listing_id}/edit")
             assert axe_violations(page) == []
