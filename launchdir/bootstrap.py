@@ -35,6 +35,7 @@ from api.identity import Identity, build_identity
 from api.web_auth import identity_routes
 from api.web_claims import claim_routes
 from api.web_drafts import draft_routes
+from api.web_founder import founder_routes
 from api.web_invites import invite_routes
 from api.web_site import public_site
 from api.web_staff_review import staff_review_routes
@@ -244,6 +245,7 @@ def web_app(c: Container) -> Any:
     config.extra_routes.extend(staff_review_routes(identity))  # /staff/review, /staff/listings/{slug}/history, /staff/audit
     config.extra_routes.extend(claim_routes(identity))  # /claims/confirm (emailed claim links), /staff/claims
     config.extra_routes.extend(staff_vote_routes(identity, VoteReview(c.store, c.services.reads, c.runtime)))  # /staff/votes
+    config.extra_routes.extend(founder_routes(identity, lambda i, by: watch.check(i, by=by).position))  # /my/*, /claim
     site = public_site(identity, c.executor, rate_limits=c.settings.rate_limits,  # the public website (docs/website.md)
                        vote_secret=c.settings.vote_signal_secret)
     config.extra_routes.extend(site.routes)

@@ -27,3 +27,9 @@ document.addEventListener("submit", async (event) => {
     if (button) button.disabled = false;
   }
 });
+
+// Forms marked data-autosubmit (the badge style chooser) work with their button; with this, a changed option shows at once.
+document.addEventListener("change", (event) => {
+  const form = event.target instanceof Element ? event.target.closest("form[data-autosubmit]") : null;
+  if (form instanceof HTMLFormElement) form.requestSubmit();
+});

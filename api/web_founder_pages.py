@@ -1,0 +1,121 @@
+"""What the founder's page modules share on top of `WebPages`: sign-in required, 404 pages, money, field names.
+
+Every founder page (`/my/...`, `/claim/{slug}`) is for a signed-in person: a
+visitor without a session is sent to the sign-in page and back. A listing,
+claim or order of someone else is the same 404 page as one that does not
+exist, because the queries answer NotFound for both. Validation is never
+repeated here: the pages build the operations' own input models and show their
+messages field by field (`WebPages.form_problems`); `nested_problems` only
+turns a nested pydantic location (`items.0.week`) into the form field's name.
+This module has no routes, so page modules may import it like `web_pages`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from decimal import Decimal, InvalidOperation
+from typing import Any
+from urllib.parse import quote
+
+from pydantic import ValidationError
+from starlette.requests import Request
+from starlette.responses import Response
+
+from api.identity import Identity
+from api.sessions import WebSession
+from api.web_pages import WebPages, form_problems
+from events.errors import InvalidInput, NotFound
+from queries import my_listings as my_listings_q
+
+MY_LINKS = [("/my/listings", "Your listings")]
+
+
+def money(cents: int | None) -> str:
+    """Cents as dollars for people: 4900 -> $49.00."""
+    if cents is None:
+        return ""
+    sign = "-" if cents < 0 else ""
+    whole, rest = divmod(abs(int(cents)), 100)
+    return f"{sign}${whole:,}.{rest:02d}"
+
+
+def nested_problems(exc: InvalidInput | ValidationError, rename: Callable[[str], str] = lambda f: f) -> dict[str, str]:
+    """Field -> message like `form_problems`, keeping the whole location (`fields.city`), renamed to a form field."""
+    if isinstance(exc, InvalidInput):
+        return {rename(k): v for k, v in form_problems(exc).items()}
+    out: dict[str, str] = {}
+    for err in exc.errors(include_url=False):
+        path = ".".join(str(p) for p in err.get("loc") or ()) or "form"
+        out.setdefault(rename(path), err["msg"])
+    return out
+
+
+def cents(value: str) -> int | str:
+    """Dollars as typed ("25", "25.50") to cents; anything else is passed on for the model to refuse."""
+    try:
+        amount = Decimal(value)
+    except InvalidOperation:
+        return value
+    if not amount.is_finite() or amount != amount.quantize(Decimal("0.01")):
+        return value
+    return int(amount * 100)
+
+
+def lines(value: str) -> list[str]:
+    """A textarea with one item per line as the list an input model takes (blank lines dropped)."""
+    return [line.strip() for line in value.splitlines() if line.strip()]
+
+
+class FounderPages(WebPages):
+    """The founder pages' base: who is signed in, the sign-in redirect, the 404 page, money in templates."""
+
+    def __init__(self, identity: Identity) -> None:
+        super().__init__(identity)
+        self.templates.env.filters["money"] = money
+        self.templates.env.filters["when"] = self._when_any
+
+    def _when_any(self, value: datetime | str | None) -> str:
+        """`when` for datetimes and for the ISO texts the stored documents (orders) hold."""
+        if isinstance(value, str):
+            try:
+                return self._when(datetime.fromisoformat(value))
+            except ValueError:
+                return value
+        return self._when(value)
+
+    def _signin(self, request: Request) -> Response:
+        """To the sign-in page, and back here afterwards."""
+        here = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return self._redirect("/signin?next=" + quote(here, safe="/"))
+
+    def _missing(self, request: Request, session: WebSession | None, what: str) -> Response:
+        """The one page for "not there" and "not yours" (the queries answer NotFound for both)."""
+        return self._message(request, session, f"No such {what}",
+                             f"There is no such {what} among yours. It may have been removed, or belong to another "
+                             "account.", 404, MY_LINKS)
+
+    @staticmethod
+    def _form(data: Mapping[str, Any], *names: str) -> dict[str, str]:
+        """The named form fields as trimmed text ("" when absent)."""
+        return {n: str(data.get(n) or "").strip() for n in names}
+
+    @staticmethod
+    def _notice(request: Request, notices: Mapping[str, str]) -> str | None:
+        """The message of a `?done=` key after a post/redirect/get (unknown keys show nothing)."""
+        return notices.get(request.query_params.get("done", ""))
+
+    @staticmethod
+    def _int_param(request: Request, name: str) -> int | None:
+        """A positive integer path parameter (ids), else None (the page answers 404)."""
+        value = str(request.path_params.get(name, ""))
+        return int(value) if value.isascii() and value.isdigit() and 0 < len(value) <= 10 and int(value) < 2**31 else None
+
+    def _my_listing(self, session: WebSession, listing_id: int | None) -> dict[str, Any] | None:
+        """get_my_listing's document, or None for a listing that is not there or not this person's."""
+        if listing_id is None:
+            return None
+        try:
+            return my_listings_q.get_my_listing(self.s.reads, session.account_id, listing_id, self.s.links)
+        except NotFound:
+            return None

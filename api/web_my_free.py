@@ -1,0 +1,116 @@
+"""Launch for free from the browser: choose the free plan, get the badge's embed code, check the badge now.
+
+- POST `/my/listings/{id}/free`: choose_free_listing's handler with the week
+  the operation gives (the least busy of the free window), then the badge page.
+- `/my/listings/{id}/badge?shape=&mode=&size=`: the listing's badges in the
+  chosen style (get_badges, validated by its own model, so an unknown shape is
+  a field-level error), each with a live preview (the badge SVG itself) and its
+  embed code; the form works without script and `site.js` re-sends it when an
+  option changes. Shows the last badge check's result and reason.
+- POST `/my/listings/{id}/badge/check`: the badge watch's check of the
+  homepage, now, recorded like the scheduled ones (the `CheckBadgeNow` port,
+  wired in `launchdir/bootstrap.py`; the same check as
+  `launchdir staff check-badge`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from aggregates.base import Meta
+from api.identity import Identity
+from api.sessions import WebSession
+from api.web_founder_pages import FounderPages, nested_problems
+from commands import free_plan as free_cmd
+from events.errors import Conflict, InvalidInput, NotFound
+from queries import badges as badges_q
+from queries import free_plan as free_q
+
+CheckBadgeNow = Callable[[int, Meta], int]  # (listing id, who asked) -> log position of what it recorded (0: nothing)
+VIEWS = ["listing_view", "launches_view", "badge_checks_view"]
+CHOICES = {"shape": ("standard", "outline", "pill", "banner", "square"), "mode": ("auto", "light", "dark"),
+           "size": ("s", "m", "l")}
+SIZE_LABELS = {"s": "small", "m": "medium", "l": "large"}
+NOTICES = {"chosen": "Your listing is queued for a free launch week. Put a badge on your homepage: it is checked "
+                     "within seconds, then on a schedule.",
+           "checked": "Your homepage was checked just now; the result is below.",
+           "nothing": "Nothing to check: only listings on the free plan are checked."}
+
+
+class MyFreeLaunch(FounderPages):
+    """The free plan's pages."""
+
+    def __init__(self, identity: Identity, check_badge: CheckBadgeNow) -> None:
+        super().__init__(identity)
+        self.check_badge = check_badge
+
+    def routes(self) -> list[BaseRoute]:
+        mine = "/my/listings/{listing_id}"
+        return [
+            Route(f"{mine}/free", self._page(self.choose, form=True), methods=["POST"]),
+            Route(f"{mine}/badge", self._page(self.badge_page), methods=["GET"]),
+            Route(f"{mine}/badge/check", self._page(self.check, form=True), methods=["POST"]),
+        ]
+
+    def choose(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if session is None:
+            return self._signin(request)
+        doc = self._my_listing(session, self._int_param(request, "listing_id"))
+        if doc is None:
+            return self._missing(request, session, "listing")
+        week = free_q.free_week(self.s.reads, self.s.today())
+        try:
+            position = free_cmd.choose_free_listing(self.s.store, free_cmd.ChooseFreeListing(listing_id=doc["listing_id"]),
+                                                    session.account_id, week, self._meta(session))
+        except NotFound:
+            return self._missing(request, session, "listing")
+        except (Conflict, InvalidInput) as exc:
+            return self._message(request, session, "This listing cannot launch for free", exc.detail, 409,
+                                 [(f"/my/listings/{doc['listing_id']}", "Back to the listing")])
+        self._wait(position, VIEWS)
+        return self._redirect(f"/my/listings/{doc['listing_id']}/badge?done=chosen")
+
+    def badge_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if session is None:
+            return self._signin(request)
+        doc = self._my_listing(session, self._int_param(request, "listing_id"))
+        if doc is None:
+            return self._missing(request, session, "listing")
+        q = request.query_params
+        style = {k: q.get(k, default) for k, default in (("shape", "standard"), ("mode", "auto"), ("size", "m"))}
+        errors: dict[str, str] = {}
+        badges: dict[str, Any] | None = None
+        try:
+            badges = badges_q.get_badges(self.s.reads, badges_q.GetBadges.model_validate({"slug": doc["slug"], **style}),
+                                         self.s.links["website"])
+        except ValidationError as exc:
+            errors = nested_problems(exc)
+        except NotFound:
+            badges = None  # saved, not launched: no badge earned yet
+        ctx = {"l": doc, "badges": badges, "style": style, "choices": CHOICES, "size_labels": SIZE_LABELS,
+               "errors": errors, "check": doc["badge_check"], "notice": self._notice(request, NOTICES),
+               "nav_here": "listings", "tab": ""}
+        return self._render(request, "founder/my/badge.html", ctx, session, 400 if errors else 200)
+
+    def check(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if session is None:
+            return self._signin(request)
+        doc = self._my_listing(session, self._int_param(request, "listing_id"))
+        if doc is None:
+            return self._missing(request, session, "listing")
+        position = self.check_badge(doc["listing_id"], self._meta(session))
+        if position:
+            self._wait(position, VIEWS)
+        done = "checked" if position else "nothing"
+        return self._redirect(f"/my/listings/{doc['listing_id']}/badge?done={done}#check")
+
+
+def my_free_routes(identity: Identity, check_badge: CheckBadgeNow) -> list[BaseRoute]:
+    return MyFreeLaunch(identity, check_badge).routes()

@@ -1,0 +1,172 @@
+"""Buying from the browser: the order form of a listing, the quote with VAT, then the checkout page; `/my/orders`.
+
+- `/my/listings/{id}/order`: the catalogue's products (list_products: price,
+  the weeks each offers, options), with the fields a line needs: a week,
+  extra categories, the billboard amount, options; the billing country and a
+  VAT number for the VAT preview. "See the quote" runs quote_order's handler
+  (nothing is stored); "Go to checkout" runs create_checkout's and sends the
+  person to the existing checkout page `/checkout/{token}` to pay.
+- `/my/orders` and `/my/orders/{number}`: status, totals with VAT, each line's
+  fulfilment (or the site team's task), the checkout link while pending and the
+  invoice once paid (list_my_orders, get_order; another person's order is the
+  404 page).
+
+The order body is the operations' own model (`OrderBody`'s subclasses), so the
+messages are the API's; `items.2.week` is shown next to that product's week.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from aggregates.order import RATES_VALID_FROM
+from api.identity import Identity
+from api.sessions import WebSession
+from api.web_founder_pages import FounderPages, cents, nested_problems
+from commands import orders as cmd
+from commands.order_inputs import CreateCheckout, QuoteOrder
+from events.errors import Conflict, InvalidInput, NotFound
+from queries import catalog as catalog_q
+from queries import orders as q
+from queries.paging import Paging
+
+VIEWS = ["orders_view"]
+LAUNCH_WEEKS_SHOWN = 12  # a paid launch may be booked up to a year ahead (the API takes any of them)
+FIELD_OF = {"week": "week", "amount_cents": "amount", "categories": "categories"}
+
+
+class MyOrderPages(FounderPages):
+    """The order form with its quote, and the person's orders."""
+
+    def routes(self) -> list[BaseRoute]:
+        page = self._page
+        return [
+            Route("/my/listings/{listing_id}/order", page(self.order_page), methods=["GET"]),
+            Route("/my/listings/{listing_id}/order", page(self.order, form=True), methods=["POST"]),
+            Route("/my/orders", page(self.list_page), methods=["GET"]),
+            Route("/my/orders/{number}", page(self.order_detail), methods=["GET"]),
+        ]
+
+    # ------------------------------------------------------------ the order form
+
+    def order_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if session is None:
+            return self._signin(request)
+        doc = self._my_listing(session, self._int_param(request, "listing_id"))
+        if doc is None:
+            return self._missing(request, session, "listing")
+        chosen = request.query_params.getlist("product")
+        return self._form_page(request, session, doc, {"products": chosen})
+
+    def order(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if session is None:
+            return self._signin(request)
+        doc = self._my_listing(session, self._int_param(request, "listing_id"))
+        if doc is None:
+            return self._missing(request, session, "listing")
+        products = self._products()
+        chosen = [str(p) for p in data.getlist("product")]
+        values: dict[str, Any] = {k: str(v).strip() for k, v in data.items() if k != "product"}
+        values["products"] = chosen
+        codes = [p["code"] for p in products if p["code"] in chosen] + [c for c in chosen if c not in
+                                                                         {p["code"] for p in products}]
+        items = [self._item(code, doc["listing_id"], values, products) for code in codes]
+        body = {"items": items, "billing_country": values.get("billing_country") or None,
+                "vat_number": values.get("vat_number") or None}
+        checkout = data.get("action") == "checkout"
+        try:
+            if checkout:
+                placed = cmd.create_checkout(self.s.store, CreateCheckout.model_validate(body), session.account_id,
+                                             self._meta(session), self.s.today(), self.s.orders)
+            else:
+                quote = cmd.quote_order(self.s.store, QuoteOrder.model_validate(body), session.account_id,
+                                        self.s.today(), self.s.orders)
+        except (ValidationError, InvalidInput) as exc:
+            errors = nested_problems(exc, lambda path: _form_field(path, codes))
+            return self._form_page(request, session, doc, values, errors, 400)
+        except NotFound:
+            return self._missing(request, session, "listing")
+        except Conflict as exc:
+            return self._form_page(request, session, doc, values, {"form": exc.detail}, 409)
+        if checkout:
+            self._wait(placed.position, VIEWS)
+            return self._redirect(f"/checkout/{placed.token}")
+        shown = q.quote_doc(quote.lines, quote.subtotal_cents, quote.vat.as_dict(), quote.vat_cents,
+                            quote.total_cents, RATES_VALID_FROM)
+        return self._form_page(request, session, doc, values, quote=shown)
+
+    @staticmethod
+    def _item(code: str, listing_id: int, values: dict[str, Any], products: list[dict[str, Any]]) -> dict[str, Any]:
+        """One order line from the form: only the fields this product's form shows, as the API takes them."""
+        item: dict[str, Any] = {"product": code, "listing_id": listing_id}
+        if values.get(f"week-{code}"):
+            item["week"] = values[f"week-{code}"]
+        if values.get(f"amount-{code}"):
+            item["amount_cents"] = cents(values[f"amount-{code}"])
+        if values.get(f"categories-{code}"):
+            item["categories"] = [c.strip() for c in values[f"categories-{code}"].split(",") if c.strip()]
+        product = next((p for p in products if p["code"] == code), None)
+        if product and product.get("options"):
+            item["options"] = {k: values[f"option-{code}-{k}"] for k in product["options"]
+                               if values.get(f"option-{code}-{k}")}
+        return item
+
+    def _form_page(self, request: Request, session: WebSession, doc: dict[str, Any], values: dict[str, Any],
+                   errors: dict[str, str] | None = None, status: int = 200,
+                   quote: dict[str, Any] | None = None) -> Response:
+        monday = self.s.today() - timedelta(days=self.s.today().weekday())
+        launch_weeks = [(monday + timedelta(weeks=k)).isoformat() for k in range(1, LAUNCH_WEEKS_SHOWN + 1)]
+        ctx = {"l": doc, "products": self._products(), "values": values, "errors": errors or {}, "quote": quote,
+               "launch_weeks": launch_weeks, "nav_here": "orders", "tab": "Buy"}
+        return self._render(request, "founder/my/order_form.html", ctx, session, status)
+
+    def _products(self) -> list[dict[str, Any]]:
+        items: list[dict[str, Any]] = catalog_q.list_products(self.s.reads, self.s.today())["items"]
+        return items
+
+    # ------------------------------------------------------------ orders
+
+    def list_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if session is None:
+            return self._signin(request)
+        found = q.list_my_orders(self.s.reads, session.account_id, Paging(page=1, per_page=100), self.s.links,
+                                 self.s.clock())
+        return self._render(request, "founder/my/orders.html", {"found": found, "nav_here": "orders"}, session)
+
+    def order_detail(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if session is None:
+            return self._signin(request)
+        number = str(request.path_params["number"])
+        try:
+            if len(number) > 32:
+                raise NotFound("no such order")
+            order = q.get_order(self.s.reads, session.account_id, number, self.s.links, self.s.clock())
+        except NotFound:
+            return self._missing(request, session, "order")
+        return self._render(request, "founder/my/order.html", {"o": order, "nav_here": "orders"}, session)
+
+
+def _form_field(path: str, codes: list[str]) -> str:
+    """`items.2.week` -> `week-<code of item 2>`; `items.2` -> that product's box; the rest as they are."""
+    parts = path.split(".")
+    if parts[0] != "items":
+        return path
+    if len(parts) == 1 or not parts[1].isdigit() or int(parts[1]) >= len(codes):
+        return "products"
+    code = codes[int(parts[1])]
+    if len(parts) == 2 or parts[2] in ("product", "listing_id"):
+        return f"product-{code}"
+    if parts[2] == "options" and len(parts) > 3:
+        return f"option-{code}-{parts[3]}"
+    return f"{FIELD_OF.get(parts[2], parts[2])}-{code}"
+
+
+def my_order_routes(identity: Identity) -> list[BaseRoute]:
+    return MyOrderPages(identity).routes()

@@ -1,0 +1,98 @@
+"""The staff's orders, tasks and prices pages: `/staff/orders` (read only) and `/staff/prices` (set a price).
+
+`/staff/orders` lists the newest orders with their status and totals, and the
+open tasks (lines the site team fulfils by hand), as `launchdir staff orders`
+and `launchdir staff tasks` print them. `/staff/prices` shows the catalogue's
+products and sets a price with the same command as `launchdir staff set-price`
+(`commands.catalog.set_product_price`), recorded as `staff:<email>`. Prices
+are typed in dollars; the command's own model checks the cents.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from aggregates.base import Meta
+from api.identity import Identity
+from api.sessions import WebSession
+from api.web_founder_pages import FounderPages, cents, nested_problems
+from commands.catalog import SetProductPrice, set_product_price
+from events.errors import Conflict, InvalidInput, NotFound
+from queries import accounts as accounts_q
+from queries import catalog as catalog_q
+from queries import orders as orders_q
+
+VIEWS = ["catalog_view"]
+
+
+class StaffOrderPages(FounderPages):
+    """/staff/orders and /staff/prices, for staff accounts only."""
+
+    def routes(self) -> list[BaseRoute]:
+        return [
+            Route("/staff/orders", self._page(self.orders), methods=["GET"]),
+            Route("/staff/prices", self._page(self.prices), methods=["GET"]),
+            Route("/staff/prices", self._page(self.set_price, form=True), methods=["POST"]),
+            Route("/staff/history", self._page(self.history), methods=["GET"]),
+        ]
+
+    def history(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        """The navigation's "history of a listing" form: to `/staff/listings/{slug}/history`."""
+        if (refused := self._staff_only(request, session)) is not None:
+            return refused
+        slug = (request.query_params.get("listing") or "").strip().lower()
+        if not slug or len(slug) > 220 or not all(c.isascii() and (c.isalnum() or c == "-") for c in slug):
+            return self._message(request, session, "Which listing?", "Give a listing's slug, e.g. acme-analytics.",
+                                 400, [("/staff", "Staff")])
+        return self._redirect(f"/staff/listings/{slug}/history")
+
+    def orders(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if (refused := self._staff_only(request, session)) is not None:
+            return refused
+        ctx = {"orders": orders_q.recent(self.s.reads, limit=100), "tasks": orders_q.open_tasks(self.s.reads),
+               "staff_here": "orders"}
+        return self._render(request, "staff/orders.html", ctx, session)
+
+    def prices(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if (refused := self._staff_only(request, session)) is not None:
+            return refused
+        return self._prices(request, session)
+
+    def set_price(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if (refused := self._staff_only(request, session)) is not None:
+            return refused
+        assert session is not None
+        values = self._form(data, "code", "price")
+        try:
+            command = SetProductPrice.model_validate({"code": values["code"], "price_cents": cents(values["price"])})
+            position = set_product_price(self.s.store, command, self._staff_meta(session))
+        except (ValidationError, InvalidInput) as exc:
+            errors = nested_problems(exc, lambda f: "price" if f == "price_cents" else f)
+            return self._prices(request, session, values, errors, 400)
+        except (NotFound, Conflict) as exc:
+            return self._prices(request, session, values, {"code": exc.detail}, 409)
+        self._wait(position, VIEWS)
+        return self._redirect("/staff/prices?done=set")
+
+    def _prices(self, request: Request, session: WebSession | None, values: dict[str, str] | None = None,
+                errors: dict[str, str] | None = None, status: int = 200) -> Response:
+        products: list[dict[str, Any]] = catalog_q.list_products(self.s.reads, self.s.today())["items"]
+        notice = "The price is set; new quotes and checkouts use it." if request.query_params.get("done") == "set" else None
+        ctx = {"products": products, "values": values or {}, "errors": errors or {}, "notice": notice,
+               "staff_here": "prices"}
+        return self._render(request, "staff/prices.html", ctx, session, status)
+
+    def _staff_meta(self, session: WebSession) -> Meta:
+        me = accounts_q.account(self.s.reads, session.account_id)
+        return Meta(at=self.s.now(), actor=f"staff:{me['email'] if me else session.account_id}", channel="web",
+                    via="session")
+
+
+def staff_order_routes(identity: Identity) -> list[BaseRoute]:
+    return StaffOrderPages(identity).routes()

@@ -1,0 +1,122 @@
+"""Buying from the browser, and the staff's orders and prices pages, against a real server.
+
+A founder opens the order form of a listing saved through the API, meets the
+API's field-level messages on bad input, sees the quote with VAT (the same
+figures quote_order answers over REST), goes to checkout, pays on the test
+payment page and finds the order paid and the listing scheduled. A second
+person gets 404 on the order. Staff reach every staff page from the
+navigation, see the order, and set a price with the form.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterator
+from contextlib import closing
+from datetime import datetime, timezone
+from typing import Any
+
+import httpx
+import pytest
+
+from aggregates.base import Meta
+from api.web_founder_pages import money
+from commands import account as account_cmd
+from tests.conftest import Databases, RunningServer
+from tests.e2e.founder_support_listings import buy_launch, csrf_of, open_dashboard, sign_in, signed_in_client
+from tests.e2e.submission_support import PASSWORD, live_server, person, saved_listing
+
+API = "/api/v1"
+SCOPES = ("account:read", "listings:write", "orders:write")
+
+
+@pytest.fixture(scope="module")
+def live(databases: Databases) -> Iterator[RunningServer]:
+    yield from live_server(databases)
+
+
+@pytest.fixture(scope="module")
+def http(live: RunningServer) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=live.url + API, timeout=15) as client:
+        yield client
+
+
+def test_buy_a_launch_in_the_browser_and_see_the_listing_scheduled(live: RunningServer, http: httpx.Client,
+                                                                   chromium: Any) -> None:
+    base = live.url
+    who, other = person(live, SCOPES, password=PASSWORD), person(live, password=PASSWORD)
+    listing_id = saved_listing(http, who, "devtool")
+    context = chromium.new_context()
+    page = context.new_page()
+    try:
+        sign_in(page, base, who.email, PASSWORD)
+        page.goto(f"{base}/my/listings/{listing_id}/order")
+        with page.expect_response(lambda r: r.url.endswith("/order")) as answer:
+            page.get_by_role("button", name="See the quote").click()
+        assert answer.value.status == 400 and page.locator("#products-error").is_visible()  # nothing chosen
+        page.get_by_label(re.compile("^Billboard,")).check()
+        page.get_by_label("Amount in dollars").fill("5")  # below the product's minimum
+        page.get_by_role("button", name="See the quote").click()
+        assert page.locator("#amount-billboard_min-error").is_visible()
+        assert page.get_by_label("Amount in dollars").get_attribute("aria-invalid") == "true"
+        page.get_by_label(re.compile("^Billboard,")).uncheck()
+
+        week = str(page.locator("#week-launch option").nth(2).get_attribute("value"))
+        page.get_by_label(re.compile("^Launch,")).check()
+        page.get_by_label("Week for Launch", exact=True).select_option(week)
+        page.get_by_label("Billing country (two letters, e.g. DE)").fill("DE")
+        page.get_by_role("button", name="See the quote").click()
+        body = {"items": [{"product": "launch", "listing_id": listing_id, "week": week}], "billing_country": "DE"}
+        api_quote = http.post("/orders/quote", json=body, headers=who.headers()).json()
+        assert page.locator("#quote-vat").inner_text() == money(api_quote["vat"]["amount_cents"])
+        assert page.locator("#quote-total").inner_text() == money(api_quote["total_cents"])
+        assert api_quote["vat"]["amount_cents"] > 0
+
+        number = buy_launch(page, base, listing_id, week)
+        assert "Paid" in page.locator("#status").inner_text()
+        page.goto(f"{base}/my/orders")
+        page.get_by_role("link", name=number).click()
+        assert page.locator("#order-status").inner_text().strip() in ("paid", "fulfilled")
+        assert page.get_by_role("link", name="Invoice").count() == 1
+        deadline = time.monotonic() + 20  # fulfilment follows the payment in the background
+        open_dashboard(page, base, listing_id)
+        while page.locator("#listing-status").inner_text().strip() != "scheduled":
+            assert time.monotonic() < deadline, page.locator("#listing-status").inner_text()
+            time.sleep(0.2)
+            open_dashboard(page, base, listing_id)
+        assert week in page.locator("#listing-week").inner_text()
+        assert page.locator("#listing-plan").inner_text().strip() == "paid"
+        page.goto(f"{base}/my/orders/{number}")
+        assert "done" in page.locator("#line-0 .fulfilment").inner_text()
+    finally:
+        context.close()
+
+    with closing(signed_in_client(base, other.email, PASSWORD)) as stranger:
+        assert stranger.get(f"/my/orders/{number}").status_code == 404
+        assert stranger.get("/my/orders/no-such-order").status_code == 404
+        assert number not in stranger.get("/my/orders").text
+        assert stranger.get("/staff/orders").status_code == 403
+        assert stranger.get("/staff/prices").status_code == 403
+
+    staff = person(live, password=PASSWORD)
+    c: Any = live.container
+    position = account_cmd.grant_staff(c.store, staff.email, Meta(at=datetime.now(timezone.utc), actor="staff:test",
+                                                                  channel="cli"))
+    assert c.runtime.wait_for(["accounts_view"], position, timeout=10)
+    with closing(signed_in_client(base, staff.email, PASSWORD)) as desk:
+        home = desk.get("/staff").text
+        for link in ("/staff/review", "/staff/audit", "/staff/claims", "/staff/orders", "/staff/votes",
+                     "/staff/prices", "/staff/outbox", "/staff/history"):
+            assert f'"{link}"' in home, link
+        assert number in desk.get("/staff/orders").text
+        prices = desk.get("/staff/prices")
+        bad = desk.post("/staff/prices", data={"csrf_token": csrf_of(prices.text), "code": "ai_review", "price": "lots"})
+        assert bad.status_code == 400 and 'id="price-error"' in bad.text
+        done = desk.post("/staff/prices", data={"csrf_token": csrf_of(prices.text), "code": "ai_review", "price": "17.50"})
+        assert done.status_code == 303
+        assert "$17.50" in desk.get("/staff/prices").text
+        listed = http.get("/products").json()["items"]
+        assert next(p["price_cents"] for p in listed if p["code"] == "ai_review") == 1750
+        found = desk.get("/staff/history", params={"listing": "devtool"})
+        assert found.status_code == 303 and found.headers["location"] == "/staff/listings/devtool/history"
