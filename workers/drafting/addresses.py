@@ -23,10 +23,13 @@ from .reading import Candidate, SitePage
 
 _TOWN = r"[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*(?:\s+(?:am|an der|im|upon|sur|de|del|la)?\s*[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*){0,2}"
 POSTAL_TOWN = re.compile(rf"(?:^|,\s*|\s)\d{{4,5}}\s+(?P<city>{_TOWN})(?:\s*[,(]\s*(?P<country>[^(),]+?)\)?)?\.?$")
-US_TOWN = re.compile(rf"^(?P<city>{_TOWN}),\s*[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?$")
+US_TOWN = re.compile(rf"^(?P<city>{_TOWN}),\s*[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?(?:,\s*(?P<country>[A-Za-z. ]+))?$")
+_STREET = re.compile(r"\b(?:street|st|road|rd|avenue|ave|suite|floor|stra(?:\u00df|ss)e|weg|platz|allee|gasse|calle|avenida"
+                     r"|plaza|rue|boulevard|bd|chemin|via|piazza)\b|(?:stra(?:\u00df|ss)e|weg|platz|gasse)$", re.IGNORECASE)
 TOWN_COUNTRY = re.compile(rf"^(?P<city>{_TOWN}),\s*(?P<country>{_TOWN})\.?$")
 _SEPARATORS = re.compile(r"\s+[\u00b7\u2022|\u2013\u2014]\s+|\s*;\s*")
-_COMPANY_WORDS = re.compile(r"\b(?:ltd|llc|inc|gmbh|ag|s\.?l\.?|s\.?a\.?|sas|sarl|bv|oy|ab|plc|ug)\b\.?", re.IGNORECASE)
+_COMPANY_WORDS = re.compile(r"\b(?:ltd|llc|inc|gmbh|ag|s\.?l\.?|s\.?a\.?|sas|sarl|b\.?v|oy|ab|plc|ug)\b\.?", re.IGNORECASE)
+_NOT_ADDRESS = re.compile(r"\u00a9|\bcopyright\b|\(c\)", re.IGNORECASE)
 _ADDRESS_PAGES = ("imprint", "contact", "about")
 
 
@@ -54,7 +57,8 @@ def _read(line: str, following: str, page: SitePage, product_name: str) -> dict[
     segments = [s.strip() for s in _SEPARATORS.split(line) if s.strip()]
     for position, segment in enumerate(segments):
         city, country = _town_of(segment)
-        if not city or _COMPANY_WORDS.search(city) or city.casefold() == product_name.casefold():
+        if not city or _COMPANY_WORDS.search(city) or _STREET.search(city) or _NOT_ADDRESS.search(segment) \
+                or city.casefold() == product_name.casefold():
             continue
         quote = line
         if country is None:  # the country may follow: the next segment, or the next line alone
@@ -72,11 +76,14 @@ def _read(line: str, following: str, page: SitePage, product_name: str) -> dict[
 
 def _town_of(segment: str) -> tuple[str | None, str | None]:
     """(town, country code or None) of one address segment, (None, None) when it is not a town."""
-    for pattern in (POSTAL_TOWN, US_TOWN):
+    for pattern in (US_TOWN, POSTAL_TOWN):
         match = pattern.search(segment)
         if match:
             raw_country = match.groupdict().get("country")
-            return match.group("city").rstrip("."), country_code(raw_country) if raw_country else None
+            code = country_code(raw_country) if raw_country else None
+            if raw_country and code is None:
+                continue  # "1200 Boylston Street, Suite 400": not a town and a country
+            return match.group("city").rstrip("."), code
     match = TOWN_COUNTRY.match(segment)
     if match and country_code(match.group("country")) and not country_code(match.group("city")):
         return match.group("city"), country_code(match.group("country"))

@@ -55,7 +55,7 @@ EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-
 PLACEHOLDER_MAILBOXES = frozenset({"you", "your", "name", "email", "yourname", "your.name", "john", "jane", "user", "example"})
 YEAR_SENTENCE = re.compile(
     r"\b(?:founded|established|incorporated|started|since|est\.|gegr\u00fcndet|seit|fundad[ao]|fund\u00f3|desde"
-    r"|fond\u00e9e?|cr\u00e9\u00e9e?|depuis)(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
+    r"|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis)(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,40}?\bgegr\u00fcndet\b",  # German: "wurde 2020 in Hamburg gegründet"
     re.IGNORECASE,
 )
@@ -87,7 +87,7 @@ def extract_candidate(crawl: CrawlResult, categories: Iterable[Mapping[str, Any]
         "drafter": ExtractiveDrafter.drafter,
         "fields": {name: value for name, value in found.items() if name in wanted_set and value},
         "faqs": find_faqs(reader.pages) if "faqs" in wanted_set else [],
-        "founders": find_founders(reader.pages) if "founders" in wanted_set else [],
+        "founders": find_founders(reader.pages, reader.product_name()) if "founders" in wanted_set else [],
         "company_socials": reader.socials() if "company_socials" in wanted_set else {},
     }
 
@@ -98,6 +98,11 @@ class _Reader:
         self.pages = site_pages(crawl)
         self.home = self.pages[0] if self.pages else None
         self.categories = categories
+
+    def product_name(self) -> str:
+        """The drafted name, for telling the company's founders from other companies' people."""
+        found = self.name() if self.home is not None else None
+        return str(found["value"]) if found else ""
 
     def meta(self) -> dict[str, str]:
         """The homepage's meta tags (description, keywords, og:*, twitter:*)."""
@@ -123,6 +128,7 @@ class _Reader:
         out["demo_video_url"] = self.demo_video()
         out["logo_url"] = self.logo()
         out["keywords"] = self.keywords()
+        out["tags"] = self.tags()
         out["categories"] = categorise(out, self.categories)
         return out
 
@@ -314,6 +320,21 @@ class _Reader:
             if found:
                 return candidate(list(dict.fromkeys(found))[:20], [self.home.meta_evidence(q) for q in quoted])
         return None
+
+    def tags(self) -> Candidate | None:
+        """The site's own tags: texts of its ``rel="tag"`` links, quoted from the line that shows them."""
+        items: list[str] = []
+        evidence: list[dict[str, str]] = []
+        for page in self.pages:
+            for tag in page.page.structured.get("tags") or []:
+                if not isinstance(tag, str) or normalise(tag) in {normalise(i) for i in items}:
+                    continue
+                line = line_with(page, normalise(tag))
+                if line is None:
+                    continue
+                items.append(clean(tag))
+                evidence.append(page.text_evidence(line))
+        return candidate(items[:20], evidence) if items else None
 
     # --- socials ---------------------------------------------------------------------------------------
 

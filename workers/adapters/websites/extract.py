@@ -254,7 +254,7 @@ def _links(root: lxml.html.HtmlElement, base_url: str) -> Iterator[tuple[str, st
 
 def _empty_structured() -> dict[str, Any]:
     return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": [], "emails": [], "embeds": [],
-            "logos": [], "boilerplate": [], "refresh": "", "lang": ""}
+            "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": []}
 
 
 def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[str, Any]:
@@ -270,7 +270,22 @@ def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[s
     target = refresh_target(root)
     result["refresh"] = (_join(base, target) or "") if target else ""
     result["lang"] = (root.get("lang") or "").strip().lower()[:20]
+    result["tags"] = _tag_links(root)
     return result
+
+
+def _tag_links(root: lxml.html.HtmlElement) -> list[str]:
+    """Texts of visible ``rel="tag"`` links: the tags a blog or shop puts on its own posts and products."""
+    found: list[str] = []
+    for anchor in root.iter("a"):
+        if "tag" not in (anchor.get("rel") or "").lower().split() or _hidden_by_ancestor(anchor):
+            continue
+        text = _normalise(_visible_text_of(anchor))
+        if text and len(text) <= 100 and text not in found:
+            found.append(text)
+        if len(found) >= MAX_EMBEDDED:
+            break
+    return found
 
 
 def _boilerplate_lines(root: lxml.html.HtmlElement) -> list[str]:
