@@ -119,7 +119,7 @@ def test_faqs_from_structured_data_and_from_question_lines() -> None:
 def test_categories_are_catalogue_slugs_with_the_sentences_that_matched() -> None:
     draft, _ = draft_of("devtool", ["/", "/about"])
     categories = draft.value("categories")
-    assert isinstance(categories, list) and categories[0] == "testing"
+    assert isinstance(categories, list) and "testing" in categories  # "runs only the tests", "Flaky test quarantine"
     assert set(categories) <= {c["slug"] for c in CATEGORIES}
     assert draft.fields["categories"].evidence
 

@@ -47,6 +47,7 @@ PRICING = """<html><head><title>Pricing</title></head><body>
 <p>Free plan for up to 3 users.</p>
 <p>Pro costs $12 per month.</p>
 <p>All paid plans include a 14-day free trial.</p>
+<p>Every plan is no-code: build flows without writing code.</p>
 <h3>Can I cancel anytime?</h3><p>Yes, cancel from the billing page at any time.</p>
 </body></html>"""
 
@@ -252,12 +253,16 @@ def test_url_and_email_values_must_be_whole_tokens(crawl: CrawlResult) -> None:
     assert_dropped(not_video, "demo_video_url", "not a video link")
 
 
-def test_categories_must_exist_and_share_a_keyword_with_the_quote(crawl: CrawlResult) -> None:
-    draft = check(crawl, "categories", ["No-code", "finance", "crm"], ev("/", "Workflow automation for small teams"))
+def test_categories_must_exist_and_be_supported_by_the_sites_words(crawl: CrawlResult) -> None:
+    quote = ev("/pricing", "Every plan is no-code: build flows without writing code.")
+    draft = check(crawl, "categories", ["No-code", "finance", "crm"], quote)
     assert draft.fields["categories"].value == ["no-code"]
     reasons = {d["value"]: d["reason"] for d in draft.dropped if d["kind"] == "item"}
     assert "not a category" in reasons["crm"]
     assert "not supported" in reasons["finance"]
+    # "automation" is not "no-code": a weak signal supports no category
+    weak = check(crawl, "categories", ["no-code"], ev("/", "Workflow automation for small teams"))
+    assert weak.fields["categories"].state == "not_found"
 
 
 # --- sections ----------------------------------------------------------------------------------------

@@ -34,6 +34,20 @@ COUNTRY_NAMES: dict[str, str] = {
     "scotland": "GB", "northern ireland": "GB", "united states": "US",
     "united states of america": "US", "usa": "US", "u.s.a.": "US", "u.s.": "US", "vietnam": "VN",
     "viet nam": "VN",
+    # names in the languages sites are written in (German, French, Spanish, and a few own-language names)
+    "españa": "ES", "espana": "ES", "espagne": "ES", "spanien": "ES", "allemagne": "DE", "alemania": "DE",
+    "frankreich": "FR", "francia": "FR", "österreich": "AT", "oesterreich": "AT", "autriche": "AT",
+    "schweiz": "CH", "suisse": "CH", "svizzera": "CH", "suiza": "CH", "irland": "IE", "irlanda": "IE",
+    "irlande": "IE", "italia": "IT", "italien": "IT", "italie": "IT", "nederland": "NL", "niederlande": "NL",
+    "pays-bas": "NL", "países bajos": "NL", "belgique": "BE", "belgië": "BE", "belgien": "BE",
+    "bélgica": "BE", "polska": "PL", "polen": "PL", "pologne": "PL", "polonia": "PL", "sverige": "SE",
+    "schweden": "SE", "suède": "SE", "suecia": "SE", "danmark": "DK", "dänemark": "DK",
+    "danemark": "DK", "dinamarca": "DK", "norge": "NO", "norwegen": "NO", "norvège": "NO", "noruega": "NO",
+    "suomi": "FI", "finnland": "FI", "finlande": "FI", "finlandia": "FI", "estados unidos": "US",
+    "états-unis": "US", "etats-unis": "US", "vereinigte staaten": "US", "royaume-uni": "GB",
+    "reino unido": "GB", "vereinigtes königreich": "GB", "méxico": "MX", "mexique": "MX",
+    "brasil": "BR", "brésil": "BR", "brasilien": "BR", "kanada": "CA", "canadá": "CA",
+    "luxemburg": "LU", "tschechien": "CZ", "griechenland": "GR", "grèce": "GR", "grecia": "GR",
 }
 """Lower-case country name or alias -> ISO 3166-1 alpha-2 code."""
 

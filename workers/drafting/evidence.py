@@ -143,6 +143,23 @@ class Context:
             self._links = links
         return link_key(url) in self._links
 
+    def link_evidence(self, url: str) -> Evidence | None:
+        """Where the site shows ``url``: the first crawled page linking it, quoting the link target as written there.
+
+        The anchor's ``href`` (or the structured-data value, e.g. ``sameAs``)
+        is the quote, with ``source="metadata"``, so the quote check that
+        holds for every other value holds for links too.
+        """
+        key = link_key(url)
+        for page in self.crawl.pages:
+            if not page.robots_allowed:
+                continue
+            targets = [*page.links, *(v for _, v in strings_in(page.structured) if v.startswith(("http://", "https://")))]
+            for target in targets:
+                if link_key(target) == key:
+                    return Evidence(url=page.url, quote=target, source="metadata")
+        return None
+
     def category_slug(self, item: str) -> str | None:
         if item in self.categories:
             return item

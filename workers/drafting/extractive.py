@@ -54,7 +54,10 @@ MAX_DESCRIPTION_CHARS = 1_500
 EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+")
 PLACEHOLDER_MAILBOXES = frozenset({"you", "your", "name", "email", "yourname", "your.name", "john", "jane", "user", "example"})
 YEAR_SENTENCE = re.compile(
-    r"\b(?:founded|established|incorporated|started|since|est\.)(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b", re.IGNORECASE
+    r"\b(?:founded|established|incorporated|started|since|est\.|gegr\u00fcndet|seit|fundad[ao]|fund\u00f3|desde"
+    r"|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis)(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
+    r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,40}?\bgegr\u00fcndet\b",  # German: "wurde 2020 in Hamburg gegründet"
+    re.IGNORECASE,
 )
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "'", "\u2018", "\u00ab")
@@ -84,7 +87,7 @@ def extract_candidate(crawl: CrawlResult, categories: Iterable[Mapping[str, Any]
         "drafter": ExtractiveDrafter.drafter,
         "fields": {name: value for name, value in found.items() if name in wanted_set and value},
         "faqs": find_faqs(reader.pages) if "faqs" in wanted_set else [],
-        "founders": find_founders(reader.pages) if "founders" in wanted_set else [],
+        "founders": find_founders(reader.pages, reader.product_name()) if "founders" in wanted_set else [],
         "company_socials": reader.socials() if "company_socials" in wanted_set else {},
     }
 
@@ -95,6 +98,11 @@ class _Reader:
         self.pages = site_pages(crawl)
         self.home = self.pages[0] if self.pages else None
         self.categories = categories
+
+    def product_name(self) -> str:
+        """The drafted name, for telling the company's founders from other companies' people."""
+        found = self.name() if self.home is not None else None
+        return str(found["value"]) if found else ""
 
     def meta(self) -> dict[str, str]:
         """The homepage's meta tags (description, keywords, og:*, twitter:*)."""
@@ -120,6 +128,7 @@ class _Reader:
         out["demo_video_url"] = self.demo_video()
         out["logo_url"] = self.logo()
         out["keywords"] = self.keywords()
+        out["tags"] = self.tags()
         out["categories"] = categorise(out, self.categories)
         return out
 
@@ -236,7 +245,7 @@ class _Reader:
             p for p in self.pages if p.kind not in ("contact", "home")
         ]
         for page in order:
-            for line in page.lines:
+            for line in page.all_lines:  # a footer or imprint address counts
                 for match in EMAIL_IN_TEXT.finditer(line):
                     email = match.group(0).rstrip(".")
                     if email.split("@", 1)[0].lower() in PLACEHOLDER_MAILBOXES:
@@ -254,7 +263,7 @@ class _Reader:
             for line in page.lines:
                 match = YEAR_SENTENCE.search(line)
                 if match:
-                    year = match.group(1)
+                    year = match.group(1) or match.group(2)
                     same = [e for e in dates if _year_of(e["quote"]) == year]
                     return candidate(year, [page.text_evidence(line), *same])
         for evidence in dates:
@@ -287,6 +296,9 @@ class _Reader:
                 logo = string_value(item.get("logo"))
                 if logo and logo.startswith(("http://", "https://")):
                     return candidate(logo, [page.meta_evidence(logo)])
+        for logo in self.home.page.structured.get("logos") or []:  # the header's logo image
+            if isinstance(logo, str) and logo.startswith(("http://", "https://")):
+                return candidate(logo, [self.home.meta_evidence(logo)])
         icons = [i for i in self.home.page.structured.get("icons") or [] if isinstance(i, str)]
         for icon in sorted(icons, key=lambda u: (u.lower().split("?")[0].endswith(".ico"), icons.index(u))):
             return candidate(icon, [self.home.meta_evidence(icon)])
@@ -299,7 +311,30 @@ class _Reader:
         assert self.home is not None
         raw = self.meta().get("keywords", "")
         items = [clean(k) for k in raw.split(",") if clean(k)]
-        return candidate(items[:20], [self.home.meta_evidence(raw)]) if items else None
+        if items:
+            return candidate(items[:20], [self.home.meta_evidence(raw)])
+        for item in structured_items(self.home.page.structured):  # schema.org `keywords`: a list or one comma list
+            value = item.get("keywords")
+            quoted = [v for v in (value if isinstance(value, list) else [value]) if isinstance(v, str) and v.strip()]
+            found = [clean(k) for q in quoted for k in q.split(",") if clean(k)]
+            if found:
+                return candidate(list(dict.fromkeys(found))[:20], [self.home.meta_evidence(q) for q in quoted])
+        return None
+
+    def tags(self) -> Candidate | None:
+        """The site's own tags: texts of its ``rel="tag"`` links, quoted from the line that shows them."""
+        items: list[str] = []
+        evidence: list[dict[str, str]] = []
+        for page in self.pages:
+            for tag in page.page.structured.get("tags") or []:
+                if not isinstance(tag, str) or normalise(tag) in {normalise(i) for i in items}:
+                    continue
+                line = line_with(page, normalise(tag))
+                if line is None:
+                    continue
+                items.append(clean(tag))
+                evidence.append(page.text_evidence(line))
+        return candidate(items[:20], evidence) if items else None
 
     # --- socials ---------------------------------------------------------------------------------------
 

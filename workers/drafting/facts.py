@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from .addresses import find_address
 from .countries import country_code
 from .reading import (
     ORGANIZATION_TYPES,
@@ -28,16 +29,33 @@ from .reading import (
 from .text import clean, normalise, sentence_key, sentences
 
 MAX_ANSWER_CHARS = 1_500
-NAME = r"[A-Z][a-z\u00c0-\u024f'\u2019-]+(?:\s+(?:[A-Z]\.\s+)?[A-Z][a-z\u00c0-\u024f'\u2019-]+){1,3}"
-FOUNDER_WORD = re.compile(r"\b(?:co-?founder|founder|founding)\b", re.IGNORECASE)
-FOUNDER_LINE = re.compile(rf"^(?P<name>{NAME})\s*(?:,|\u2014|\u2013|-|\||\u00b7|:|\()\s*(?P<title>[^.!?]{{2,100}}?)\)?\.?$")
+NAME = (r"[A-Z][a-z\u00c0-\u024f'\u2019-]+(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos)\s+)?"
+        r"[A-Z][a-z\u00c0-\u024f'\u2019-]+){1,3}")
+FOUNDER_WORD = re.compile(
+    r"\b(?:co-?founder|founder|founding (?:ceo|cto|partner)|(?:mit)?gr\u00fcnder(?:in)?|co-?fundador(?:a)?|fundador(?:a)?"
+    r"|co-?fondat(?:eur|rice)|fondat(?:eur|rice))\b",
+    re.IGNORECASE,
+)
+FOUNDER_LINE = re.compile(
+    rf"^(?P<name>{NAME})\s*(?:,|\u2014|\u2013|-|\||\u00b7|:|\()\s*(?P<title>[^.!?]{{2,100}}?)\)?(?:\.?$|\.\s+(?P<bio>[A-Z].*)$)"
+)
 FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+\d{{4}}\s+)?by\s+(?P<names>{NAME}(?:\s*(?:,|and|&)\s*{NAME})*)")
 NAME_ONLY = re.compile(rf"^{NAME}$")
-FAQ_HEADING = re.compile(r"\bfaqs?\b|frequently asked|\bquestions\b", re.IGNORECASE)
+FAQ_HEADING = re.compile(
+    r"\bfaqs?\b|frequently asked|\bquestions\b|h\u00e4ufige fragen|\bfragen\b|preguntas|questions fr\u00e9quentes",
+    re.IGNORECASE,
+)
+_QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "\u00ab", "\u2014", "\u2013 ", "- ")  # a testimonial or its attribution
 PLACE = r"[A-Z][\w'\u2019.-]*(?:[ -][A-Z][\w'\u2019.-]*){0,2}"
 LOCATION = re.compile(
     r"\b(?:based|headquartered|located|founded|started|made|built|studio|team|office|offices|company|startup|hq)\b"
     rf"[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"
+)
+# The same in German, Spanish and French: "wurde 2020 in Hamburg gegründet", "con sede en Valencia", "basée à Lyon".
+LOCATION_ELSEWHERE = (
+    re.compile(rf"\b(?:sitz|ans\u00e4ssig|wurde|gegr\u00fcndet|entwickelt|zuhause|zu hause)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    re.compile(rf"\b(?:sede|ubicad[ao]s?|basad[ao]s?|fundad[ao]|hech[ao]|desarrollad[ao]|oficinas?|equipo)\b[^.!?]{{0,60}}?\ben\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    re.compile(rf"\b(?:bas\u00e9e?s?|situ\u00e9e?s?|install\u00e9e?s?|fond\u00e9e?|n\u00e9e?|con\u00e7ue?|si\u00e8ge|\u00e9quipe|bureaux?)\b[^.!?]{{0,60}}?\b\u00e0\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
 )
 NOT_PLACES = frozenset(
     "january february march april may june july august september october november december monday tuesday "
@@ -91,7 +109,8 @@ def _text_faqs(page: SitePage) -> list[Candidate]:
             continue
         answer: list[str] = []
         for following in lines[index + 1:]:
-            if following.endswith("?") or is_nav(following) or (is_heading(following) and answer):
+            if following.endswith("?") or is_nav(following) or (is_heading(following) and answer) \
+                    or following.startswith(_QUOTE_OPENERS):
                 break
             if sum(len(a) for a in answer) + len(following) > MAX_ANSWER_CHARS:
                 break
@@ -108,7 +127,20 @@ def _text_faqs(page: SitePage) -> list[Candidate]:
 # --- founders ------------------------------------------------------------------------------------
 
 
-def find_founders(pages: list[SitePage]) -> list[Candidate]:
+_CLOSING_QUOTES = ("\"", "\u201d", "\u00bb", "\u201c", "\u2019")
+_OTHER_ORG = re.compile(r"\b(?:of|at|bei|chez|en|de|von)\s+(?P<org>[A-Z][\w&.' -]+)")
+
+
+def _testimonial(lines: tuple[str, ...], index: int, title: str, product_name: str) -> bool:
+    """An attribution under a quote, or a founder of another company ("Founder of Northbeam Studio")."""
+    previous = lines[index - 1].strip() if index > 0 else ""
+    if previous.endswith(_CLOSING_QUOTES) or previous.startswith(_CLOSING_QUOTES + ("\u201e", "\u00ab")):
+        return True
+    other = _OTHER_ORG.search(title)
+    return other is not None and bool(product_name) and product_name.casefold() not in other.group("org").casefold()
+
+
+def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candidate]:
     """People the site calls founders: structured ``founder`` values, "Name — Co-founder & CEO" lines,
     "founded by Name and Name" sentences."""
     founders: list[Candidate] = []
@@ -119,10 +151,15 @@ def find_founders(pages: list[SitePage]) -> list[Candidate]:
         for index, line in enumerate(page.lines):
             match = FOUNDER_LINE.match(line)
             if match and FOUNDER_WORD.search(match.group("title")):
-                founders.append(_founder_line(page, index, match.group("name"), match.group("title").strip()))
+                if not _testimonial(page.lines, index, match.group("title"), product_name):
+                    founder = _founder_line(page, index, match.group("name"), match.group("title").strip())
+                    if match.group("bio") and not founder["bio"]:
+                        founder["bio"] = match.group("bio")
+                    founders.append(founder)
                 continue
             following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
-            if NAME_ONLY.match(line) and FOUNDER_WORD.search(following) and len(following) <= 100:
+            if NAME_ONLY.match(line) and FOUNDER_WORD.search(following) and len(following) <= 100 \
+                    and not _testimonial(page.lines, index, following, product_name):
                 founders.append(_founder_card(page, index))
                 continue
             by = FOUNDED_BY.search(line)
@@ -164,8 +201,9 @@ def _founder_line(page: SitePage, index: int, name: str, title: str) -> Candidat
 
 def _founder_card(page: SitePage, index: int) -> Candidate:
     """A team card: the name on one line, "Founder & CEO" on the next (quoted together)."""
-    name, title = page.lines[index], page.lines[index + 1]
-    return {"name": name, "title": title.rstrip("."), "bio": None, "evidence": [page.text_evidence(f"{name} {title}")]}
+    name, following = page.lines[index], page.lines[index + 1]
+    title = sentences(following)[0].rstrip(".") if sentences(following) else following.rstrip(".")
+    return {"name": name, "title": title, "bio": None, "evidence": [page.text_evidence(f"{name} {title}")]}
 
 
 def _as_list(value: Any) -> list[Any]:
@@ -192,13 +230,16 @@ def find_location(pages: list[SitePage], product_name: str = "") -> dict[str, Ca
                 found["city"] = {"value": clean(city), "evidence": [page.meta_evidence(city)]}
             if country and country_code(country) and "country" not in found:
                 found["country"] = {"value": country_code(country), "evidence": [page.meta_evidence(country)]}
+    for key, value in find_address(pages, product_name).items():
+        found.setdefault(key, value)
     ordered = of_kind(pages, "about", "contact") + of_kind(pages, "home") + [
         p for p in pages if p.kind not in ("about", "contact", "home")
     ]
     for page in ordered:
-        for line in page.lines:
-            for match in LOCATION.finditer(line):
-                _place(found, page, line, match, product_name)
+        for line in page.all_lines:  # "Made with care in Amsterdam." in a footer counts
+            for pattern in (LOCATION, *LOCATION_ELSEWHERE):
+                for match in pattern.finditer(line):
+                    _place(found, page, line, match, product_name)
     return found
 
 

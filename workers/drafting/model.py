@@ -137,6 +137,8 @@ class ProfileDraft:
     faqs: list[dict[str, Any]] = field(default_factory=list)
     founders: list[dict[str, Any]] = field(default_factory=list)
     company_socials: dict[str, str] = field(default_factory=dict)
+    # per social key, where the link was found: the page and the link target quoted there
+    social_evidence: dict[str, list[dict[str, str]]] = field(default_factory=dict)
     not_found_on_website: list[str] = field(default_factory=list)
     completeness: int = 0
     missing: list[str] = field(default_factory=list)
@@ -154,6 +156,7 @@ class ProfileDraft:
             "faqs": _section_items(self.faqs),
             "founders": _section_items(self.founders),
             "company_socials": dict(self.company_socials),
+            "social_evidence": {k: [dict(e) for e in v] for k, v in self.social_evidence.items()},
             "not_found_on_website": list(self.not_found_on_website),
             "completeness": self.completeness,
             "missing": list(self.missing),
@@ -168,6 +171,10 @@ class ProfileDraft:
             faqs=_section_items(data.get("faqs")),
             founders=_section_items(data.get("founders")),
             company_socials={str(k): str(v) for k, v in (data.get("company_socials") or {}).items()},
+            social_evidence={
+                str(k): [Evidence.from_dict(e).to_dict() for e in v if _is_evidence(e)]
+                for k, v in (data.get("social_evidence") or {}).items() if isinstance(v, list)
+            },
             not_found_on_website=[str(n) for n in data.get("not_found_on_website") or []],
             completeness=int(data.get("completeness") or 0),
             missing=[str(n) for n in data.get("missing") or []],

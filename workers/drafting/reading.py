@@ -20,13 +20,18 @@ from workers.adapters.websites import CrawledPage, CrawlResult
 from .model import Evidence
 from .text import contains_phrase, normalise, words
 
+# Path words per page kind, in English, German, French and Spanish ("preise", "ueber-uns", "tarifs", "precios").
 PAGE_KINDS: dict[str, tuple[str, ...]] = {
-    "about": ("about", "company", "story", "mission", "us"),
-    "pricing": ("pricing", "price", "prices", "plans", "plan"),
-    "features": ("features", "feature", "tour", "product", "how"),
-    "faq": ("faq", "faqs", "questions", "help"),
-    "team": ("team", "people", "founders", "leadership"),
-    "contact": ("contact",),
+    "about": ("about", "company", "story", "mission", "us", "ueber", "uber", "unternehmen", "firma",
+              "propos", "entreprise", "histoire", "nosotros", "empresa", "sobre", "quienes", "historia"),
+    "pricing": ("pricing", "price", "prices", "plans", "plan", "preise", "preis", "tarife", "tarif", "tarifs",
+                "prix", "precios", "precio", "planes", "tarifas"),
+    "features": ("features", "feature", "tour", "product", "how", "funktionen", "produkt", "fonctionnalites",
+                 "produit", "funciones", "caracteristicas", "producto"),
+    "faq": ("faq", "faqs", "questions", "help", "fragen", "hilfe", "aide", "preguntas", "ayuda"),
+    "team": ("team", "people", "founders", "leadership", "gruender", "equipe", "equipo", "fundadores", "fondateurs"),
+    "contact": ("contact", "kontakt", "contacto", "contactez"),
+    "imprint": ("impressum", "imprint", "aviso", "mentions", "legal", "legals", "colophon"),
 }
 NAV_WORDS = frozenset(
     "home about us pricing plans plan faq faqs team blog contact features feature login log in sign up signup "
@@ -35,7 +40,12 @@ NAV_WORDS = frozenset(
     "status security legal cookies download get started demo book menu search api integrations partners "
     "press news community our the mastodon bluesky reddit tiktok producthunt rss".split()
 )
-_LEGAL = re.compile(r"\u00a9|\(c\)|all rights reserved|\bcookies?\b|privacy policy|terms of (?:service|use)", re.IGNORECASE)
+_LEGAL = re.compile(
+    r"\u00a9|\(c\)|all rights reserved|\bcookies?\b|privacy policy|terms of (?:service|use)|alle rechte vorbehalten"
+    r"|todos los derechos reservados|tous droits r\u00e9serv\u00e9s|\bimpressum\b|\bdatenschutz\b|aviso legal"
+    r"|mentions l\u00e9gales",
+    re.IGNORECASE,
+)
 _TITLE_SPLIT = re.compile(r"\s+(?:[|\u2014\u2013\u00b7\u2022]|-|::)\s+|(?<=\w):\s+")
 PRODUCT_TYPES = frozenset({"softwareapplication", "webapplication", "mobileapplication", "product", "website", "service", "videogame"})
 ORGANIZATION_TYPES = frozenset({"organization", "corporation", "localbusiness", "brand", "ngo", "onlinebusiness", "organisation"})
@@ -44,11 +54,19 @@ Candidate = dict[str, Any]  # a proposed value with its quotes, {"value", "evide
 
 @dataclass(frozen=True)
 class SitePage:
-    """A crawled page with its lines and what kind of page it is."""
+    """A crawled page with its lines and what kind of page it is.
+
+    ``lines`` is the page's content: its visible lines without the ones in
+    navigation, header bars, footers and cookie banners (the crawler reports
+    those as ``structured["boilerplate"]``) and without copyright and legal
+    lines; ``all_lines`` keeps them, for facts a footer or imprint does state
+    (an address, an email).
+    """
 
     page: CrawledPage
     lines: tuple[str, ...]
     kind: str
+    all_lines: tuple[str, ...] = ()
 
     @property
     def url(self) -> str:
@@ -63,10 +81,21 @@ class SitePage:
 
 def site_pages(crawl: CrawlResult) -> list[SitePage]:
     """The crawl's pages in crawl order (homepage first) with their kind."""
-    return [
-        SitePage(page=page, lines=tuple(line for line in page.text.split("\n") if line.strip()), kind=page_kind(page.url, i == 0))
-        for i, page in enumerate(crawl.pages)
-    ]
+    return [_site_page(page, page_kind(page.url, i == 0)) for i, page in enumerate(crawl.pages)]
+
+
+def _site_page(page: CrawledPage, kind: str) -> SitePage:
+    every = tuple(line for line in page.text.split("\n") if line.strip())
+    boiler = page.structured.get("boilerplate")
+    skip = {line for line in boiler if isinstance(line, str)} if isinstance(boiler, list) else set()
+    content = tuple(line for line in every if line not in skip and not is_legal(line))
+    return SitePage(page=page, lines=content, kind=kind, all_lines=every)
+
+
+def is_legal(line: str) -> bool:
+    """A copyright, rights or legal-links line ("\u00a9 2025 Acme Ltd \u00b7 Impressum \u00b7 Datenschutz")."""
+    return len(line) <= 300 and bool(re.search(r"\u00a9|\(c\)\s*\d{4}|all rights reserved|alle rechte vorbehalten"
+                                               r"|derechos reservados|droits r\u00e9serv\u00e9s", line, re.IGNORECASE))
 
 
 def page_kind(url: str, is_home: bool = False) -> str:

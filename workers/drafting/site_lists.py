@@ -12,12 +12,21 @@ import re
 from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
 from .text import first_upper, normalise, words
 
-FEATURE_HEADING = re.compile(r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b")
-USP_HEADING = re.compile(r"\bwhy\b|\bbenefits?\b|\badvantages?\b|\bdifferent\b")
+FEATURE_HEADING = re.compile(
+    r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b|\bfunktionen\b|\bfunciones\b|\bcaracter\u00edsticas\b"
+    r"|\bfonctionnalit\u00e9s\b"
+)
+USP_HEADING = re.compile(
+    r"\bwhy\b|\bbenefits?\b|\badvantages?\b|\bdifferent\b|\bwarum\b|\bvorteile\b|\bpor qu\u00e9\b"
+    r"|\bventajas\b|\bpourquoi\b|\bavantages\b"
+)
 OTHER_SECTION = re.compile(
     r"\b(pricing|plans?|faq|frequently|about|team|contact|testimonials?|customers|blog|get started|ready to|"
-    r"sign up|start (?:your )?free|newsletter|subscribe|what (?:people|our customers) say|footer|legal)\b"
+    r"sign up|start (?:your )?free|newsletter|subscribe|what (?:people|our customers) say|footer|legal|"
+    r"preise|tarife|precios|planes|tarifs|prix|fragen|preguntas|questions|\u00fcber uns|nosotros|equipo|"
+    r"\u00e9quipe|kontakt|contacto|impressum|kunden|clientes|clients)\b"
 )
+_QUOTED = ("\"", "\u201c", "\u201e", "\u00ab", "\u2018", "\u2014", "\u2013 ", "- ")  # a testimonial and its attribution
 SECTION_END = re.compile(OTHER_SECTION.pattern + "|" + FEATURE_HEADING.pattern + "|" + USP_HEADING.pattern)
 
 
@@ -77,7 +86,7 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
     evidence: list[dict[str, str]] = []
     for line in page.lines[index + 1:]:
         key = normalise(line)
-        if len(items) >= 20 or is_nav(line) or (is_heading(line) and SECTION_END.search(key)):
+        if len(items) >= 20 or is_nav(line) or (is_heading(line) and SECTION_END.search(key)) or line.startswith(_QUOTED):
             break
         parts = _comma_list(line)
         if parts:

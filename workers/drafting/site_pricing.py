@@ -8,16 +8,35 @@ state a price, a trial or a free plan, each quoted as it stands.
 
 from __future__ import annotations
 
+import re
+
 from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
 from .text import normalise, words
-from .vocab import has_price, is_paid, prices, pricing_cues
+from .vocab import TRIAL, has_price, is_paid, prices, pricing_cues
 
 MAX_PRICING_LINES = 6
+PRICING_HEADING = re.compile(r"^(?:pricing|prices|plans|plans and pricing|preise|tarife|precios|planes|tarifs|prix)$")
+
+
+def _section_below(page: SitePage, heading: re.Pattern[str]) -> list[int]:
+    """Indexes of the lines under the first heading matching ``heading``, up to the next heading."""
+    start = next((i for i, l in enumerate(page.lines) if is_heading(l) and heading.match(normalise(l).strip(" :"))), None)
+    if start is None:
+        return []
+    found: list[int] = []
+    for index in range(start + 1, len(page.lines)):
+        line = page.lines[index]
+        if is_heading(line) and not prices(line) and not (index + 1 < len(page.lines) and prices(page.lines[index + 1])):
+            break
+        found.append(index)
+    return found
 
 
 def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | None]:
     """The pricing model and the pricing summary (either None when the pricing pages do not state it)."""
     lines = [(p, _labelled(p, i)) for p in of_kind(pages, "pricing") for i, l in enumerate(p.lines) if not is_nav(l)]
+    if not lines:  # a one-pager: the section under a "Pricing" / "Preise" / "Precios" / "Tarifs" heading
+        lines = [(p, _labelled(p, i)) for p in of_kind(pages, "home") for i in _section_below(p, PRICING_HEADING)]
     if not lines:
         return None, None
     cues = [(p, l, pricing_cues(l)) for p, l in lines]
@@ -39,7 +58,7 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
     for p, l, c in cues:
         if len(summary) >= MAX_PRICING_LINES:
             break
-        about_price = has_price(l) or "trial" in normalise(l) or (c & {"free", "free plan"} and len(words(l)) > 2)
+        about_price = has_price(l) or bool(TRIAL.search(normalise(l))) or (c & {"free", "free plan"} and len(words(l)) > 2)
         if about_price and len(l) <= 200 and l not in [x for _, x in summary]:
             summary.append((p, l))
     text = " ".join(l if l.endswith((".", "!", "?")) else l + "." for _, l in summary)

@@ -90,13 +90,16 @@ def verify(
             drafted[name] = _verify_field(name, raw_fields.get(name), ctx, dropped)
     faqs = verify_faqs(data.get("faqs"), ctx, dropped) if "faqs" in wanted else []
     founders = verify_founders(data.get("founders"), ctx, dropped) if "founders" in wanted else []
-    socials = verify_socials(data.get("company_socials"), ctx, dropped) if "company_socials" in wanted else {}
+    socials, social_evidence = (
+        verify_socials(data.get("company_socials"), ctx, dropped) if "company_socials" in wanted else ({}, {})
+    )
     completeness, missing = completeness_of(drafted)
     return ProfileDraft(
         fields=drafted,
         faqs=faqs,
         founders=founders,
         company_socials=socials,
+        social_evidence=social_evidence,
         not_found_on_website=[name for name, fd in drafted.items() if not fd.has_value],
         completeness=completeness,
         missing=missing,

@@ -34,6 +34,9 @@ from .text import clean, contains_phrase, normalise, truncate_words
 
 _FOUNDER_CUE = re.compile(
     r"\bco-?founders?\b|\bfound(?:er|ers|ed|ing)\b|\b(?:started|created)\b(?:\s+in\s+\d{4})?\s+by\b"
+    # German, Spanish, French (quotes are case folded): Gründerin, Mitgründer, cofundadora, fondatrice
+    r"|\b(?:mit)?gr(?:\u00fc|ue)nder(?:in|innen)?\b|\bco-?fundador(?:a|es|as)?\b|\bfundador(?:a|es|as)?\b"
+    r"|\bco-?fondat(?:eur|rice)s?\b|\bfondat(?:eur|rice)s?\b"
 )
 
 
@@ -142,8 +145,17 @@ def _founder_part(
     return value
 
 
-def verify_socials(raw: Any, ctx: Context, dropped: list[dict[str, Any]]) -> dict[str, str]:
+def verify_socials(
+    raw: Any, ctx: Context, dropped: list[dict[str, Any]]
+) -> tuple[dict[str, str], dict[str, list[dict[str, str]]]]:
+    """The links that stand, and for each the evidence: the page showing it and the link target quoted there.
+
+    The gate finds the evidence itself (the first crawled page linking the
+    URL), so a drafter's claim about where it saw a link is never trusted;
+    ``website`` is evidenced by the crawled page at that address.
+    """
     socials: dict[str, str] = {}
+    evidence: dict[str, list[dict[str, str]]] = {}
     site_origin = origin_of(ctx.crawl.site)
     for key, url in raw.items() if isinstance(raw, Mapping) else []:
         if url is None or url == "":
@@ -157,7 +169,7 @@ def verify_socials(raw: Any, ctx: Context, dropped: list[dict[str, Any]]) -> dic
             reason = f"longer than {MAX_SOCIAL_URL} characters"
         elif key == "website":
             reason = "" if origin_of(url) == site_origin else "website is not the crawled site"
-        elif not ctx.link_on_site(url):
+        elif ctx.link_evidence(url) is None:
             reason = "link not found on the site"
         elif key in SOCIAL_PLATFORMS and platform_for(url) != key:
             reason = f"link is not a {key} link"
@@ -165,4 +177,10 @@ def verify_socials(raw: Any, ctx: Context, dropped: list[dict[str, Any]]) -> dic
             dropped.append({"field": "company_socials", "kind": "social", "key": str(key), "value": str(url)[:500], "reason": reason})
             continue
         socials[key] = url.strip()
-    return socials
+        shown = ctx.link_evidence(url) if key != "website" else None
+        if shown is not None:
+            evidence[key] = [shown.to_dict()]
+        else:
+            home = ctx.crawl.page(url) or ctx.crawl.homepage
+            evidence[key] = [Evidence(url=home.url, quote=home.url, source="metadata").to_dict()] if home else []
+    return socials, evidence

@@ -38,16 +38,30 @@ PRICE = re.compile(
     r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
     re.IGNORECASE,
 )
-_FREE_TRIAL = re.compile(r"\bfree\s+(?:\d+[- ]day\s+)?trials?\b|\b\d+[- ]day\s+free\s+trials?\b|\bfree\s+shipping\b")
+_FREE_TRIAL = re.compile(
+    r"\bfree\s+(?:\d+[- ]day\s+)?trials?\b|\b\d+[- ]day\s+free\s+trials?\b|\bfree\s+shipping\b"
+    # German, Spanish, French trials: "14 Tage kostenlos testen", "prueba gratuita", "essai gratuit"
+    r"|\b(?:kostenlos|gratis|unverbindlich)\s+(?:\w+\s+)?testen\b|\bkostenlose[nr]?\s+test\w*"
+    r"|\bprueba\s+(?:gratuita|gratis)\b|\bessai\s+gratuit\b|\bgratuit\s+pendant\b"
+)
+TRIAL = re.compile(r"\btrial\b|" + _FREE_TRIAL.pattern)  # a trial offer, in any of the languages above
 _SUBSCRIPTION_CUES = (
-    "subscription", "per month", "/month", "/mo", "per mo", "monthly", "per year", "/year", "/yr",
-    "annually", "yearly", "billed",
+    "subscription", "per month", "/month", "/ month", "/mo", "per mo", "a month", "monthly", "per year", "/year",
+    "/ year", "/yr", "annually", "yearly", "billed",
+    "pro monat", "im monat", "monatlich", "/monat", "pro jahr", "j\u00e4hrlich", "abonnement",
+    "al mes", "/mes", "por mes", "mensual", "al a\u00f1o", "anual", "suscripci\u00f3n",
+    "par mois", "/mois", "mensuel", "par an", "annuel",
 )
 _ONE_TIME_CUES = ("one-time", "one time", "lifetime", "pay once", "single payment", "one-off", "once-off")
 _USAGE_CUES = ("usage-based", "pay as you go", "pay-as-you-go", "per request", "per api call", "metered")
 _OPEN_SOURCE_CUES = ("open source", "open-source", "opensource")
-_FREE_PLAN_CUES = ("free plan", "free tier", "free forever", "free version", "free edition", "free account")
-_FREE_CUES = ("free", "freeware", "no cost")
+_FREE_PLAN_CUES = (
+    "free plan", "free tier", "free forever", "free version", "free edition", "free account",
+    "kostenloser tarif", "kostenlose version", "f\u00fcr immer kostenlos", "dauerhaft kostenlos", "gratis hasta",
+    "plan gratuito", "plan gratis", "siempre gratis", "gratis para siempre", "offre gratuite", "formule gratuite",
+    "gratuit pour toujours", "version gratuite",
+)
+_FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita")
 _STAGE_CUES: dict[str, tuple[str, ...]] = {
     "pre-launch": ("pre-launch", "prelaunch", "coming soon", "join the waitlist", "waitlist", "launching soon"),
     "alpha": ("alpha",),
@@ -116,7 +130,7 @@ def pricing_cues(quote: str) -> set[str]:
     if _any_cue(q, _OPEN_SOURCE_CUES):
         found.add("open source")
     zero_price = any(amount == 0 for amount in prices(q))
-    plan_named_free = re.match(r"free\b", q.strip()) is not None and len(q.split()) <= 4  # a plan called "Free"
+    plan_named_free = re.match(r"(?:free|gratis|kostenlos|gratuit)\b", q.strip()) is not None and len(q.split()) <= 4
     if _any_cue(q, _FREE_PLAN_CUES) or zero_price or plan_named_free:
         found.add("free plan")
     if _any_cue(q, _FREE_CUES) or zero_price:

@@ -10,6 +10,13 @@ Order of work, each step through the guarded fetcher:
    and fetch the best ones that robots.txt allows until ``max_pages``, the
    time budget or the byte budget runs out.  Failures here are recorded in
    ``skipped`` and never raise.
+
+A page that is only a redirect notice (``<meta http-equiv="refresh">`` or a
+one-line script redirect, little text) is never kept: the homepage's notice
+is followed (at most ``MAX_REFRESH_HOPS``, every hop guarded and
+robots-checked like an HTTP redirect); another page's notice is recorded as
+skipped (``redirect_notice``) and its target, when on the same site and
+allowed, is fetched in its place within the same page cap.
 """
 
 from __future__ import annotations
@@ -28,6 +35,9 @@ from .sitemap import sitemap_page_urls
 from .transport import GuardedTransport
 from .types import CrawledPage, CrawlResult, SkippedPage
 from .urls import origin_of, page_key, same_site_url
+
+MAX_REFRESH_HOPS = 2
+MAX_NOTICE_CHARS = 400  # a page with more visible text than this is content, whatever its refresh says
 
 
 def crawl_site(
@@ -103,7 +113,30 @@ def _fetch_homepage(
     page, content = build_page(fetched, robots_allowed=True)
     if fetched.truncated and content.is_empty:
         raise TooLarge("too_large", f"{fetched.url} has no usable HTML within the first {len(fetched.body)} bytes")
+    for _ in range(MAX_REFRESH_HOPS):  # an interstitial homepage: go where it sends the visitor, as a browser would
+        target = redirect_notice_target(content)
+        if target is None:
+            break
+        fetched = fetcher.fetch(target, max_bytes=settings.max_page_bytes, html_only=True, before_hop=robots_check)
+        if not 200 <= fetched.status < 300:
+            raise SiteUnreachable("unexpected_status", f"{fetched.url} (refresh target) answered HTTP {fetched.status}")
+        page, content = build_page(fetched, robots_allowed=True)
+    if redirect_notice_target(content) is not None:
+        raise SiteUnreachable("too_many_redirects", f"{page.url} only redirects the visitor elsewhere")
     return page, content
+
+
+def redirect_notice_target(content: PageContent) -> str | None:
+    """Where a redirect notice sends the visitor (meta refresh or one-line script), None for a real page.
+
+    A page counts as a notice when it names a target and shows little text
+    ("Redirecting ... if nothing happens, click here"); such text is never
+    drafted from.
+    """
+    target = content.structured.get("refresh")
+    if not isinstance(target, str) or not target or len(content.text) > MAX_NOTICE_CHARS:
+        return None
+    return target
 
 
 class _Skips:
@@ -139,7 +172,9 @@ def _crawl_candidates(
         if not robots.allows(hop):
             raise RobotsForbidden("robots_disallowed", f"robots.txt does not allow {hop}")
 
-    for candidate in candidates:
+    pending = list(candidates)
+    while pending:
+        candidate = pending.pop(0)
         if len(pages) >= slots or attempts_left <= 0:
             break
         if not robots.allows(candidate.url):
@@ -172,6 +207,15 @@ def _crawl_candidates(
         page, content = build_page(fetched, robots_allowed=True)
         if fetched.truncated and content.is_empty:
             skips.add(candidate.url, "too_large", f"no usable HTML within the first {len(fetched.body)} bytes")
+            continue
+        target = redirect_notice_target(content)
+        if target is not None:
+            # an interstitial: the page it sends to joins the candidates (same site, robots and caps apply)
+            skips.add(candidate.url, "redirect_notice", f"a redirect notice pointing to {target}")
+            seen.add(page_key(fetched.url))
+            if same_site_url(target, site) is not None and page_key(target) not in seen and robots.allows(target):
+                pending.insert(0, Candidate(url=target, text="", source="refresh", score=candidate.score,
+                                            order=candidate.order))
             continue
         seen.add(page_key(fetched.url))
         pages.append(page)

@@ -23,6 +23,8 @@ import lxml.html
 from extruct.jsonld import JsonLdExtractor
 from extruct.utils import parse_xmldom_html
 
+from .regions import boilerplate_regions, hide_by_stylesheet, logo_sources, refresh_target
+
 MAX_HTML_CHARS = 5_000_000
 """Input beyond this many characters is ignored (the crawler caps pages lower)."""
 
@@ -48,6 +50,7 @@ _LINK_SCHEMES = ("http", "https")
 _HOST_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789.-_:[]")
 _MAX_URL_CHARS = 2048
 MAX_EMBEDDED = 20  # mailto addresses and iframe sources kept per page
+MAX_BOILERPLATE_LINES = 200
 _EMAIL = re.compile(r"[^@\s<>()\[\]:;\\\"',]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}")
 # C0 control characters other than tab/newline/carriage return confuse the parser.
 _CONTROL_CHARS = {code: None for code in range(32) if code not in (9, 10, 13)} | {0x7F: None}
@@ -124,7 +127,10 @@ def _parse(html: str) -> lxml.html.HtmlElement | None:
         root = lxml.html.document_fromstring(cleaned.encode("utf-8", "replace"), parser=parser)
     except (lxml.etree.LxmlError, ValueError, TypeError, MemoryError):
         return None
-    return root if isinstance(root, lxml.html.HtmlElement) else None
+    if not isinstance(root, lxml.html.HtmlElement):
+        return None
+    hide_by_stylesheet(root)  # the page's own <style> rules hiding elements, applied before anything is read
+    return root
 
 
 def _normalise(text: str) -> str:
@@ -247,7 +253,8 @@ def _links(root: lxml.html.HtmlElement, base_url: str) -> Iterator[tuple[str, st
 
 
 def _empty_structured() -> dict[str, Any]:
-    return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": [], "emails": [], "embeds": []}
+    return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": [], "emails": [], "embeds": [],
+            "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": []}
 
 
 def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[str, Any]:
@@ -258,7 +265,53 @@ def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[s
     result["icons"] = _icons(root, base)
     result["emails"] = _mailto_addresses(root)
     result["embeds"] = _embeds(root, base)
+    result["logos"] = _logos(root, base)
+    result["boilerplate"] = _boilerplate_lines(root)
+    target = refresh_target(root)
+    result["refresh"] = (_join(base, target) or "") if target else ""
+    result["lang"] = (root.get("lang") or "").strip().lower()[:20]
+    result["tags"] = _tag_links(root)
     return result
+
+
+def _tag_links(root: lxml.html.HtmlElement) -> list[str]:
+    """Texts of visible ``rel="tag"`` links: the tags a blog or shop puts on its own posts and products."""
+    found: list[str] = []
+    for anchor in root.iter("a"):
+        if "tag" not in (anchor.get("rel") or "").lower().split() or _hidden_by_ancestor(anchor):
+            continue
+        text = _normalise(_visible_text_of(anchor))
+        if text and len(text) <= 100 and text not in found:
+            found.append(text)
+        if len(found) >= MAX_EMBEDDED:
+            break
+    return found
+
+
+def _boilerplate_lines(root: lxml.html.HtmlElement) -> list[str]:
+    """Visible lines of navigation, header bars, footers and cookie banners (still part of the page's text)."""
+    lines: list[str] = []
+    for region in boilerplate_regions(root):
+        if _hidden_by_ancestor(region):
+            continue
+        for line in _visible_text_of(region).split("\n"):
+            if line and line not in lines:
+                lines.append(line)
+        if len(lines) >= MAX_BOILERPLATE_LINES:
+            break
+    return lines[:MAX_BOILERPLATE_LINES]
+
+
+def _logos(root: lxml.html.HtmlElement, base: str) -> list[str]:
+    """Absolute URLs of visible images that are the site's logo (see `regions.logo_sources`)."""
+    home = _join(base, "/") or ""
+    home_hrefs = frozenset({"/", "./", "#", "#top", home, home.rstrip("/"), base})
+    found: list[str] = []
+    for src in logo_sources(root, home_hrefs):
+        url = _join(base, src)
+        if url and url not in found:
+            found.append(url)
+    return found[:5]
 
 
 def _mailto_addresses(root: lxml.html.HtmlElement) -> list[str]:

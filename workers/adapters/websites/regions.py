@@ -1,0 +1,118 @@
+"""What a page's markup says about its parts: hidden by its stylesheet, boilerplate, redirect notice, logo.
+
+Site builders hide stale copy with a class (``.w-hidden{display:none}``) in
+an inline ``<style>`` rather than a ``style`` attribute, so the simple rules
+of a page's own ``<style>`` blocks that hide elements are applied (through
+``cssselect``, the selector engine lxml uses) before the text is read.
+Remote stylesheets are never fetched, and rules inside ``@media`` blocks are
+ignored (they hide things on some screens only).
+
+Boilerplate regions (navigation, header bars, footers, cookie and consent
+banners) stay in the visible text, because an address or email in a footer
+is still stated by the site, but their lines are reported separately so the
+drafter never takes them for a tagline, feature or selling point.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import lxml.etree
+import lxml.html
+from cssselect import SelectorError
+
+MAX_STYLE_RULES = 300
+MAX_HIDDEN_ELEMENTS = 2_000
+_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_AT_BLOCK = re.compile(r"@[a-z-]+[^{;]*\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}", re.IGNORECASE)
+_RULE = re.compile(r"([^{}@;]+)\{([^{}]*)\}")
+_HIDING = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\s*(?:!important\s*)?(?:;|$)", re.I)
+_SIMPLE_SELECTOR = re.compile(r"^[A-Za-z0-9_\-\.#\s>\[\]=\"'*]+$")
+_BOILER_TOKENS = re.compile(r"cookie|consent|gdpr|footer|navbar|topbar|top-bar|announcement|eyebrow|site-nav|skip-link", re.I)
+_BOILER_ROLES = frozenset({"contentinfo", "navigation"})
+_REFRESH_URL = re.compile(r"^\s*\d*(?:\.\d*)?\s*[;,]?\s*(?:url\s*=\s*)?['\"]?([^'\"\s]+)['\"]?\s*$", re.IGNORECASE)
+_SCRIPT_REDIRECT = re.compile(
+    r"^\s*(?:(?:window|document|top|self)\.)?location(?:\.href)?\s*=\s*(['\"])([^'\"]+)\1\s*;?\s*$"
+    r"|^\s*(?:(?:window|document|top|self)\.)?location\.(?:replace|assign)\(\s*(['\"])([^'\"]+)\3\s*\)\s*;?\s*$",
+)
+_LOGO_HINT = re.compile(r"logo|brand", re.IGNORECASE)
+
+
+def hide_by_stylesheet(root: lxml.html.HtmlElement) -> None:
+    """Mark elements that the page's own ``<style>`` rules hide with ``hidden`` (the tree is changed)."""
+    css = " ".join(style.text or "" for style in root.iter("style"))
+    if not css.strip():
+        return
+    css = _AT_BLOCK.sub(" ", _COMMENT.sub(" ", css))
+    marked = 0
+    for selectors, body in _RULE.findall(css)[:MAX_STYLE_RULES]:
+        if not _HIDING.search(body.strip()):
+            continue
+        for selector in selectors.split(","):
+            selector = selector.strip()
+            if not selector or not _SIMPLE_SELECTOR.match(selector) or selector in ("*", "html", "body"):
+                continue
+            try:
+                matched = root.cssselect(selector)
+            except (SelectorError, lxml.etree.XPathError, ValueError):
+                continue
+            for element in matched:
+                if marked >= MAX_HIDDEN_ELEMENTS:
+                    return
+                if isinstance(element.tag, str) and element.tag not in ("html", "body"):
+                    element.set("hidden", "")
+                    marked += 1
+
+
+def is_boilerplate(element: lxml.html.HtmlElement) -> bool:
+    """Navigation, a header bar without the page's main heading, a footer, a cookie or consent banner."""
+    tag = element.tag.lower() if isinstance(element.tag, str) else ""
+    role = (element.get("role") or "").strip().lower()
+    if tag in ("nav", "footer") or role in _BOILER_ROLES:
+        return True
+    if tag == "header" or role == "banner":
+        return next(element.iter("h1"), None) is None
+    tokens = f"{element.get('class') or ''} {element.get('id') or ''}"
+    return bool(tokens.strip()) and bool(_BOILER_TOKENS.search(tokens)) and tag not in ("html", "body", "main")
+
+
+def boilerplate_regions(root: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElement]:
+    """The outermost boilerplate elements, in document order."""
+    for element in root.iter():
+        if not isinstance(element.tag, str) or not is_boilerplate(element):
+            continue
+        if any(is_boilerplate(ancestor) for ancestor in element.iterancestors()):
+            continue
+        yield element
+
+
+def refresh_target(root: lxml.html.HtmlElement) -> str | None:
+    """The URL a ``<meta http-equiv=refresh>`` or a one-line script redirect sends the visitor to, as written."""
+    for meta in root.iter("meta"):
+        if (meta.get("http-equiv") or "").strip().lower() == "refresh":
+            match = _REFRESH_URL.match(meta.get("content") or "")
+            if match and match.group(1):
+                return match.group(1)
+    for script in root.iter("script"):
+        if (script.get("type") or "text/javascript").strip().lower() not in ("text/javascript", "module", "application/javascript"):
+            continue
+        match = _SCRIPT_REDIRECT.match(script.text or "")
+        if match:
+            return match.group(2) or match.group(4)
+    return None
+
+
+def logo_sources(root: lxml.html.HtmlElement, home_hrefs: frozenset[str]) -> Iterator[str]:
+    """``src`` of images that are the site's own logo: in a link to the homepage, or marked logo/brand in a header bar."""
+    for image in root.iter("img"):
+        src = (image.get("src") or "").strip()
+        if not src:
+            continue
+        ancestors = list(image.iterancestors())
+        home_link = any(a.tag == "a" and (a.get("href") or "").strip() in home_hrefs for a in ancestors)
+        in_bar = any(is_boilerplate(a) and (a.tag in ("header", "nav") or a.get("role") in ("banner", "navigation")
+                                            or "nav" in (a.get("class") or "").lower()) for a in ancestors)
+        hinted = bool(_LOGO_HINT.search(" ".join((src, image.get("class") or "", image.get("id") or ""))))
+        if home_link and (in_bar or hinted) or (in_bar and hinted):
+            yield src

@@ -1,0 +1,90 @@
+"""City and country from a postal address as sites print it: imprint pages, contact pages, footers.
+
+An address is rarely a sentence ("based in Berlin"): an imprint has
+"Stresemannstraße 29 / 22769 Hamburg / Deutschland" on three lines, a footer
+"Acme Ltd · Dublin, Ireland" or "548 Market St · San Francisco, CA 94104 ·
+United States".  The forms read here:
+
+- a postal code and a town ("22769 Hamburg", "46004 Valencia (España)");
+- "Town, ST 94104" (a US state code and ZIP code);
+- "Town, Country" where the country is a known name (`countries.py`);
+- a known country name alone on the line, or the segment, after one of these.
+
+Only imprint, contact and about pages and the footer lines of any page are
+read, so a customer's or a testimonial's town is not taken for the company's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .countries import country_code
+from .reading import Candidate, SitePage
+
+_TOWN = r"[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*(?:\s+(?:am|an der|im|upon|sur|de|del|la)?\s*[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*){0,2}"
+POSTAL_TOWN = re.compile(rf"(?:^|,\s*|\s)\d{{4,5}}\s+(?P<city>{_TOWN})(?:\s*[,(]\s*(?P<country>[^(),]+?)\)?)?\.?$")
+US_TOWN = re.compile(rf"^(?P<city>{_TOWN}),\s*[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?(?:,\s*(?P<country>[A-Za-z. ]+))?$")
+_STREET = re.compile(r"\b(?:street|st|road|rd|avenue|ave|suite|floor|stra(?:\u00df|ss)e|weg|platz|allee|gasse|calle|avenida"
+                     r"|plaza|rue|boulevard|bd|chemin|via|piazza)\b|(?:stra(?:\u00df|ss)e|weg|platz|gasse)$", re.IGNORECASE)
+TOWN_COUNTRY = re.compile(rf"^(?P<city>{_TOWN}),\s*(?P<country>{_TOWN})\.?$")
+_SEPARATORS = re.compile(r"\s+[\u00b7\u2022|\u2013\u2014]\s+|\s*;\s*")
+_COMPANY_WORDS = re.compile(r"\b(?:ltd|llc|inc|gmbh|ag|s\.?l\.?|s\.?a\.?|sas|sarl|b\.?v|oy|ab|plc|ug)\b\.?", re.IGNORECASE)
+_NOT_ADDRESS = re.compile(r"\u00a9|\bcopyright\b|\(c\)", re.IGNORECASE)
+_ADDRESS_PAGES = ("imprint", "contact", "about")
+
+
+def address_lines(pages: list[SitePage]) -> list[tuple[SitePage, tuple[str, ...]]]:
+    """Lines that may hold the company's address: imprint/contact/about pages whole, footers of every page."""
+    found = [(p, p.all_lines) for kind in _ADDRESS_PAGES for p in pages if p.kind == kind]
+    for page in pages:
+        boiler = page.page.structured.get("boilerplate")
+        if isinstance(boiler, list):
+            found.append((page, tuple(line for line in boiler if isinstance(line, str))))
+    return found
+
+
+def find_address(pages: list[SitePage], product_name: str = "") -> dict[str, Candidate]:
+    """``city`` and/or ``country`` from the first address found, each quoted with the line(s) stating it."""
+    for page, lines in address_lines(pages):
+        for index, line in enumerate(lines):
+            found = _read(line, lines[index + 1] if index + 1 < len(lines) else "", page, product_name)
+            if found:
+                return found
+    return {}
+
+
+def _read(line: str, following: str, page: SitePage, product_name: str) -> dict[str, Candidate]:
+    segments = [s.strip() for s in _SEPARATORS.split(line) if s.strip()]
+    for position, segment in enumerate(segments):
+        city, country = _town_of(segment)
+        if not city or _COMPANY_WORDS.search(city) or _STREET.search(city) or _NOT_ADDRESS.search(segment) \
+                or city.casefold() == product_name.casefold():
+            continue
+        quote = line
+        if country is None:  # the country may follow: the next segment, or the next line alone
+            rest = segments[position + 1:]
+            country = next((c for c in (country_code(s) for s in rest) if c), None)
+            if country is None and following and country_code(following) and len(following) > 2:
+                country, quote = country_code(following), f"{line} {following}"
+        evidence = [page.text_evidence(quote)]
+        found: dict[str, Candidate] = {"city": {"value": city, "evidence": evidence}}
+        if country:
+            found["country"] = {"value": country, "evidence": evidence}
+        return found
+    return {}
+
+
+def _town_of(segment: str) -> tuple[str | None, str | None]:
+    """(town, country code or None) of one address segment, (None, None) when it is not a town."""
+    for pattern in (US_TOWN, POSTAL_TOWN):
+        match = pattern.search(segment)
+        if match:
+            raw_country = match.groupdict().get("country")
+            code = country_code(raw_country) if raw_country else None
+            if raw_country and code is None:
+                continue  # "1200 Boylston Street, Suite 400": not a town and a country
+            return match.group("city").rstrip("."), code
+    match = TOWN_COUNTRY.match(segment)
+    if match and country_code(match.group("country")) and not country_code(match.group("city")):
+        return match.group("city"), country_code(match.group("country"))
+    return None, None

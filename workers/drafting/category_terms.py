@@ -1,0 +1,80 @@
+"""The words a site uses when it is in one of the catalogue's categories, in English, German, French and Spanish.
+
+A category is drafted only on the site's own words: a quote must contain one
+of these terms (whole words, after normalisation), and the extractive drafter
+wants the category's name itself or two different terms before it proposes a
+category (`site_categories.py`).  Single generic words ("build", "code",
+"no", "work") are deliberately absent: they made the drafter guess "No-code"
+for sites that never say so.  Slugs not listed fall back to the catalogue
+name as the only term.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .text import contains_phrase, normalise
+
+CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
+    "developer-tools": ("developer tools", "developer tool", "developers", "developer", "engineers", "engineering teams",
+                        "codebase", "pull request", "pull requests", "monorepo", "monorepos", "repository", "ide",
+                        "entwickler", "entwicklerinnen", "d\u00e9veloppeurs", "desarrolladores"),
+    "apis-sdks": ("api", "apis", "sdk", "sdks", "client library", "client libraries", "rest api", "graphql",
+                  "webhook", "webhooks", "schnittstelle", "schnittstellen"),
+    "devops": ("devops", "infrastructure", "deploy", "deploys", "deployment", "deployments", "hosting", "monitoring",
+               "uptime", "ci/cd", "continuous integration", "ci", "pipeline", "pipelines", "build cache", "kubernetes",
+               "docker", "incident", "incidents", "on-call", "observability", "infraestructura", "despliegue",
+               "d\u00e9ploiement", "bereitstellung"),
+    "testing": ("testing", "tests", "test", "flaky test", "flaky tests", "test impact analysis", "test suite", "test suites", "qa", "quality assurance", "end-to-end tests", "flaky tests",
+                "test runs", "regression tests", "testautomatisierung", "pruebas", "tests automatis\u00e9s"),
+    "ai": ("ai", "artificial intelligence", "machine learning", "llm", "llms", "ki", "k\u00fcnstliche intelligenz",
+           "ia", "inteligencia artificial", "intelligence artificielle"),
+    "ai-assistants": ("ai assistant", "assistant", "copilot", "chatbot", "ai agent", "ai agents", "agents",
+                      "asistente", "assistent", "assistente"),
+    "ai-infrastructure": ("model hosting", "vector database", "vector databases", "embeddings", "inference", "mlops",
+                          "fine-tuning", "evals"),
+    "productivity": ("productivity", "productive", "get work done", "to-do", "to-dos", "produktivit\u00e4t",
+                     "productividad", "productivit\u00e9"),
+    "project-management": ("project management", "projects", "project", "tasks", "kanban", "roadmap", "roadmaps",
+                           "sprint", "sprints", "gantt", "projektmanagement", "projekte", "gesti\u00f3n de proyectos",
+                           "proyectos", "gestion de projet", "projets", "chantier", "chantiers"),
+    "notes-docs": ("notes", "note-taking", "documentation", "docs", "wiki", "knowledge base", "knowledge bases",
+                   "dokumentation", "notizen", "wissensdatenbank", "documentaci\u00f3n", "notas"),
+    "marketing": ("marketing", "campaigns", "campaign", "leads", "audience", "customers coming back", "campa\u00f1as",
+                  "kampagnen", "campagnes"),
+    "seo": ("seo", "search engine", "search engines", "rankings", "search visibility", "backlinks", "serp"),
+    "email-marketing": ("email marketing", "e-mail-marketing", "newsletter", "newsletters", "email campaigns",
+                        "mailing", "correos", "boletines", "abandoned cart", "carrito abandonado"),
+    "design": ("design", "prototyping", "prototype", "prototypes", "figma", "mockups", "dise\u00f1o", "illustrations"),
+    "finance": ("finance", "payments", "payment", "accounting", "invoicing", "invoice", "invoices", "bookkeeping",
+                "vat", "tax", "taxes", "expenses", "payroll", "buchhaltung", "rechnungen", "rechnung", "zahlungen",
+                "steuern", "facturaci\u00f3n", "facturas", "contabilidad", "comptabilit\u00e9", "factures",
+                "paiements", "finanzen", "finanzas"),
+    "analytics": ("analytics", "metrics", "dashboards", "dashboard", "page views", "pageviews", "visitors",
+                  "statistics", "web analytics", "insights", "analytik", "anal\u00edtica", "statistiques"),
+    "security": ("security", "secrets", "secret scanning", "vulnerabilities", "vulnerability", "encryption",
+                 "leaked credentials", "credentials", "sicherheit", "seguridad", "s\u00e9curit\u00e9"),
+    "no-code": ("no-code", "no code", "nocode", "without writing code", "without code", "sin c\u00f3digo",
+                "ohne code", "sans code", "ohne programmieren"),
+    "education": ("education", "learning", "learn", "courses", "course", "students", "teachers", "tutoring",
+                  "lessons", "classroom", "tutors", "bildung", "lernen", "kurse", "educaci\u00f3n", "cursos",
+                  "formation", "cours", "\u00e9l\u00e8ves"),
+    "ecommerce": ("e-commerce", "ecommerce", "online store", "online stores", "online shop", "online shops",
+                  "checkout", "shopify", "woocommerce", "tienda online", "tiendas online", "onlineshop",
+                  "boutique en ligne"),
+}
+
+
+def terms_of(category: Mapping[str, Any]) -> tuple[str, ...]:
+    """The normalised terms for a catalogue category (its name first)."""
+    slug = str(category.get("slug") or "")
+    name = normalise(str(category.get("name") or ""))
+    names = tuple(normalise(part).strip() for part in name.replace("&", ",").split(",") if part.strip())
+    return tuple(dict.fromkeys((*names, *(normalise(t) for t in CATEGORY_TERMS.get(slug, ())))))
+
+
+def terms_in(quote: str, category: Mapping[str, Any]) -> set[str]:
+    """The category's terms a quote contains (whole words)."""
+    text = normalise(quote)
+    return {term for term in terms_of(category) if term and contains_phrase(text, term)}
