@@ -45,7 +45,9 @@ def main(ctx: click.Context, verbose: bool) -> None:
 @main.command()
 @click.option("--host", default=None, help="Interface to listen on (default 127.0.0.1).")
 @click.option("--port", default=None, type=int, help="Port (default 8000).")
-def serve(host: str | None, port: int | None) -> None:
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Server processes behind the one port (each projection runs in exactly one of them).")
+def serve(host: str | None, port: int | None, workers: int) -> None:
     """Run the website, the REST API and the MCP server (projectors run inside unless told otherwise).
 
     SIGTERM or SIGINT (Ctrl-C) shut it down gracefully: requests in flight finish, the background
@@ -55,7 +57,7 @@ def serve(host: str | None, port: int | None) -> None:
     import uvicorn
 
     from launchdir.bootstrap import ensure_catalog, web_app
-    from launchdir.serving import uvicorn_config
+    from launchdir.serving import serve_processes, uvicorn_config
 
     settings = Settings.from_env()
     settings = settings.with_server(host or settings.host, port or settings.port)
@@ -63,6 +65,9 @@ def serve(host: str | None, port: int | None) -> None:
     try:
         ensure_catalog(c)
         click.echo(f"launchdir on {settings.base_url}  (API {settings.base_url}/api/v1, MCP {settings.base_url}/mcp)")
+        if workers > 1:  # this process only supervises; each worker process builds its own container
+            serve_processes(settings, workers)
+            return
         server = uvicorn.Server(uvicorn_config(web_app(c), settings))
         server.run()  # uvicorn answers SIGTERM/SIGINT with a graceful shutdown, then raises the signal again
         if not server.started:

@@ -83,6 +83,15 @@ class Projection:
         For additions that need no rebuild, such as a new index (`CREATE INDEX IF NOT EXISTS`).
         """
 
+    def flush(self, cur: Cursor[Any], t: Tables) -> None:
+        """Write what the handlers kept back, before the batch's position is written (called once per batch).
+
+        A projection whose handlers touch the same rows many times in a batch
+        (a listing created, then published) can keep the rows in memory and
+        write each once here. The runtime calls it in the batch's transaction,
+        and after every event when it applies a failed batch event by event.
+        """
+
     def apply(self, cur: Cursor[Any], t: Tables, event: Any, position: int = 0) -> None:
         """Dispatch one event to its handler, with every string in it storable.
 

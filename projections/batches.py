@@ -66,6 +66,7 @@ def apply_batch(pool: ConnectionPool, projection: Projection, gen: int, start: i
             for event_id, event in notes:
                 if event_id not in skips:
                     _apply_one(projection, cur, tables, event_id, event)
+            projection.flush(cur, tables)  # rows the handlers kept back, each written once
         cur.execute(f"UPDATE {META} SET position=%s, {CLEARED} WHERE name=%s AND generation=%s", (end, name, gen))
         cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"move:{name}:{gen}:{end}"))
     if locked[1] is not None:
@@ -94,6 +95,7 @@ def apply_each(pool: ConnectionPool, projection: Projection, gen: int, start: in
             try:
                 with conn.transaction():  # a savepoint: the failed event leaves nothing behind
                     _apply_one(projection, cur, tables, event_id, event)
+                    projection.flush(cur, tables)
             except Exception as exc:
                 failure = _block(cur, policy, name, gen, event_id, event, exc, before)
                 break

@@ -118,6 +118,7 @@ class ListingView(Projection):
         )
         self._names_cache = None  # names are re-read on the next write
         if "name" in c:  # documents and cards carry category names
+            self.flush(cur, t)
             rows = cur.execute(f"SELECT listing_id FROM {t['listings']} WHERE categories @> ARRAY[%s]", (e.slug,)).fetchall()
             for (listing_id,) in rows:
                 self._change(cur, t, lambda s: None, listing_id=listing_id)
@@ -236,26 +237,26 @@ class ListingView(Projection):
 
     @handles(VoteCast)
     def _vote(self, cur: Cursor[Any], t: Tables, e: VoteCast) -> None:
-        self._forget(cur, e.listing_id)
+        self._forget(cur, t, e.listing_id)
         counters.cast_vote(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.timestamp))
         self._patch_counter(cur, t, e.listing_id, "votes")
 
     @handles(VoteRestored)  # staff restored a voided vote: counted again, weighed by its own time
     def _restored(self, cur: Cursor[Any], t: Tables, e: VoteRestored) -> None:
-        self._forget(cur, e.listing_id)
+        self._forget(cur, t, e.listing_id)
         counters.cast_vote(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.cast_at))
         self._patch_counter(cur, t, e.listing_id, "votes")
 
     @handles(VoteWithdrawn, VoteVoided)  # a voided vote is out of the count, like a withdrawn one
     def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn | VoteVoided) -> None:
-        self._forget(cur, e.listing_id)
+        self._forget(cur, t, e.listing_id)
         if not counters.withdraw_vote(cur, t, e.listing_id, e.account_id):
             return
         self._patch_counter(cur, t, e.listing_id, "votes")
 
     @handles(ListingFollowed, ListingUnfollowed)
     def _follow(self, cur: Cursor[Any], t: Tables, e: ListingFollowed | ListingUnfollowed) -> None:
-        self._forget(cur, e.listing_id)
+        self._forget(cur, t, e.listing_id)
         step = 1 if isinstance(e, ListingFollowed) else -1
         cur.execute(f"UPDATE {t['listings']} SET followers = greatest(followers + %s, 0) WHERE listing_id = %s",
                     (step, e.listing_id))
@@ -266,7 +267,7 @@ class ListingView(Projection):
         pairs = [(int(k), int(v)) for k, v in e.counts.items() if str(k).isdigit() and int(v) > 0]
         if not pairs:
             return
-        self._forget(cur, *(p[0] for p in pairs))
+        self._forget(cur, t, *(p[0] for p in pairs))
         counters.add_views(cur, t, pairs)
 
     @handles(ReviewWritten)
@@ -292,7 +293,7 @@ class ListingView(Projection):
 
     def _rating(self, cur: Cursor[Any], t: Tables, listing_id: int) -> None:
         """Copy the listing's recounted rating into its public document."""
-        self._forget(cur, listing_id)
+        self._forget(cur, t, listing_id)
         cur.execute(
             f"""UPDATE {t['profiles']} p SET doc = jsonb_set(p.doc, '{{community,rating}}',
                     jsonb_build_object('average', l.rating_avg::float8, 'count', l.rating_count))
@@ -344,14 +345,16 @@ class ListingView(Projection):
     _words_seen: set[str] = set()
     _states: dict[int, tuple[dict[str, Any], dict[str, Any], str | None]] = {}
     _streams: dict[str, int] = {}
+    _pending: dict[int, tuple[dict[str, Any], dict[str, Any], str | None, bool]] = {}  # kept back for `flush`
 
     def _batch(self, cur: Cursor[Any]) -> None:
         if self._batch_cursor is not cur:
             self._batch_cursor, self._names_cache, self._words_seen, self._states, self._streams = cur, None, set(), {}, {}
+            self._pending = {}
 
-    def _forget(self, cur: Cursor[Any], *listing_ids: int) -> None:
-        """A counter changed in SQL: the remembered counters of these listings are stale."""
-        self._batch(cur)
+    def _forget(self, cur: Cursor[Any], t: Tables, *listing_ids: int) -> None:
+        """A counter is about to change in SQL: write what was kept back, and forget the remembered counters."""
+        self.flush(cur, t)
         for listing_id in listing_ids:
             self._states.pop(listing_id, None)
 
@@ -364,6 +367,40 @@ class ListingView(Projection):
 
     def _write(self, cur: Cursor[Any], t: Tables, state: dict[str, Any], counters: dict[str, Any],
                old_text_key: str | None, insert: bool = False) -> None:
+        """Keep the listing's new state for `flush`: a listing created and published in one batch is written once.
+
+        The row as the database has it (absent, or with `old_text_key`) is the
+        one of the first write kept back, so `flush` inserts or updates and
+        recomputes text vectors exactly as writing each change would.
+        """
+        self._batch(cur)
+        listing_id = state["listing_id"]
+        before = self._pending.get(listing_id)
+        if before is not None:
+            old_text_key, insert = before[2], before[3]
+        self._pending[listing_id] = (state, counters, old_text_key, insert)
+        self._states[listing_id] = (state, counters, self._text_key(state))
+        self._streams[str(state["stream_id"])] = listing_id
+
+    def flush(self, cur: Cursor[Any], t: Tables) -> None:
+        """Write every listing kept back in this batch, once each (before SQL reads or patches their rows)."""
+        self._batch(cur)
+        pending, self._pending = self._pending, {}
+        for state, tallies, old_text_key, insert in pending.values():
+            self._write_now(cur, t, state, tallies, old_text_key, insert)
+
+    @staticmethod
+    def _text_key(state: dict[str, Any]) -> str:
+        """A digest of what the text vectors are made of (they are recomputed only when it changes)."""
+        p = state["profile"]
+        searchable = state["status"] in SEARCHABLE
+        name = str(p.get("name") or "")
+        tk = text_of(p.get("tagline")) + " " + text_of(p.get("keywords"))
+        description = text_of(p.get("description"))
+        return hashlib.blake2b(repr((searchable, name, tk, description)).encode(), digest_size=12).hexdigest()
+
+    def _write_now(self, cur: Cursor[Any], t: Tables, state: dict[str, Any], counters: dict[str, Any],
+                   old_text_key: str | None, insert: bool = False) -> None:
         """Write the state, the document and the search row; text vectors only when the searched text changed.
 
         Only searchable listings (live or upcoming) carry text vectors and add their words to the vocabulary.
@@ -376,7 +413,7 @@ class ListingView(Projection):
         name = str(p.get("name") or "")
         tk = text_of(p.get("tagline")) + " " + text_of(p.get("keywords"))
         description = text_of(p.get("description"))
-        text_key = hashlib.blake2b(repr((searchable, name, tk, description)).encode(), digest_size=12).hexdigest()
+        text_key = self._text_key(state)
         country = str(p.get("country") or "").strip().upper()
         params = {
             "id": state["listing_id"], "stream": state["stream_id"], "slug": state["slug"], "state": Jsonb(state),
@@ -395,8 +432,6 @@ class ListingView(Projection):
                     || setweight(to_tsvector('english', %(tk)s), 'B')
                     || setweight(to_tsvector('english', %(description)s), 'C') END"""
         params["words"] = self._new_words(cur, words_of(name, tk, description)) if searchable and text_key != old_text_key else []
-        self._states[state["listing_id"]] = (state, counters, text_key)
-        self._streams[str(state["stream_id"])] = state["listing_id"]
         # The vocabulary only grows (an insert that finds the word changes nothing); a rebuild trims it.
         words = f"w AS (INSERT INTO {t['words']} (word) SELECT unnest(%(words)s::text[]) ON CONFLICT DO NOTHING)"
         if insert:

@@ -32,6 +32,7 @@ from projections.base import Projection, Tables
 from projections.batches import UndecodableEvent
 from projections.failures import FAILURE_COLUMNS, META, SKIPS, Failure, RetryPolicy, Skip, failure_of, upgrade_meta
 from projections.generations import CHANNEL, REBUILD_LOCK, SETUP_LOCK, create_generation
+from projections.leases import Leases
 from projections.log import EventLog
 from projections.progress import BEHIND_RETRY, STUCK_RETRY, Progress, ReadModelBehind
 from projections.rebuild import RebuildBlocked
@@ -154,10 +155,10 @@ class ProjectionRuntime:
             if progress:
                 progress(position, target)
 
-    def run_all_once(self) -> bool:
-        """One batch for each projection; True if any moved."""
+    def run_all_once(self, names: Iterable[str] | None = None) -> bool:
+        """One batch for each projection (or each of `names`); True if any moved."""
         moved = False
-        for name in self.projections:
+        for name in self.projections if names is None else names:
             try:
                 if self.step(name) >= 0:
                     moved = True
@@ -221,16 +222,22 @@ class ProjectionRuntime:
         self._wake.set()
 
     def _run(self) -> None:
-        while not self._stop.is_set():
-            try:
-                self._refresh_generations()
-            except psycopg.Error:
-                log.warning("projection runner could not read the generations; retrying", exc_info=True)
-                self._stop.wait(1.0)
-                continue
-            if not self.run_all_once():
-                self._wake.wait(0.5)
-                self._wake.clear()
+        """Step the projections this process holds the lease of (`projections/leases.py`), taking over free ones."""
+        leases = Leases(self.conninfo, self.projections)
+        try:
+            while not self._stop.is_set():
+                try:
+                    self._refresh_generations()
+                except psycopg.Error:
+                    log.warning("projection runner could not read the generations; retrying", exc_info=True)
+                    self._stop.wait(1.0)
+                    continue
+                held = leases.take()
+                if not self.run_all_once(n for n in self.projections if n in held):
+                    self._wake.wait(0.5)
+                    self._wake.clear()
+        finally:
+            leases.close()
 
     def run_forever(self) -> None:
         """For `launchdir projector`: run until stopped."""

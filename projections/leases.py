@@ -1,0 +1,90 @@
+"""Which process runs which projection: one PostgreSQL session advisory lock per projection.
+
+Several processes may run projectors against one database (`launchdir serve
+--workers N`, several servers, `launchdir projector`). The batches are safe
+without this (each locks its generation's row and checks the position it
+started from), but every runner would still read every batch and then throw
+the work away. A lease makes exactly one process run each projection: a
+runner takes `pg_try_advisory_lock(PROJECTOR_LOCK, hashtext(name))` on a
+connection of its own and steps only the projections it holds. A session
+lock lives as long as its connection, so when the process dies (even by
+SIGKILL) PostgreSQL releases it as the socket closes, and the next runner
+loop of another process (at most half a second later, sooner on a NOTIFY)
+takes it over from the position the dead one committed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable
+from typing import Any
+
+import psycopg
+
+log = logging.getLogger(__name__)
+
+PROJECTOR_LOCK = 7311004  # with hashtext(name): held by the process that runs that projection
+APP_NAME = "launchdir-projector-"  # + the process id: the lease connection says which process holds it
+
+
+class Leases:
+    """The projection leases of one runner, on one dedicated connection (locks are per session)."""
+
+    def __init__(self, conninfo: str, names: Iterable[str]) -> None:
+        self.conninfo = conninfo
+        self.names = list(names)
+        self.held: set[str] = set()
+        self._conn: psycopg.Connection[Any] | None = None
+
+    def take(self) -> set[str]:
+        """Try to take the leases not held yet; return the ones held.
+
+        Also checks the connection of the leases already held: when it broke,
+        PostgreSQL released them, so none is held any more (and another
+        process may run those projections now) until they are taken again.
+        """
+        try:
+            if self._conn is None or self._conn.closed:
+                self.held = set()
+                self._conn = psycopg.connect(self.conninfo, autocommit=True, application_name=f"{APP_NAME}{os.getpid()}")
+            missing = [n for n in self.names if n not in self.held]
+            if missing:
+                rows = self._conn.execute(
+                    "SELECT n FROM unnest(%s::text[]) AS n WHERE pg_try_advisory_lock(%s, hashtext(n))",
+                    (missing, PROJECTOR_LOCK),
+                ).fetchall()
+                taken = {str(r[0]) for r in rows}
+                if taken:
+                    log.info("this process now runs projections %s", ", ".join(sorted(taken)))
+                self.held |= taken
+            else:
+                self._conn.execute("SELECT 1")
+        except psycopg.Error:
+            if self.held:
+                log.warning("lost the connection holding the projection leases; another process may take them over")
+            self.close()
+        return set(self.held)
+
+    def close(self) -> None:
+        """Give every lease up (closing the session releases its locks)."""
+        self.held = set()
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            except psycopg.Error:
+                pass
+            self._conn = None
+
+
+def holders(conn: psycopg.Connection[Any], names: Iterable[str]) -> dict[str, int]:
+    """The process id of the process that runs each projection now (projections nobody runs are absent)."""
+    rows = conn.execute(
+        "SELECT n, a.application_name FROM unnest(%s::text[]) AS n "
+        "JOIN pg_locks l ON l.locktype = 'advisory' AND l.granted AND l.classid = %s::int8::oid "
+        "AND l.objid = (hashtext(n)::int8 & 4294967295)::oid AND l.objsubid = 2 "
+        "AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+        "JOIN pg_stat_activity a ON a.pid = l.pid",
+        (list(names), PROJECTOR_LOCK),
+    ).fetchall()
+    return {str(n): int(app[len(APP_NAME):]) for n, app in rows if str(app).startswith(APP_NAME)}
