@@ -162,6 +162,7 @@ def test_the_method_page_is_linked_accessible_and_renders_at_both_widths(server,
     assert 'href="/about/votes"' in home.text
     page_html = httpx.get(server.url + "/about/votes")
     assert page_html.status_code == 200 and "HMAC-SHA256" in page_html.text and "Appeals" in page_html.text
+    assert f"{server.url}/about/votes</loc>" in httpx.get(server.url + "/sitemap.xml").text
     if not AXE.exists():
         pytest.skip("axe-core is not installed: npm install --prefix tests/e2e/axe")
     SHOTS.mkdir(parents=True, exist_ok=True)
