@@ -77,6 +77,7 @@ def test_staff_pages_are_for_staff_only_and_forms_need_the_csrf_token(server) ->
     assert signed_in(server, person).get("/staff/votes").status_code == 403
     _, staff = account(server, staff=True)
     client = signed_in(server, staff)
+    assert 'href="/staff/votes"' in client.get("/staff").text
     page = client.get("/staff/votes?week=last")
     assert page.status_code == 200 and "Vote integrity" in page.text
     assert client.get("/staff/votes?week=2026-02-31").status_code == 400
