@@ -146,7 +146,8 @@ def _(e: ReviewModerated, s: ReviewState) -> ReviewState:
 
 
 TOGGLE: StreamKind[ToggleState] = StreamKind(initial_toggle, evolve)
-"""Vote and follow streams (`vote_stream`, `follow_stream`): one person's switch on one listing."""
+"""Follow streams (`follow_stream`): one person's switch on one listing. Vote streams are decided with
+`aggregates.votes.VOTE`, which also knows staff voiding and restoring (`decide_vote` stays the plain rule)."""
 
 REVIEW: StreamKind[ReviewState] = StreamKind(initial_review, evolve)
 """Review streams (`review_stream`): one review and its moderation."""

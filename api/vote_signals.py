@@ -18,6 +18,7 @@ import hashlib
 import hmac
 import ipaddress
 import threading
+from datetime import datetime
 
 from aggregates.base import Meta
 from commands import votes as votes_cmd
@@ -66,19 +67,24 @@ class VoteSignals:
 
 
 class FirstViews:
-    """Records each account's first signed-in page view once; remembers in memory whom it has seen."""
+    """Records each account's first signed-in page view once; remembers in memory whom it has seen.
+
+    Like counted listing views, the record is the site's own bookkeeping, not
+    something the person did: it is stored as actor and channel `system`.
+    """
 
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._seen: set[str] = set()
         self._lock = threading.Lock()
 
-    def seen(self, account_id: str, meta: Meta) -> None:
+    def seen(self, account_id: str, at: datetime) -> None:
         with self._lock:
             if account_id in self._seen:
                 return
             if len(self._seen) >= SEEN_MAX:
                 self._seen.clear()
+        meta = Meta(at=at, actor="system", channel="system")
         votes_cmd.record_first_view(self.store, account_id, meta)  # the stream decides: only the first is stored
         with self._lock:
             self._seen.add(account_id)

@@ -34,7 +34,8 @@ SITEMAP_SECONDS = 300.0
 WEEKS_IN_SITEMAP = 12
 STATIC_PATHS = ["/", "/launches", "/launches/this", "/categories", "/leaderboards/community-weekly",
                 "/leaderboards/community-all-time", "/leaderboards/billboard", "/leaderboards/domain-rating",
-                "/leaderboards/revenue", "/awards", "/founders", "/blog", "/updates", "/voting"]
+                "/leaderboards/revenue", "/awards", "/founders", "/blog", "/updates", "/voting",
+                "/about/votes"]
 Entry = dict[str, Any]  # id, title, url, updated, summary, author
 
 

@@ -155,7 +155,7 @@ class WebPages:
             browser = new_browser = Csrf.new_browser_value()
         me = accounts_q.account(self.s.reads, session.account_id) if session else None
         if session is not None and me is not None:
-            self.first_views.seen(session.account_id, self._meta(session))
+            self.first_views.seen(session.account_id, self.s.now())
         context = {"csrf_field": CSRF_FIELD, "csrf_token": self.id.csrf.token(session.id if session else None, browser),
                    "me": me, "errors": {}, "values": {}, **ctx}
         response = self.templates.TemplateResponse(request, template, context, status_code=status)

@@ -77,6 +77,7 @@ def test_staff_pages_are_for_staff_only_and_forms_need_the_csrf_token(server) ->
     assert signed_in(server, person).get("/staff/votes").status_code == 403
     _, staff = account(server, staff=True)
     client = signed_in(server, staff)
+    assert 'href="/staff/votes"' in client.get("/staff").text
     page = client.get("/staff/votes?week=last")
     assert page.status_code == 200 and "Vote integrity" in page.text
     assert client.get("/staff/votes?week=2026-02-31").status_code == 400
@@ -162,6 +163,7 @@ def test_the_method_page_is_linked_accessible_and_renders_at_both_widths(server,
     assert 'href="/about/votes"' in home.text
     page_html = httpx.get(server.url + "/about/votes")
     assert page_html.status_code == 200 and "HMAC-SHA256" in page_html.text and "Appeals" in page_html.text
+    assert f"{server.url}/about/votes</loc>" in httpx.get(server.url + "/sitemap.xml").text
     if not AXE.exists():
         pytest.skip("axe-core is not installed: npm install --prefix tests/e2e/axe")
     SHOTS.mkdir(parents=True, exist_ok=True)
