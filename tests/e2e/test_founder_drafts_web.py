@@ -17,6 +17,8 @@ from uuid import uuid4
 import httpx
 import pytest
 
+from events.text import RULE
+
 from tests.conftest import Databases, RunningServer, free_port
 from tests.conftest import test_settings as settings_for
 from tests.e2e import founder_support_drafts as steps
@@ -52,6 +54,13 @@ def saas() -> Iterator[FixtureServer]:
 
 def _address(tag: str) -> str:
     return f"{tag}-{uuid4().hex[:10]}@example.com"
+
+
+def steps_field_value(web: httpx.Client, draft_id: str, name: str) -> str:
+    """The value the editor shows in a field's input (read over HTTP with the browser's session)."""
+    page = web.get(f"/drafts/{draft_id}").text
+    found = re.search(rf'name="fields\.{name}" type="text" value="([^"]*)"', page)
+    return found.group(1) if found else ""
 
 
 def _axe(page: Any) -> list[tuple[str, str, list[Any]]]:
@@ -148,6 +157,14 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         owner_jar = {c["name"]: c["value"] for c in context.cookies()}
         r = httpx.get(f"{base}/drafts/{draft_id}", cookies=owner_jar, follow_redirects=False, timeout=15)
         assert r.status_code == 200 and f'href="/my/listings/{listing_id}"' in r.text
+        with httpx.Client(base_url=base, cookies=owner_jar, follow_redirects=False, timeout=15) as web:
+            token = CSRF.search(r.text)
+            assert token is not None
+            city_before = steps_field_value(web, draft_id, "city")
+            broken = web.post(f"/drafts/{draft_id}", data={"csrf_token": token.group(1), "section": "fields",
+                                                           "fields.city": "Lis\x00bon"})
+            assert broken.status_code == 400 and 'id="fields.city-error"' in broken.text and RULE in broken.text
+            assert steps_field_value(web, draft_id, "city") == city_before, "nothing stored"
 
         # a second person: the first person's draft is a 404, on every page and form of it
         other = chromium.new_context()
@@ -185,7 +202,7 @@ def test_progress_while_reading_then_the_editor_and_a_site_that_robots_txt_close
     page = context.new_page()
     try:
         steps.sign_up(page, server.url, smtp, _address("robots"))
-        slow = {"/robots.txt": Body(b"", "text/plain", status=404),
+        slow: dict[str, Any] = {"/robots.txt": Body(b"", "text/plain", status=404),
                 "/": Body(b"<html><head><title>Slowly</title></head><body><h1>Slowly</h1><p>Slowly sends letters."
                           b"</p></body></html>", delay=3.0)}
         with FixtureServer(routes=slow) as slow_site:
