@@ -144,10 +144,24 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         page.get_by_label("Co-founder's email address").fill("not an address")
         page.get_by_role("button", name="Send invite").click()
         assert "email address" in page.locator('[id="email-error"]').inner_text()
-        page.get_by_label("Co-founder's email address").fill("cofounder@example.com")
+        cofounder = _address("cofounder")
+        page.get_by_label("Co-founder's email address").fill(cofounder)
         page.get_by_role("button", name="Send invite").click()
         page.get_by_text("The invite is on its way").wait_for()
-        assert "cofounder@example.com" in page.locator(".invites").inner_text()
+        assert cofounder in page.locator(".invites").inner_text()
+        invited = chromium.new_context()
+        try:  # the co-founder signs up with the invited address, accepts, and edits the same draft
+            theirs = invited.new_page()
+            steps.sign_up(theirs, base, smtp, cofounder)
+            theirs.goto(steps.mailed_link(smtp, cofounder, steps.INVITE_LINK))
+            theirs.get_by_role("button", name="Accept the invite").click()
+            theirs.get_by_role("link", name="Open the draft").click()
+            theirs.get_by_role("button", name="Save changes").wait_for()
+            assert theirs.url.endswith(f"/drafts/{draft_id}")
+        finally:
+            invited.close()
+        page.reload()
+        assert "accepted" in page.locator(".invites").inner_text()
 
         listing_id = steps.save_as_listing(page, base)
         assert page.get_by_role("button", name="Update the listing").count() == 1
