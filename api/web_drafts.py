@@ -14,6 +14,7 @@ back here); every form carries the CSRF token.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 from uuid import UUID
@@ -35,6 +36,8 @@ from events.errors import Conflict, InvalidInput, NotFound
 from queries import drafts as drafts_q
 from queries.paging import Paging
 
+Signed = Callable[[Request, FormData, WebSession], Response]
+Mine = Callable[[Request, FormData, WebSession, dict[str, Any]], Response]
 VIEWS = ["draft_view"]
 LISTING_VIEWS = ["draft_view", "listing_view"]
 EDITOR = "founder/drafts/editor.html"
@@ -52,28 +55,26 @@ class WebDrafts(WebPages):
 
     def routes(self) -> list[BaseRoute]:
         return [
-            Route("/submit", self._page(self.submit_page), methods=["GET"]),
-            Route("/submit", self._page(self.submit, form=True, invalid=self._submit_again), methods=["POST"]),
-            Route("/drafts", self._page(self.drafts_page), methods=["GET"]),
-            Route("/drafts/{id}", self._page(self.editor_page), methods=["GET"]),
-            Route("/drafts/{id}", self._page(self.edit, form=True, invalid=self._editor_again), methods=["POST"]),
-            Route("/drafts/{id}/invites", self._page(self.invite, form=True, invalid=self._editor_again),
+            Route("/submit", self._page(self._signed(self.submit_page)), methods=["GET"]),
+            Route("/submit", self._page(self._signed(self.submit), form=True, invalid=self._submit_again),
                   methods=["POST"]),
-            Route("/drafts/{id}/submit", self._page(self.save_as_listing, form=True, invalid=self._editor_again),
+            Route("/drafts", self._page(self._signed(self.drafts_page)), methods=["GET"]),
+            Route("/drafts/{id}", self._page(self._mine(self.editor_page)), methods=["GET"]),
+            Route("/drafts/{id}", self._page(self._mine(self.edit), form=True, invalid=self._editor_again),
                   methods=["POST"]),
+            Route("/drafts/{id}/invites", self._page(self._mine(self.invite), form=True, invalid=self._editor_again),
+                  methods=["POST"]),
+            Route("/drafts/{id}/submit", self._page(self._mine(self.save_as_listing), form=True,
+                                                    invalid=self._editor_again), methods=["POST"]),
         ]
 
     # ------------------------------------------------------------ submit
 
-    def submit_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        if session is None:
-            return self._signin(request)
+    def submit_page(self, request: Request, data: FormData, session: WebSession) -> Response:
         url = request.query_params.get("url", "")[:2048]  # "Submit the site again" from a failed draft
         return self._render(request, "founder/drafts/submit.html", {"values": {"url": url}}, session)
 
-    def submit(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        if session is None:
-            return self._signin(request)
+    def submit(self, request: Request, data: FormData, session: WebSession) -> Response:
         url = str(data.get("url") or "")
         try:
             cmd = draft_cmd.SubmitListing.model_validate({"url": url})
@@ -93,9 +94,7 @@ class WebDrafts(WebPages):
 
     # ------------------------------------------------------------ the list
 
-    def drafts_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        if session is None:
-            return self._signin(request)
+    def drafts_page(self, request: Request, data: FormData, session: WebSession) -> Response:
         try:
             paging = Paging.model_validate({"page": request.query_params.get("page") or 1})
         except (ValueError, ValidationError):
@@ -106,21 +105,11 @@ class WebDrafts(WebPages):
 
     # ------------------------------------------------------------ the editor
 
-    def editor_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        if session is None:
-            return self._signin(request)
-        doc = self._draft(request, session)
-        if doc is None:
-            return self._missing(request, session)
+    def editor_page(self, request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
         done = DONE.get(request.query_params.get("done") or "")
         return self._editor(request, session, doc, {"done": done})
 
-    def edit(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        if session is None:
-            return self._signin(request)
-        doc = self._draft(request, session)
-        if doc is None:
-            return self._missing(request, session)
+    def edit(self, request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
         wanted = forms.read(data, doc)
         if wanted.changes_nothing:
             return self._redirect(f"/drafts/{doc['id']}?done=unchanged#{wanted.section}")
@@ -138,12 +127,7 @@ class WebDrafts(WebPages):
         done = "regenerating" if wanted.raw.get("regenerate") else "saved"
         return self._redirect(f"/drafts/{doc['id']}?done={done}#{wanted.section}")
 
-    def invite(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        if session is None:
-            return self._signin(request)
-        doc = self._draft(request, session)
-        if doc is None:
-            return self._missing(request, session)
+    def invite(self, request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
         email = str(data.get("email") or "")
         try:
             cmd = draft_cmd.InviteCofounder.model_validate({"id": doc["id"], "email": email})
@@ -158,12 +142,7 @@ class WebDrafts(WebPages):
         self._wait(invited.position, VIEWS)
         return self._redirect(f"/drafts/{doc['id']}?done=invited#invites")
 
-    def save_as_listing(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        if session is None:
-            return self._signin(request)
-        doc = self._draft(request, session)
-        if doc is None:
-            return self._missing(request, session)
+    def save_as_listing(self, request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
         try:
             listed = draft_cmd.submit_draft(self.s.store, draft_cmd.SubmitDraft(id=doc["id"]), session.account_id,
                                             self._meta(session))
@@ -175,6 +154,25 @@ class WebDrafts(WebPages):
             return self._editor(request, session, doc, {"errors": errors, "section": "listing"}, 400)
         self._wait(listed.position, LISTING_VIEWS)
         return self._redirect(f"/drafts/{doc['id']}?done=listed#listing")
+
+    # ------------------------------------------------------------ who may see what
+
+    def _signed(self, handler: Signed) -> Callable[[Request, FormData, WebSession | None], Response]:
+        """`handler` for a signed-in person; anyone else goes to the sign-in page, which brings them back."""
+        def run(request: Request, data: FormData, session: WebSession | None) -> Response:
+            return self._signin(request) if session is None else handler(request, data, session)
+
+        run.__name__ = handler.__name__
+        return run
+
+    def _mine(self, handler: Mine) -> Callable[[Request, FormData, WebSession | None], Response]:
+        """`handler` with the path's draft when the signed-in person owns it; the 404 page for anyone else's."""
+        def run(request: Request, data: FormData, session: WebSession) -> Response:
+            doc = self._draft(request, session)
+            return self._missing(request, session) if doc is None else handler(request, data, session, doc)
+
+        run.__name__ = handler.__name__
+        return self._signed(run)
 
     # ------------------------------------------------------------ helpers
 
@@ -188,12 +186,10 @@ class WebDrafts(WebPages):
     def _editor_again(self, request: Request, data: FormData, session: WebSession | None,
                       errors: dict[str, str]) -> Response:
         """A form broke the text rule: the editor again with the message, nothing stored."""
-        if session is None:
-            return self._signin(request)
-        doc = self._draft(request, session)
-        if doc is None:
-            return self._missing(request, session)
-        return self._editor(request, session, doc, {"errors": errors}, 400)
+        def again(request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
+            return self._editor(request, session, doc, {"errors": errors}, 400)
+
+        return self._mine(again)(request, data, session)
 
     def _draft(self, request: Request, session: WebSession) -> dict[str, Any] | None:
         """The draft of the path if this account owns it; None for a missing one and for anyone else's."""

@@ -70,7 +70,8 @@ class WebInvites(WebPages):
         self._wait(accepted.position, ["draft_view"])
         text = "You are now a co-owner of this draft" + (" and its listing." if accepted.listing_id else ".")
         text += f" Its id is {accepted.draft_id}; use it with get_draft and update_draft."
-        return self._message(request, session, "Invite accepted", text, 200, [("/account", "Your account")])
+        return self._message(request, session, "Invite accepted", text, 200,
+                             [(f"/drafts/{accepted.draft_id}", "Open the draft"), ("/account", "Your account")])
 
     def _invite(self, draft: str, invite_id: str, token: str) -> tuple[DraftState, Invite] | None:
         """The draft and the invite when the link's token matches; None for anything else."""

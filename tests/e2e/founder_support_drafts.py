@@ -8,12 +8,14 @@ follows, so a longer journey can chain them.
 from __future__ import annotations
 
 import re
+import time
 from typing import Any
 
 from tests.integration.test_accounts_mail import LocalSmtp
 
 PASSWORD = "a good long password"
 VERIFY_LINK = re.compile(r"(http://\S+/verify\?token=\S+)")
+INVITE_LINK = re.compile(r"(http://\S+/invites/accept\?\S+)")
 DRAFT_PATH = re.compile(r"/drafts/([0-9a-f-]{36})")
 
 
@@ -24,12 +26,21 @@ def sign_up(page: Any, base: str, smtp: LocalSmtp, address: str, password: str =
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Create account").click()
     page.get_by_role("heading", name="Check your email").wait_for()
-    [message] = smtp.wait_for(address)
-    found = VERIFY_LINK.search(message.get_content())
-    assert found is not None, message.get_content()
-    page.goto(found.group(1))
+    page.goto(mailed_link(smtp, address, VERIFY_LINK))
     page.get_by_role("heading", name="Email address confirmed").wait_for()
     sign_in(page, base, address, password)
+
+
+def mailed_link(smtp: LocalSmtp, address: str, pattern: re.Pattern[str], timeout: float = 15.0) -> str:
+    """The first link matching `pattern` in the mail `address` received (waiting for it)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for message in smtp.to(address):
+            found = pattern.search(message.get_content())
+            if found:
+                return found.group(1)
+        time.sleep(0.05)
+    raise AssertionError(f"no mail to {address} with a link like {pattern.pattern}")
 
 
 def sign_in(page: Any, base: str, address: str, password: str = PASSWORD) -> None:

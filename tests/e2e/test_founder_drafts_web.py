@@ -17,6 +17,8 @@ from uuid import uuid4
 import httpx
 import pytest
 
+from events.text import RULE
+
 from tests.conftest import Databases, RunningServer, free_port
 from tests.conftest import test_settings as settings_for
 from tests.e2e import founder_support_drafts as steps
@@ -52,6 +54,13 @@ def saas() -> Iterator[FixtureServer]:
 
 def _address(tag: str) -> str:
     return f"{tag}-{uuid4().hex[:10]}@example.com"
+
+
+def steps_field_value(web: httpx.Client, draft_id: str, name: str) -> str:
+    """The value the editor shows in a field's input (read over HTTP with the browser's session)."""
+    page = web.get(f"/drafts/{draft_id}").text
+    found = re.search(rf'name="fields\.{name}" type="text" value="([^"]*)"', page)
+    return found.group(1) if found else ""
 
 
 def _axe(page: Any) -> list[tuple[str, str, list[Any]]]:
@@ -135,10 +144,24 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         page.get_by_label("Co-founder's email address").fill("not an address")
         page.get_by_role("button", name="Send invite").click()
         assert "email address" in page.locator('[id="email-error"]').inner_text()
-        page.get_by_label("Co-founder's email address").fill("cofounder@example.com")
+        cofounder = _address("cofounder")
+        page.get_by_label("Co-founder's email address").fill(cofounder)
         page.get_by_role("button", name="Send invite").click()
         page.get_by_text("The invite is on its way").wait_for()
-        assert "cofounder@example.com" in page.locator(".invites").inner_text()
+        assert cofounder in page.locator(".invites").inner_text()
+        invited = chromium.new_context()
+        try:  # the co-founder signs up with the invited address, accepts, and edits the same draft
+            theirs = invited.new_page()
+            steps.sign_up(theirs, base, smtp, cofounder)
+            theirs.goto(steps.mailed_link(smtp, cofounder, steps.INVITE_LINK))
+            theirs.get_by_role("button", name="Accept the invite").click()
+            theirs.get_by_role("link", name="Open the draft").click()
+            theirs.get_by_role("button", name="Save changes").wait_for()
+            assert theirs.url.endswith(f"/drafts/{draft_id}")
+        finally:
+            invited.close()
+        page.reload()
+        assert "accepted" in page.locator(".invites").inner_text()
 
         listing_id = steps.save_as_listing(page, base)
         assert page.get_by_role("button", name="Update the listing").count() == 1
@@ -148,6 +171,14 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         owner_jar = {c["name"]: c["value"] for c in context.cookies()}
         r = httpx.get(f"{base}/drafts/{draft_id}", cookies=owner_jar, follow_redirects=False, timeout=15)
         assert r.status_code == 200 and f'href="/my/listings/{listing_id}"' in r.text
+        with httpx.Client(base_url=base, cookies=owner_jar, follow_redirects=False, timeout=15) as web:
+            token = CSRF.search(r.text)
+            assert token is not None
+            city_before = steps_field_value(web, draft_id, "city")
+            broken = web.post(f"/drafts/{draft_id}", data={"csrf_token": token.group(1), "section": "fields",
+                                                           "fields.city": "Lis\x00bon"})
+            assert broken.status_code == 400 and 'id="fields.city-error"' in broken.text and RULE in broken.text
+            assert steps_field_value(web, draft_id, "city") == city_before, "nothing stored"
 
         # a second person: the first person's draft is a 404, on every page and form of it
         other = chromium.new_context()
@@ -185,7 +216,7 @@ def test_progress_while_reading_then_the_editor_and_a_site_that_robots_txt_close
     page = context.new_page()
     try:
         steps.sign_up(page, server.url, smtp, _address("robots"))
-        slow = {"/robots.txt": Body(b"", "text/plain", status=404),
+        slow: dict[str, Any] = {"/robots.txt": Body(b"", "text/plain", status=404),
                 "/": Body(b"<html><head><title>Slowly</title></head><body><h1>Slowly</h1><p>Slowly sends letters."
                           b"</p></body></html>", delay=3.0)}
         with FixtureServer(routes=slow) as slow_site:
