@@ -154,7 +154,20 @@ class PublicSite(WebPages):
 
     async def show(self, request: Request, template: str, ctx: dict[str, Any], status: int = 200) -> Response:
         site = await self.site(request)
-        return await run_in_threadpool(self._show, request, template, {"site": site, **ctx}, status)
+        names = await self.category_names(request)
+        return await run_in_threadpool(self._show, request, template, {"site": site, "category_names": names, **ctx},
+                                       status)
+
+    async def category_names(self, request: Request) -> dict[str, str]:
+        """Category slug -> name (some cards name their category by slug only), from list_categories' cached tree."""
+        tree = await self.op(request, "list_categories", {})
+        names: dict[str, str] = {}
+        stack = list(tree["items"])
+        while stack:
+            node = stack.pop()
+            names[str(node["slug"])] = str(node["name"])
+            stack.extend(node.get("subcategories") or [])
+        return names
 
     async def site(self, request: Request) -> dict[str, Any]:
         return await self.op(request, "get_site_info", {})

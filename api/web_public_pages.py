@@ -16,7 +16,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from api.web_public import PageProblem, PublicSite
-from api.web_reviews import review_section
+from api.web_review_section import review_section
 from queries import updates as updates_q
 from queries.paging import Paging
 

@@ -24,40 +24,25 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from aggregates import reviews as review_rules
 from api.identity import Identity
 from api.ratelimit import Limits, LocalRateLimiter, OverLimit, Policy
 from api.services import Principal
 from api.sessions import WebSession
 from api.web_pages import WebPages, form_problems
+from api.web_review_section import RULES, review_section
 from commands import reviews as reviews_cmd
 from events import text as text_rule
 from events.errors import Conflict, Forbidden, InvalidInput, NotFound
-from projections.reads import ReadStore
 from queries import listings as listings_q
-from queries import reviews as reviews_q
-from queries.paging import Paging
 
 REVIEW_QUOTA = 10  # reviews or edits per account per minute
 REVIEW_HOURLY = 60
 VIEWS = ["listing_view", "launches_view", "reviews_view"]
-RULES = {"text_min": review_rules.TEXT_MIN, "text_max": review_rules.TEXT_MAX}
 
 
 def review_limits() -> Limits:
     per_account = (Policy("reviews", REVIEW_QUOTA, 60), Policy("reviews-hour", REVIEW_HOURLY, 3600))
     return Limits(credential=per_account, anonymous=per_account)
-
-
-def review_section(reads: ReadStore, listing_id: int, account_id: str | None, page: int) -> dict[str, Any]:
-    """What the listing page shows of reviews: a page of shown texts, the person's own review, whether they own it."""
-    paging = Paging(page=min(max(page, 1), 1000), per_page=10)
-    return {
-        "reviews": reviews_q.listing_reviews(reads, listing_id, paging),
-        "my_review": reviews_q.my_review(reads, listing_id, account_id) if account_id else None,
-        "owns": reviews_q.owns_listing(reads, listing_id, account_id) if account_id else False,
-        "review_rules": RULES,
-    }
 
 
 class ReviewPages(WebPages):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -67,3 +68,32 @@ def test_owners_cannot_review_and_older_reviews_still_wait_for_moderation(contai
     reviews.hide_review(container.store, older, "Spam from a bot farm", _meta())
     community.moderate_review(container.store, older, "approved", _meta())  # moderation does not un-hide
     assert rating(container, slug) == {"average": None, "count": 0}
+
+
+def test_staff_list_hide_and_restore_reviews_from_the_command_line(container) -> None:  # type: ignore[no-untyped-def]
+    from click.testing import CliRunner
+
+    from launchdir.cli import main
+
+    owner, _ = _person(container)
+    listing_id, slug = _listing(container, "Cli Reviewed", owner)
+    author, email = _person(container)
+    review_id, _ = reviews.write_review(container.store, listing_id, author, 2, TEXT, _meta(f"account:{author}"))
+    sync(container)
+    runner = CliRunner()  # the container handed to the command (click obj) is used as it is
+
+    listed = runner.invoke(main, ["staff", "reviews", "list", "--state", "approved"], obj=container)
+    assert listed.exit_code == 0, listed.output
+    assert review_id in listed.output and email in listed.output and slug in listed.output
+    short = runner.invoke(main, ["staff", "reviews", "hide", review_id, "--reason", "no"], obj=container)
+    assert short.exit_code == 1 and "reason" in short.output  # a clean message naming the field, nothing stored
+    hidden = runner.invoke(main, ["staff", "reviews", "hide", review_id, "--reason", "Not about the product",
+                                  "--actor", "ops"], obj=container)
+    assert hidden.exit_code == 0 and f"review {review_id} hidden" in hidden.output, hidden.output
+    assert rating(container, slug) == {"average": None, "count": 0}
+    as_json = runner.invoke(main, ["staff", "reviews", "list", "--state", "hidden", "--json"], obj=container)
+    [row] = [r for r in json.loads(as_json.output[as_json.output.index("["):]) if r["review_id"] == review_id]
+    assert (row["hidden_reason"], row["hidden_by"]) == ("Not about the product", "staff:ops")
+    restored = runner.invoke(main, ["staff", "reviews", "restore", review_id], obj=container)
+    assert restored.exit_code == 0, restored.output
+    assert rating(container, slug) == {"average": 2.0, "count": 1}
