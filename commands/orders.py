@@ -215,12 +215,9 @@ def confirm_payment(store: EventStore, number: str, *, provider: str, reference:
         invoice_number=invoice, meta=meta)).position
 
 
-def write_review(store: EventStore, number: str, index: int, reviewer: Reviewer | None) -> WrittenReview | None:
+def write_review(store: EventStore, state: OrderState, index: int, reviewer: Reviewer | None) -> WrittenReview | None:
     """The review of an open `ai_review` line, written before its decision (which does no I/O); None otherwise."""
-    if reviewer is None:
-        return None
-    state = load(store, number)
-    if index not in state.open_lines():
+    if reviewer is None or index not in state.open_lines():
         return None
     line = line_of(state, index)
     if line["product"] != "ai_review" or line.get("listing_id") is None:
@@ -229,11 +226,13 @@ def write_review(store: EventStore, number: str, index: int, reviewer: Reviewer 
     return reviewer.review(owned) if owned.exists else None
 
 
-def fulfil_line(store: EventStore, number: str, index: int, meta: Meta, reviewer: Reviewer | None = None) -> int:
-    """Apply one paid line and record it, in one append; nothing when it is recorded already (or not due yet)."""
+def fulfil_line(store: EventStore, number: str, index: int, meta: Meta, review: WrittenReview | None = None) -> int:
+    """Apply one paid line and record it, in one append; nothing when it is recorded already (or not due yet).
+
+    `review` is an `ai_review` line's text from `write_review` (None: the rule-based review).
+    """
     stream = order.order_stream(number)
     current = week_of(meta.at.date())
-    review = write_review(store, number, index, reviewer)
 
     def decision(load_: Loader) -> list[Event]:
         state: OrderState = load_(stream, order)
@@ -245,8 +244,9 @@ def fulfil_line(store: EventStore, number: str, index: int, meta: Meta, reviewer
 def fulfil(store: EventStore, number: str, meta: Meta, reviewer: Reviewer | None = None) -> int:
     """Apply every open line of a paid order, one append per line (a crash between lines loses nothing)."""
     position = store.position()
-    for index in load(store, number).open_lines():
-        position = fulfil_line(store, number, index, meta, reviewer)
+    state = load(store, number)
+    for index in state.open_lines():
+        position = fulfil_line(store, number, index, meta, write_review(store, state, index, reviewer))
     return position
 
 

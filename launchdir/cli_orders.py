@@ -67,7 +67,7 @@ def staff_refund(number: str, reason: str, actor: str | None) -> None:
 
 @staff.command("tasks")
 def staff_tasks() -> None:
-    """Order lines that wait for the site team (done_for_you, trophies, relaunches)."""
+    """Order lines that wait for the site team (done_for_you, trophies)."""
     from queries import orders as orders_q
 
     with cli_session() as c:

@@ -50,10 +50,12 @@ class Fulfilment:
         """Apply every open line of every paid order, expire due pending orders; return how many lines were applied."""
         applied = 0
         for number in orders_q.with_open_lines(self.reads, week_of(self.clock().date())):
-            for index in orders_cmd.load(self.store, number).open_lines():
+            state = orders_cmd.load(self.store, number)
+            for index in state.open_lines():
                 try:
+                    review = orders_cmd.write_review(self.store, state, index, self.reviewer)
                     before = self.store.position()
-                    if orders_cmd.fulfil_line(self.store, number, index, self.meta(), self.reviewer) != before:
+                    if orders_cmd.fulfil_line(self.store, number, index, self.meta(), review) != before:
                         applied += 1
                 except DomainError as exc:  # a store refusal (Unavailable): the next run tries again
                     log.warning("order %s line %d not applied yet: %s", number, index, exc.detail)

@@ -69,6 +69,10 @@ class ProfileReviewer:
             log.warning("profile review of listing %s: the model failed (%s), using the rules", state.listing_id,
                         exc)
             return rule_review(state)
+        except Exception:  # noqa: BLE001 - anything else from the client: a paid review is still delivered
+            log.exception("profile review of listing %s: the model's client failed, using the rules",
+                          state.listing_id)
+            return rule_review(state)
         name = str(state.profile.get("name") or state.slug)
         body = f"Review of {name}\n\n{text.strip()[:REVIEW_MAX]}"
         return WrittenReview(body[:TEXT_MAX], f"anthropic:{self.model.model}")

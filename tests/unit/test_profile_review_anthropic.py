@@ -84,3 +84,15 @@ def test_without_a_model_the_review_is_the_rule_based_one() -> None:
     assert review.made_by == RULES
     assert review.text == rule_review(PROFILE).text
     assert "Add a logo" in review.text and "Make the tagline" not in review.text  # 54 characters: within 30..80
+
+
+@pytest.mark.parametrize("failure", ["unreachable", "garbage"])
+def test_an_unreachable_api_or_a_garbled_reply_falls_back_too(failure: str) -> None:
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        if failure == "unreachable":
+            raise httpx2.ConnectError("connection refused", request=request)
+        return httpx2.Response(200, content=b"<html>gateway</html>", headers={"content-type": "application/json"})
+
+    client = httpx2.Client(transport=httpx2.MockTransport(handler))
+    model = AnthropicDrafter(API_KEY, MODEL, base_url="https://api.anthropic.test", http_client=client, max_retries=0)
+    assert ProfileReviewer(model).review(PROFILE) == rule_review(PROFILE)
