@@ -12,6 +12,7 @@ from starlette.routing import BaseRoute
 from api.identity import Identity
 from api.web_my_claims import my_claim_routes
 from api.web_my_free import CheckBadgeNow, my_free_routes
+from api.web_my_listing_edit import my_listing_edit_routes
 from api.web_my_listing_posts import my_listing_post_routes
 from api.web_my_listings import my_listing_routes
 from api.web_my_orders import my_order_routes
@@ -20,5 +21,5 @@ from api.web_staff_orders import staff_order_routes
 
 def founder_routes(identity: Identity, check_badge: CheckBadgeNow) -> list[BaseRoute]:
     """Every founder page and the staff's orders, tasks and prices pages."""
-    return [*my_listing_routes(identity), *my_listing_post_routes(identity), *my_free_routes(identity, check_badge),
+    return [*my_listing_routes(identity), *my_listing_edit_routes(identity), *my_listing_post_routes(identity), *my_free_routes(identity, check_badge),
             *my_claim_routes(identity), *my_order_routes(identity), *staff_order_routes(identity)]

@@ -5,7 +5,7 @@ visitor without a session is sent to the sign-in page and back. A listing,
 claim or order of someone else is the same 404 page as one that does not
 exist, because the queries answer NotFound for both. Validation is never
 repeated here: the pages build the operations' own input models and show their
-messages field by field (`WebPages.form_problems`); `nested_problems` only
+messages field by field (`api.web_pages.form_problems`); `nested_problems` only
 turns a nested pydantic location (`items.0.week`) into the form field's name.
 This module has no routes, so page modules may import it like `web_pages`.
 """

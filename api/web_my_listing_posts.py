@@ -103,7 +103,9 @@ class MyListingPosts(FounderPages):
 
     def delete_milestone(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         milestone_id = self._int_param(request, "milestone_id")
-        return self._write(request, session, {}, DeleteMilestone, {"milestone_id": milestone_id or 0},
+        if milestone_id is None:
+            return self._missing(request, session, "milestone")
+        return self._write(request, session, {}, DeleteMilestone, {"milestone_id": milestone_id},
                            cmd.delete_milestone, "founder/my/milestones.html", "Milestones", "milestones?done=deleted")
 
     def set_story(self, request: Request, data: FormData, session: WebSession | None) -> Response:

@@ -111,3 +111,29 @@ def csrf_of(html: str) -> str:
     found = CSRF.search(html)
     assert found is not None, "the page has no form"
     return found.group(1)
+
+
+def wider_than_the_screen(page: Any) -> list[str]:
+    """Elements whose right edge passes the viewport's (a page that scrolls sideways on a phone), innermost first."""
+    return list(page.evaluate("""() => {
+        const w = document.documentElement.clientWidth;
+        return [...document.querySelectorAll('body *')]
+          .filter(e => e.getBoundingClientRect().right > w + 1 && !e.closest('.table-wrap'))
+          .map(e => e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + e.className : ''))
+          .reverse();
+    }"""))
+
+
+def reload_until(page: Any, url: str, selector: str, wanted: tuple[str, ...], seconds: float = 20.0) -> str:
+    """Open `url` again until `selector`'s text is one of `wanted` (the read models follow the log in the
+    background, e.g. an order's payment and its fulfilment); answers the text, fails after `seconds`."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        page.goto(url)
+        text = str(page.locator(selector).inner_text()).strip()
+        if text in wanted:
+            return text
+        assert time.monotonic() < deadline, f"{selector} is still {text!r}"
+        time.sleep(0.2)

@@ -8,19 +8,25 @@ checks again and owns the listing. A second person gets 404 on the claim.
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from collections.abc import Iterator
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conftest import Databases
 from tests.e2e.claims_support import ClaimWorld, claims_world, live_listing
-from tests.e2e.founder_support_listings import axe_violations, csrf_of, sign_in, signed_in_client
+from tests.e2e.founder_support_listings import axe_violations, csrf_of, screenshots, sign_in, signed_in_client
 from tests.e2e.submission_support import PASSWORD, person
 from tests.e2e.test_free_plan import with_badge
 from tests.fixtures.drafting_sites import serve
+
+
+SHOTS = Path(os.environ.get("LAUNCHDIR_SCREENSHOTS") or tempfile.mkdtemp(prefix="founder-shots-"))
 
 
 @pytest.fixture(scope="module")
@@ -69,6 +75,9 @@ def test_claim_a_listing_with_a_meta_tag_in_the_browser(world: ClaimWorld, chrom
             assert page.locator("#listing-status").inner_text().strip() == "live"
             page.goto(f"{base}/my/claims")
             assert page.get_by_role("link", name=f"Claim {claim_id}").count() == 1
+            shots = screenshots(page, f"{base}/my/claims/{claim_id}", SHOTS, "claim")
+            shots += screenshots(page, f"{base}/claim/{slug}", SHOTS, "claim-form")
+            assert all(p.stat().st_size > 0 for p in shots)
         finally:
             context.close()
 

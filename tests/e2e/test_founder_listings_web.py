@@ -31,6 +31,7 @@ from tests.e2e.founder_support_listings import (
     screenshots,
     sign_in,
     signed_in_client,
+    wider_than_the_screen,
 )
 from tests.e2e.submission_support import PASSWORD, live_server, person
 from tests.e2e.test_free_plan import saved_listing, with_badge
@@ -167,6 +168,10 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
             shots += screenshots(page, f"{base}/my/listings/{listing_id}/badge", SHOTS, "listing-badge")
             shots += screenshots(page, f"{base}/my/listings/{listing_id}/edit", SHOTS, "listing-edit")
             assert all(p.stat().st_size > 0 for p in shots)
+            for path in ("", "/badge", "/edit", "/history"):
+                page.set_viewport_size({"width": 390, "height": 900})
+                page.goto(f"{base}/my/listings/{listing_id}{path}")
+                assert (path, wider_than_the_screen(page)) == (path, [])
             page.goto(f"{base}/my/listings/{listing_id}/edit")
             assert axe_violations(page) == []
         finally:

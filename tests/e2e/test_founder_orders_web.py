@@ -10,11 +10,13 @@ navigation, see the order, and set a price with the form.
 
 from __future__ import annotations
 
+import os
 import re
-import time
+import tempfile
 from collections.abc import Iterator
 from contextlib import closing
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,11 +26,20 @@ from aggregates.base import Meta
 from api.web_founder_pages import money
 from commands import account as account_cmd
 from tests.conftest import Databases, RunningServer
-from tests.e2e.founder_support_listings import buy_launch, csrf_of, open_dashboard, sign_in, signed_in_client
+from tests.e2e.founder_support_listings import (
+    axe_violations,
+    buy_launch,
+    csrf_of,
+    reload_until,
+    screenshots,
+    sign_in,
+    signed_in_client,
+)
 from tests.e2e.submission_support import PASSWORD, live_server, person, saved_listing
 
 API = "/api/v1"
 SCOPES = ("account:read", "listings:write", "orders:write")
+SHOTS = Path(os.environ.get("LAUNCHDIR_SCREENSHOTS") or tempfile.mkdtemp(prefix="founder-shots-"))
 
 
 @pytest.fixture(scope="module")
@@ -72,23 +83,23 @@ def test_buy_a_launch_in_the_browser_and_see_the_listing_scheduled(live: Running
         assert page.locator("#quote-vat").inner_text() == money(api_quote["vat"]["amount_cents"])
         assert page.locator("#quote-total").inner_text() == money(api_quote["total_cents"])
         assert api_quote["vat"]["amount_cents"] > 0
+        assert axe_violations(page) == []  # the form with its quote
 
         number = buy_launch(page, base, listing_id, week)
         assert "Paid" in page.locator("#status").inner_text()
         page.goto(f"{base}/my/orders")
         page.get_by_role("link", name=number).click()
-        assert page.locator("#order-status").inner_text().strip() in ("paid", "fulfilled")
-        assert page.get_by_role("link", name="Invoice").count() == 1
-        deadline = time.monotonic() + 20  # fulfilment follows the payment in the background
-        open_dashboard(page, base, listing_id)
-        while page.locator("#listing-status").inner_text().strip() != "scheduled":
-            assert time.monotonic() < deadline, page.locator("#listing-status").inner_text()
-            time.sleep(0.2)
-            open_dashboard(page, base, listing_id)
+        reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("paid", "fulfilled"))
+        assert page.get_by_role("link", name=re.compile("^Invoice")).count() == 1
+        reload_until(page, f"{base}/my/listings/{listing_id}", "#listing-status", ("scheduled",))
         assert week in page.locator("#listing-week").inner_text()
         assert page.locator("#listing-plan").inner_text().strip() == "paid"
-        page.goto(f"{base}/my/orders/{number}")
+        reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("fulfilled",))
         assert "done" in page.locator("#line-0 .fulfilment").inner_text()
+        assert axe_violations(page) == []
+        shots = screenshots(page, f"{base}/my/orders/{number}", SHOTS, "order")
+        shots += screenshots(page, f"{base}/my/listings/{listing_id}/order", SHOTS, "order-form")
+        assert all(p.stat().st_size > 0 for p in shots)
     finally:
         context.close()
 
