@@ -169,10 +169,10 @@ writing (submitting a listing, editing your listings, claims, orders) needs a cr
 
     async def sitemap(self, request: Request) -> Response:
         now = time.monotonic()
-        cached = type(self)._sitemap
+        cached = self._sitemap  # per site: each server (and its base URL) keeps its own
         if cached is None or now - cached[0] > SITEMAP_SECONDS:
             cached = (now, await self._build_sitemap(request))
-            type(self)._sitemap = cached
+            self._sitemap = cached
         return Response(cached[1], media_type="application/xml", headers={"cache-control": "public, max-age=300"})
 
     async def _build_sitemap(self, request: Request) -> str:
