@@ -62,7 +62,7 @@ def targets(url: str, count: int) -> list[str]:
 
 
 def votes_of(url: str, slugs: list[str]) -> dict[str, int]:
-    return {s: int(httpx.get(f"{url}/api/v1/listings/{s}", timeout=30).json()["votes"]) for s in slugs}
+    return {s: int(httpx.get(f"{url}/api/v1/listings/{s}", timeout=30).json()["community"]["votes"]) for s in slugs}
 
 
 def lag(db: str) -> int:

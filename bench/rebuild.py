@@ -65,12 +65,16 @@ def switch_time(c: Any, name: str) -> tuple[float, float]:
                 return
             time.sleep(0.01)
 
+    c.runtime.start(run_projectors=False)  # the listener: a server hears the switch by NOTIFY, as here
     poller = threading.Thread(target=reader, daemon=True)
     poller.start()
-    c.runtime.rebuild(name)
-    total = time.perf_counter() - started
-    poller.join(timeout=5)
-    done.set()
+    try:
+        c.runtime.rebuild(name)
+    finally:
+        total = time.perf_counter() - started
+        poller.join(timeout=5)
+        done.set()
+        c.runtime.stop()
     return (answered[0] if answered else float("nan")), total
 
 
