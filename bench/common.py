@@ -70,7 +70,7 @@ def server_process(database_url: str, extra_env: dict[str, str] | None = None, r
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180  # a start on a busy shared machine (catch-up of a large history) is slow
         while True:
             try:
                 if httpx.get(url + "/api/v1/_bare", timeout=1).status_code == 200:
@@ -78,6 +78,8 @@ def server_process(database_url: str, extra_env: dict[str, str] | None = None, r
             except httpx.HTTPError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
+                proc.terminate()  # before reading its stderr: a running server never closes it
+                proc.wait(timeout=30)
                 raise RuntimeError("server did not start: " + (proc.stderr.read() if proc.stderr else ""))
             time.sleep(0.2)
         yield url

@@ -71,6 +71,15 @@ class EventLog:
             id=r["notification_id"], originator_id=r["originator_id"], originator_version=r["originator_version"],
             topic=r["topic"], state=bytes(r["state"])))) for r in rows]
 
+    def topic_counts(self) -> dict[str, int]:
+        """How many stored events of each topic the log holds (what a projection reading some topics replays)."""
+        recorder = self._app.recorder
+        assert isinstance(recorder, PostgresApplicationRecorder)
+        sql = SQL("SELECT topic, count(*) AS n FROM {}.{} GROUP BY topic").format(
+            Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+        with recorder.datastore.get_connection() as conn:
+            return {str(r["topic"]): int(r["n"]) for r in conn.execute(sql).fetchall()}
+
     def topic_of(self, event_id: int) -> str | None:
         """The stored topic of one notification, or None when there is no such id."""
         notes = self._app.recorder.select_notifications(start=event_id, stop=event_id, limit=1)

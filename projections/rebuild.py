@@ -20,6 +20,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from events.errors import Conflict
+from projections import deferred_indexes
 from projections.base import Projection, Tables
 from projections.failures import CLEARED, FAILURE_COLUMNS, META, Failure, code_fingerprint, failure_of
 from projections.generations import CHANNEL, REBUILD_LOCK, SETUP_LOCK, create_generation
@@ -77,6 +78,8 @@ def rebuild(rt: Runtime, projection: Projection, progress: Reporter | None, rest
         try:
             gen = _building(rt.pool, projection, restart)
             _fill(rt, name, gen, progress)
+            with rt.pool.connection() as conn, conn.transaction():  # GIN indexes in one pass over the filled tables
+                deferred_indexes.build(conn, name, gen)
             old = _switch(rt.pool, name, gen)
             rt.catch_up(name, gen)
             _drop_generations(rt.pool, projection, old)
@@ -104,9 +107,10 @@ def _building(pool: ConnectionPool, projection: Projection, restart: bool) -> in
             for table in Tables(name, int(row[0]), projection.tables).all():
                 conn.execute(f"DROP TABLE IF EXISTS {table} CASCADE")
             conn.execute(f"DELETE FROM {META} WHERE name=%s AND status='building'", (name,))
+            deferred_indexes.forget(conn, name, int(row[0]))
         top = conn.execute(f"SELECT coalesce(max(generation), 0) FROM {META} WHERE name=%s", (name,)).fetchone()
         gen = int(top[0] if top else 0) + 1
-        create_generation(conn, projection, gen, status="building")
+        deferred_indexes.defer(conn, name, create_generation(conn, projection, gen, status="building"))
     return gen
 
 

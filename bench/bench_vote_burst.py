@@ -1,0 +1,185 @@
+"""Voting burst: many signed-in, verified people vote through the website's vote endpoint at a fixed rate.
+
+    python -m bench.bench_vote_burst [--rate 200] [--seconds 60] [--people 1000] [--listings 20]
+
+On loopback only: a scratch database with the catalogue and the demo directory,
+`--people` verified accounts (made through the account commands), each signed
+in through the form (its own session cookie and CSRF token), and one
+`launchdir serve` process (rate limits off). Then `--rate` votes per second
+for `--seconds` seconds, each a form POST of a different (person, listing)
+pair spread over the `--listings` listings of this week (then the most voted
+live ones), sent by a pool of threads on a fixed schedule. Meanwhile one
+connection reads the week's board (`/launches/this`) in a loop and another
+samples how far `launches_view` and `listing_view` are behind the log.
+
+It prints: votes sent, accepted, refused and failed, the achieved rate, the
+vote POST's p50/p95/p99 (the answer waits until the views show the vote),
+the board's p50/p95/p99 during the burst and `/api/v1/_bare` just after, the
+largest projection lag seen (log positions) and the time from the last vote
+until both views were at the head, and the exactly-once check: for every
+listing, the votes it shows now minus before equals the votes accepted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import psycopg
+
+from bench.bench_website import signed_in_browser, verified_account
+from bench.common import load, scratch_database, server_process
+from launchdir.bootstrap import bootstrap, ensure_catalog
+from launchdir.demo import load_demo
+from launchdir.settings import Settings
+
+CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]{64})"')
+VIEWS = ("launches_view", "listing_view")
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))] if ordered else float("nan")
+
+
+def line(label: str, ms: list[float]) -> str:
+    return f"{label}: n={len(ms)} p50 {pct(ms, 50):.1f} ms  p95 {pct(ms, 95):.1f} ms  p99 {pct(ms, 99):.1f} ms"
+
+
+def targets(url: str, count: int) -> list[str]:
+    """Slugs of this week's listings, then of the most voted live ones, up to `count`."""
+    week = httpx.get(url + "/api/v1/launches/weeks/this", timeout=30).json().get("launches", [])
+    slugs = [item["listing"]["slug"] for item in week]
+    more = httpx.get(url + "/api/v1/listings", params={"sort": "votes", "per_page": 50}, timeout=30).json()["items"]
+    slugs += [item["slug"] for item in more if item["slug"] not in slugs]
+    return slugs[:count]
+
+
+def votes_of(url: str, slugs: list[str]) -> dict[str, int]:
+    return {s: int(httpx.get(f"{url}/api/v1/listings/{s}", timeout=30).json()["community"]["votes"]) for s in slugs}
+
+
+def lag(db: str) -> int:
+    """How many log positions the slower of the two views is behind the head."""
+    with psycopg.connect(db, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT (SELECT coalesce(max(notification_id), 0) FROM launchdir_events) - min(position) "
+            "FROM launchdir_projections WHERE status = 'active' AND name = ANY(%s)", (list(VIEWS),)).fetchone()
+    return int(row[0]) if row and row[0] is not None else 0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rate", type=float, default=200.0, help="votes per second")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--people", type=int, default=1000)
+    parser.add_argument("--listings", type=int, default=20)
+    parser.add_argument("--threads", type=int, default=32, help="senders (each waits for its answer)")
+    args = parser.parse_args()
+    total = int(args.rate * args.seconds)
+    with scratch_database() as db:
+        c = bootstrap(Settings(database_url=db, data_dir=Path(tempfile.mkdtemp()), rate_limits=False))
+        try:
+            ensure_catalog(c)
+            load_demo(c)
+            started = time.perf_counter()
+            addresses = [verified_account(c) for _ in range(args.people)]
+            print(f"{args.people} verified accounts in {time.perf_counter() - started:.1f} s")
+        finally:
+            c.close()
+        with server_process(db) as url:
+            slugs = targets(url, args.listings)
+            # Pass k: person p votes listing (p + k) mod L, so every listing sees many voters at once, each once.
+            pairs = [(p, (p + k) % len(slugs)) for k in range(len(slugs)) for p in range(args.people)]
+            if total > len(pairs):
+                raise SystemExit(f"{total} votes need more than {args.people} people x {len(slugs)} listings")
+            started = time.perf_counter()
+            with ThreadPoolExecutor(8) as pool:
+                browsers = list(pool.map(lambda a: signed_in_browser(url, a), addresses))
+            tokens = [CSRF.search(b.get(f"/listings/{slugs[0]}").text).group(1) for b in browsers]  # type: ignore[union-attr]
+            print(f"{args.people} people signed in through the form in {time.perf_counter() - started:.1f} s; "
+                  f"{len(slugs)} listings")
+            before = votes_of(url, slugs)
+            accepted = {s: 0 for s in slugs}
+            outcomes: dict[str, int] = {}
+            post_ms: list[float] = []
+            board_ms: list[float] = []
+            lags: list[int] = []
+            lock = threading.Lock()
+            burst_over = threading.Event()
+            order = pairs[:total]
+            t0 = time.perf_counter() + 0.5
+
+            def send(i: int) -> None:
+                person, s = order[i]
+                wait = t0 + i / args.rate - time.perf_counter()
+                if wait > 0:
+                    time.sleep(wait)
+                sent = time.perf_counter()
+                try:
+                    r = browsers[person].post(f"/listings/{slugs[s]}/vote", data={"csrf_token": tokens[person]},
+                                              headers={"accept": "application/json"})
+                    kind = str(r.status_code)
+                    ok = r.status_code == 200 and r.json().get("voted") is True
+                except httpx.HTTPError as exc:
+                    kind, ok = type(exc).__name__, False
+                took = (time.perf_counter() - sent) * 1000
+                with lock:
+                    outcomes[kind] = outcomes.get(kind, 0) + 1
+                    post_ms.append(took)
+                    if ok:
+                        accepted[slugs[s]] += 1
+
+            def board() -> None:
+                with httpx.Client(base_url=url, timeout=30) as client:
+                    while not burst_over.is_set():
+                        sent = time.perf_counter()
+                        client.get("/launches/this")
+                        board_ms.append((time.perf_counter() - sent) * 1000)
+
+            def watch_lag() -> None:
+                while not burst_over.is_set():
+                    lags.append(lag(db))
+                    time.sleep(0.2)
+
+            watchers = [threading.Thread(target=board, daemon=True), threading.Thread(target=watch_lag, daemon=True)]
+            for w in watchers:
+                w.start()
+            with ThreadPoolExecutor(args.threads) as pool:
+                list(pool.map(send, range(total)))
+            burst = time.perf_counter() - t0
+            last_vote = time.perf_counter()
+            burst_over.set()
+            for w in watchers:
+                w.join(timeout=30)
+            deadline = time.monotonic() + 60
+            while lag(db) > 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            settle = time.perf_counter() - last_vote
+            after = votes_of(url, slugs)
+            bare = load(url, "/api/v1/_bare", connections=1, seconds=3.0)
+            for b in browsers:
+                b.close()
+        counted = {s: after[s] - before[s] for s in slugs}
+        exact = all(counted[s] == accepted[s] for s in slugs)
+        print(f"burst: {total} votes planned at {args.rate:.0f}/s over {args.people} people and {len(slugs)} listings, "
+              f"{args.threads} senders")
+        print(f"sent in {burst:.1f} s: {total / burst:.0f} votes/s achieved; outcomes {dict(sorted(outcomes.items()))}")
+        print(line("vote POST (answer after the views show it)", post_ms))
+        print(line("week's board /launches/this during the burst", board_ms))
+        print(f"bare endpoint just after, one connection: {bare.line()}; board p99 / bare p99 "
+              f"{pct(board_ms, 99) / max(bare.pct(99), 1e-9):.1f}")
+        print(f"projection lag during the burst (sampled every 0.2 s): max {max(lags, default=0)} log positions; "
+              f"both views at the head {settle:.2f} s after the last vote answered")
+        print(f"exactly once: votes shown now - before == votes accepted, for every listing: {exact} "
+              f"({sum(accepted.values())} accepted, {sum(counted.values())} counted)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""A rebuild fills its generation without GIN indexes and builds them once, before the switch.
+
+A GIN index (full text, trigrams, arrays, jsonb) costs far more to keep up
+row by row than to build in one pass over a filled table, and a rebuild
+writes every row of its generation. So a new building generation's GIN
+indexes are dropped as soon as its tables exist, their definitions are kept
+in `launchdir_projection_deferred_indexes` (so a resumed rebuild still knows
+them), and they are made again, in bulk, just before the generation serves.
+Unique and b-tree indexes stay: handlers look rows up by them and `ON
+CONFLICT` needs the unique ones. A handler that searches by a GIN index
+during a rebuild (a renamed category) scans instead, which is rare.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from projections.base import Tables
+
+DEFERRED = "launchdir_projection_deferred_indexes"
+DDL = f"CREATE TABLE IF NOT EXISTS {DEFERRED} (name text NOT NULL, generation int NOT NULL, definition text NOT NULL)"
+BUILD_MEMORY = "256MB"  # maintenance_work_mem of the one transaction that builds them
+
+
+def defer(conn: psycopg.Connection[Any], name: str, tables: Tables) -> int:
+    """Drop the GIN indexes of a new generation's tables, keeping their definitions; return how many."""
+    conn.execute(DDL)
+    rows = conn.execute(
+        "SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i "
+        "JOIN pg_class x ON x.oid = i.indexrelid JOIN pg_am a ON a.oid = x.relam "
+        "WHERE i.indrelid = ANY(%s::regclass[]) AND a.amname = 'gin' AND NOT i.indisunique",
+        (tables.all(),),
+    ).fetchall()
+    for index, definition in rows:
+        conn.execute(f"INSERT INTO {DEFERRED} (name, generation, definition) VALUES (%s, %s, %s)",
+                     (name, tables.generation, definition))
+        conn.execute(f"DROP INDEX {index}")
+    return len(rows)
+
+
+def build(conn: psycopg.Connection[Any], name: str, generation: int) -> int:
+    """Make the deferred indexes of a generation (in the caller's transaction); return how many."""
+    conn.execute(DDL)
+    rows = conn.execute(f"DELETE FROM {DEFERRED} WHERE name = %s AND generation = %s RETURNING definition",
+                        (name, generation)).fetchall()
+    if rows:
+        conn.execute(f"SET LOCAL maintenance_work_mem = '{BUILD_MEMORY}'")
+    for (definition,) in rows:
+        conn.execute(definition)
+    return len(rows)
+
+
+def forget(conn: psycopg.Connection[Any], name: str, generation: int) -> None:
+    """A building generation thrown away: its deferred definitions go with it."""
+    conn.execute(DDL)
+    conn.execute(f"DELETE FROM {DEFERRED} WHERE name = %s AND generation = %s", (name, generation))
