@@ -131,6 +131,12 @@ def pricing_cues(quote: str) -> set[str]:
         found.add("open source")
     zero_price = any(amount == 0 for amount in prices(q))
     plan_named_free = re.match(r"(?:free|gratis|kostenlos|gratuit)\b", q.strip()) is not None and len(q.split()) <= 4
+    # a plan table's price cell "Free" ("Open Source Free Public repositories"): capitalised, not a sentence
+    plan_named_free = plan_named_free or (
+        re.search(r"(?:^|\s)(?:Free|Gratis|Kostenlos|Gratuit)(?:\s|$)", quote) is not None
+        and not quote.rstrip().endswith((".", "!", "?")) and len(quote.split()) <= 12
+        and _FREE_TRIAL.search(normalise(quote)) is None
+    )
     if _any_cue(q, _FREE_PLAN_CUES) or zero_price or plan_named_free:
         found.add("free plan")
     if _any_cue(q, _FREE_CUES) or zero_price:
