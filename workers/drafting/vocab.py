@@ -48,8 +48,8 @@ TRIAL = re.compile(r"\btrial\b|" + _FREE_TRIAL.pattern)  # a trial offer, in any
 _SUBSCRIPTION_CUES = (
     "subscription", "per month", "/month", "/ month", "/mo", "per mo", "a month", "monthly", "per year", "/year",
     "/ year", "/yr", "annually", "yearly", "billed",
-    "pro monat", "im monat", "monatlich", "/monat", "pro jahr", "j\u00e4hrlich", "abonnement",
-    "al mes", "/mes", "por mes", "mensual", "al a\u00f1o", "anual", "suscripci\u00f3n",
+    "pro monat", "und monat", "im monat", "monatlich", "/monat", "pro jahr", "j\u00e4hrlich", "abonnement",
+    "al mes", "/mes", "por mes", "y mes", "mensual", "al a\u00f1o", "anual", "suscripci\u00f3n",
     "par mois", "/mois", "mensuel", "par an", "annuel",
 )
 _ONE_TIME_CUES = ("one-time", "one time", "lifetime", "pay once", "single payment", "one-off", "once-off")
