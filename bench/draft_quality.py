@@ -60,6 +60,13 @@ def norm(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
+def same_value(name: str, drafted: str, stated: str) -> bool:
+    """Equal after `norm`; vocabulary values also when spelt with "_" or "-" ("open_source" is "open source")."""
+    if name in ("pricing_model", "stage"):
+        return norm(drafted).replace("_", " ").replace("-", " ") == norm(stated).replace("_", " ").replace("-", " ")
+    return norm(drafted) == norm(stated)
+
+
 @dataclass
 class SiteScore:
     """Counts for one site, per field (``faqs``, ``founders``, ``company_socials`` count as fields)."""
@@ -218,9 +225,9 @@ def fact_found(doc: dict[str, Any], fact: dict[str, Any]) -> bool:
     if "item" in fact:
         return isinstance(value, list) and any(norm(v) == norm(fact["item"]) for v in value)
     if "equals" in fact:
-        return norm(str(value)) == norm(fact["equals"])
+        return same_value(fact["field"], str(value), fact["equals"])
     if "one_of" in fact:
-        return norm(str(value)) in {norm(v) for v in fact["one_of"]}
+        return any(same_value(fact["field"], str(value), v) for v in fact["one_of"])
     return norm(fact["contains"]) in norm(str(value))
 
 
@@ -264,9 +271,9 @@ def wrong_reason(name: str, value: Any, truth: dict[str, Any], doc: dict[str, An
     for fact in truth.get("facts") or []:
         if fact.get("field") != name or isinstance(value, list):
             continue
-        if "equals" in fact and norm(fact["equals"]) != text:
+        if "equals" in fact and not same_value(name, str(value), fact["equals"]):
             return f"the site says {fact['equals']!r}"
-        if "one_of" in fact and text not in {norm(v) for v in fact["one_of"]}:
+        if "one_of" in fact and not any(same_value(name, str(value), v) for v in fact["one_of"]):
             return f"the site says one of {fact['one_of']!r}"
     return ""
 

@@ -13,7 +13,7 @@ the `launchdir_draft_crawls` table, keyed by draft id and crawl id;
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -85,6 +85,8 @@ class DraftReady(Event):
     completeness: int
     missing: list[str]
     dropped: int  # candidate values that failed the evidence check (audit)
+    # per company_socials key, where the site shows the link: [{url, quote, source}] (absent in older events)
+    social_evidence: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, kw_only=True)

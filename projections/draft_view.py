@@ -162,6 +162,9 @@ class DraftView(Projection):
                 _put_slot(doc, name, slot)
             for name, value in (("faqs", e.faqs), ("founders", e.founders), ("company_socials", e.company_socials)):
                 _put_slot(doc, name, {"value": value, "state": "ai" if value else "not_found"})
+            # the link each piece of evidence is for: an edited link no longer has it (queries.drafts.present)
+            doc["social_sources"] = {k: {"url": e.company_socials[k], "evidence": v}
+                                     for k, v in (getattr(e, "social_evidence", None) or {}).items() if k in e.company_socials}
 
         self._change(cur, t, e, change)
 

@@ -131,6 +131,7 @@ class Draft(BaseModel):
     faqs: list[DraftFaq]
     founders: list[DraftFounder]
     company_socials: dict[str, str]
+    social_evidence: dict[str, list[Evidence]] = {}  # per drafted link: the page showing it and the link quoted there
     founder_socials: dict[str, str]
     section_states: dict[str, str]
     story: dict[str, str]
@@ -208,6 +209,9 @@ def present(doc: dict[str, Any], now: datetime) -> dict[str, Any]:
     for invite in doc.get("invites") or []:
         if invite["status"] == "pending" and datetime.fromisoformat(invite["expires_at"]) <= now:
             invite["status"] = "expired"
+    socials = doc.get("company_socials") or {}
+    doc["social_evidence"] = {key: source["evidence"] for key, source in (doc.pop("social_sources", None) or {}).items()
+                              if socials.get(key) == source.get("url")}  # a link edited since drafting has none
     return doc
 
 

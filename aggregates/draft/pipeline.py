@@ -27,7 +27,7 @@ from events.draft_fields import (
     FIELD_NAMES, IN_PROGRESS,
 )
 from events.errors import Conflict
-from aggregates.draft.slots import drafted_slot, section_value, summary_of
+from aggregates.draft.slots import drafted_slot, section_value, social_evidence_value, summary_of
 from aggregates.draft.state import DraftState, SiteIndexState, Slot, has_value
 
 
@@ -117,6 +117,7 @@ def decide_ready(state: DraftState, crawl_id: str, drafted: dict[str, Any], meta
         DraftReady, crawl_id=crawl_id, drafter=str(drafted.get("drafter") or "unknown"), fields=fields,
         faqs=faqs or [], founders=founders or [], company_socials=socials or {}, not_found_on_website=not_found,
         completeness=completeness, missing=missing, dropped=len(drafted.get("dropped") or []),
+        social_evidence=social_evidence_value(drafted.get("social_evidence"), socials),
     )
     return emit.events
 

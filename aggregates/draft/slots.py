@@ -53,6 +53,13 @@ def section_value(name: str, raw: Any) -> Any:
     return items or None
 
 
+def social_evidence_value(raw: Any, socials: dict[str, str] | None) -> dict[str, list[dict[str, Any]]]:
+    """The evidence of each drafted social link (page and link target), for the links that were kept."""
+    if not isinstance(raw, dict) or not socials:
+        return {}
+    return {str(k): [_evidence(e) for e in v][:MAX_EVIDENCE] for k, v in raw.items() if k in socials and isinstance(v, list)}
+
+
 def merge(current: dict[str, str], changes: dict[str, str | None]) -> dict[str, str]:
     merged = dict(current)
     for key, value in changes.items():

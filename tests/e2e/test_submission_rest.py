@@ -104,8 +104,9 @@ def test_submit_poll_edit_submit_and_resubmit(live: RunningServer, http: httpx.C
     assert listed["items"][0]["completeness"] == draft["completeness"] and listed["items"][0]["status"] == "ready"
 
     # every field-state move, each answered with the draft as it now is
-    d = patch(http, who, draft_id, {"fields": {"name": "Acme Flow Pro", "country": "PT"}})
+    d = patch(http, who, draft_id, {"fields": {"name": "Acme Flow Pro", "country": "PT", "categories": ["productivity"]}})
     assert (d["fields"]["name"]["state"], d["fields"]["country"]["state"]) == ("edited", "manual")
+    assert d["fields"]["categories"]["state"] == "manual"  # the site's own words support no category
     d = patch(http, who, draft_id, {"fields": {"tagline": None}})
     assert d["fields"]["tagline"] == {"value": None, "state": "deleted", "evidence": []}
     d = patch(http, who, draft_id, {"lock_fields": ["city"]})

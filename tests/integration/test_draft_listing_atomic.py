@@ -79,6 +79,7 @@ def _held(conninfo: str, timeout: float = 30.0) -> bool:
 def test_a_process_killed_between_the_draft_and_the_listing_halves_leaves_the_listing_whole(
         c: Any, site: str) -> None:  # noqa: F811 - fixtures
     who, draft_id = ready_draft(c, site)
+    h.update(c, who, draft_id, fields={"categories": ["productivity"]})  # the site's own words support none
     listed = draft_cmd.submit_draft(c.store, draft_cmd.SubmitDraft(id=draft_id), who, h.meta(who))
     stream = listing.listing_stream(listed.listing_id)
     draft_before = len(c.store.stream(draft_id))

@@ -79,6 +79,11 @@ def test_site_is_drafted_with_checked_evidence_and_nothing_invented(
     assert evidence, "a drafted site has quotes"
     for quote in evidence:
         assert h.evidence_checks_out(crawl, quote), quote
+    for key, url in doc["company_socials"].items():  # links carry evidence too: the page and the link shown there
+        shown = doc["social_evidence"][key]
+        assert shown, key
+        for quote in shown:
+            assert h.evidence_checks_out(crawl, quote) or quote["url"] == quote["quote"] == url, (key, quote)
     for name, slot in doc["fields"].items():
         assert slot["state"] in ("ai", "not_found"), name
         assert (slot["state"] == "ai") == bool(slot["evidence"]) == (slot["value"] is not None), name

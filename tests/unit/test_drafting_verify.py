@@ -320,6 +320,21 @@ def test_socials_must_be_links_found_on_the_site_under_the_right_key(crawl: Craw
     }
 
 
+def test_every_kept_link_carries_the_page_and_the_link_that_show_it(crawl: CrawlResult) -> None:
+    draft = verify({"company_socials": {"x": "https://twitter.example/acmeflow", "github": "https://github.example/acmeflow",
+                                        "website": BASE + "/"}}, crawl)
+    assert draft.social_evidence == {
+        "x": [{"url": BASE + "/", "quote": "https://twitter.example/acmeflow", "source": "metadata"}],  # the anchor's href
+        "github": [{"url": BASE + "/", "quote": "https://github.example/acmeflow", "source": "metadata"}],  # JSON-LD sameAs
+        "website": [{"url": BASE + "/", "quote": BASE + "/", "source": "metadata"}],
+    }
+    home = crawl.page(BASE + "/")
+    assert home is not None
+    assert "https://twitter.example/acmeflow" in home.links
+    assert "https://github.example/acmeflow" in json.dumps(home.structured["json-ld"])
+    assert ProfileDraft.from_dict(draft.to_dict()).social_evidence == draft.social_evidence
+
+
 # --- the draft ------------------------------------------------------------------------------------------
 
 

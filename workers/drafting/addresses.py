@@ -10,8 +10,10 @@ United States".  The forms read here:
 - "Town, Country" where the country is a known name (`countries.py`);
 - a known country name alone on the line, or the segment, after one of these.
 
-Only imprint, contact and about pages and the footer lines of any page are
-read, so a customer's or a testimonial's town is not taken for the company's.
+Imprint, contact and about pages and the footer lines of any page are read,
+and elsewhere only lines with a full street address ("Keizersgracht 241,
+1016 EA Amsterdam"), so a customer's or a testimonial's town is not taken for
+the company's.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from .countries import country_code
 from .reading import Candidate, SitePage
 
 _TOWN = r"[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*(?:\s+(?:am|an der|im|upon|sur|de|del|la)?\s*[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*){0,2}"
-POSTAL_TOWN = re.compile(rf"(?:^|,\s*|\s)\d{{4,5}}\s+(?P<city>{_TOWN})(?:\s*[,(]\s*(?P<country>[^(),]+?)\)?)?\.?$")
+POSTAL_TOWN = re.compile(rf"(?:^|,\s*|\s)(?:\d{{4}}\s?[A-Z]{{2}}(?=\s)|\d{{4,5}})\s+(?P<city>{_TOWN})(?:\s*[,(]\s*(?P<country>[^(),]+?)\)?)?\.?$")
 US_TOWN = re.compile(rf"^(?P<city>{_TOWN}),\s*[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?(?:,\s*(?P<country>[A-Za-z. ]+))?$")
 _STREET = re.compile(r"\b(?:street|st|road|rd|avenue|ave|suite|floor|stra(?:\u00df|ss)e|weg|platz|allee|gasse|calle|avenida"
                      r"|plaza|rue|boulevard|bd|chemin|via|piazza)\b|(?:stra(?:\u00df|ss)e|weg|platz|gasse)$", re.IGNORECASE)
@@ -31,6 +33,7 @@ _SEPARATORS = re.compile(r"\s+[\u00b7\u2022|\u2013\u2014]\s+|\s*;\s*")
 _COMPANY_WORDS = re.compile(r"\b(?:ltd|llc|inc|gmbh|ag|s\.?l\.?|s\.?a\.?|sas|sarl|b\.?v|oy|ab|plc|ug)\b\.?", re.IGNORECASE)
 _NOT_ADDRESS = re.compile(r"\u00a9|\bcopyright\b|\(c\)", re.IGNORECASE)
 _ADDRESS_PAGES = ("imprint", "contact", "about")
+_FULL_ADDRESS = re.compile(r"\d+\w?,\s*(?:\d{4,5}|\d{4}\s?[A-Z]{2})\s+[A-Z]")  # "Keizersgracht 241, 1016 EA Amsterdam"
 
 
 def address_lines(pages: list[SitePage]) -> list[tuple[SitePage, tuple[str, ...]]]:
@@ -40,6 +43,8 @@ def address_lines(pages: list[SitePage]) -> list[tuple[SitePage, tuple[str, ...]
         boiler = page.page.structured.get("boilerplate")
         if isinstance(boiler, list):
             found.append((page, tuple(line for line in boiler if isinstance(line, str))))
+    # last, any other line holding a full postal address (a "Contact" widget in a sidebar)
+    found += [(p, tuple(l for l in p.all_lines if _FULL_ADDRESS.search(l))) for p in pages if p.kind not in _ADDRESS_PAGES]
     return found
 
 

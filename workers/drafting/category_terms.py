@@ -14,6 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import re
+
 from .text import contains_phrase, normalise
 
 CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
@@ -74,7 +76,18 @@ def terms_of(category: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(dict.fromkeys((*names, *(normalise(t) for t in CATEGORY_TERMS.get(slug, ())))))
 
 
+_ASKING = re.compile(r"\b(?:whether|ob|si es|est-ce)\b|\?")
+_NEGATION = re.compile(r"\b(?:not|isn't|never|nicht|kein|keine|no es|n'est pas|ne pas|sin ser)\b")
+
+
 def terms_in(quote: str, category: Mapping[str, Any]) -> set[str]:
-    """The category's terms a quote contains (whole words)."""
+    """The category's terms a quote contains (whole words), unless the quote denies or asks.
+
+    "People ask whether Pagewright is a no-code tool. It is not" must not make
+    it one: a quote with a negation or a question about itself supports no
+    category (precision over recall).
+    """
     text = normalise(quote)
+    if _NEGATION.search(text) or _ASKING.search(text):
+        return set()
     return {term for term in terms_of(category) if term and contains_phrase(text, term)}

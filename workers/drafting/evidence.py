@@ -119,6 +119,7 @@ class Context:
         self.categories = {str(c.get("slug")): c for c in categories if c.get("slug")}
         self._category_by_name = {normalise(str(c.get("name") or "")): s for s, c in self.categories.items()}
         self._links: set[str] | None = None
+        self._shown: dict[str, Evidence] | None = None
 
     def page(self, url: str) -> PageIndex | None:
         """The crawled page at ``url`` (absolute, or a path on the crawled site), if any."""
@@ -150,15 +151,16 @@ class Context:
         is the quote, with ``source="metadata"``, so the quote check that
         holds for every other value holds for links too.
         """
-        key = link_key(url)
-        for page in self.crawl.pages:
-            if not page.robots_allowed:
-                continue
-            targets = [*page.links, *(v for _, v in strings_in(page.structured) if v.startswith(("http://", "https://")))]
-            for target in targets:
-                if link_key(target) == key:
-                    return Evidence(url=page.url, quote=target, source="metadata")
-        return None
+        if self._shown is None:  # indexed once: every link of every allowed page
+            shown: dict[str, Evidence] = {}
+            for page in self.crawl.pages:
+                if not page.robots_allowed:
+                    continue
+                targets = [*page.links, *(v for _, v in strings_in(page.structured) if v.startswith(("http://", "https://")))]
+                for target in targets:
+                    shown.setdefault(link_key(target), Evidence(url=page.url, quote=target, source="metadata"))
+            self._shown = shown
+        return self._shown.get(link_key(url))
 
     def category_slug(self, item: str) -> str | None:
         if item in self.categories:

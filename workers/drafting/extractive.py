@@ -42,8 +42,8 @@ from .reading import (
     types_of,
 )
 from .site_categories import categorise
-from .site_lists import FEATURE_HEADING, USP_HEADING, feature_grid, list_after_heading
-from .site_pricing import find_pricing
+from .site_lists import FEATURE_HEADING, USP_HEADING, feature_grid, inline_list, list_after_heading
+from .site_pricing import find_pricing, open_source_statement
 from .socials import is_profile_link, platform_for
 from .text import clean, first_upper, normalise, sentence_key, words
 from .verify import requested, strings_in, verify
@@ -61,6 +61,7 @@ YEAR_SENTENCE = re.compile(
 )
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "'", "\u2018", "\u00ab")
+_DOCS_SUFFIX = re.compile(r"\s+(?:v?\d+(?:\.\d+)*\s+)?(?:documentation|docs|dokumentation|documentaci\u00f3n)$", re.IGNORECASE)
 _NOT_NAMES = frozenset({"home", "welcome", "homepage", "index", "start"})
 
 
@@ -119,8 +120,12 @@ class _Reader:
         out["tagline"] = self.tagline(name, out["short_description"])
         out["description"] = self.description()
         out["features"] = list_after_heading(self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages)
-        out["usps"] = list_after_heading(self.pages, USP_HEADING, ("home", "features", "about"))
+        out["usps"] = list_after_heading(self.pages, USP_HEADING, ("home", "features", "about")) or inline_list(
+            self.pages, USP_HEADING, ("home", "features", "about")
+        )
         out["pricing_model"], out["pricing_summary"] = find_pricing(self.pages)
+        if out["pricing_model"] is None:
+            out["pricing_model"] = open_source_statement(self.pages)
         out["contact_email"] = self.contact_email()
         out["founded_year"] = self.founded_year()
         location = find_location(self.pages, name)
@@ -165,6 +170,9 @@ class _Reader:
         title = self.home.page.title
         for position, segment in enumerate(title_segments(title)):
             vote(segment, 4 if position == 0 else 5, self.home.meta_evidence(title))
+            bare = _DOCS_SUFFIX.sub("", segment)  # "Pagewright 3.4 documentation" names "Pagewright"
+            if bare != segment and bare:
+                vote(bare, 3, self.home.meta_evidence(title))
         if not votes:
             return None
         best = max(votes.values(), key=lambda e: (e["count"], -e["priority"]))
@@ -183,7 +191,7 @@ class _Reader:
         name_key = normalise(name)
         for segment in title_segments(title):
             key = normalise(segment)
-            if key == name_key or key in _NOT_NAMES or not 2 <= len(words(segment)) <= 14:
+            if key == name_key or key in _NOT_NAMES or not 2 <= len(words(segment)) <= 14 or _DOCS_SUFFIX.search(segment):
                 continue
             evidence = [self.home.meta_evidence(title)]
             line = next((l for l in self.home.lines if normalise(l) == key), None)
@@ -191,11 +199,27 @@ class _Reader:
                 evidence.insert(0, self.home.text_evidence(line))
             return candidate(first_upper(segment), evidence)
         short_key = normalise(str(short["value"])) if short else ""
+        below = self._line_below_name(name_key)
+        if below is not None:
+            return candidate(below, [self.home.text_evidence(below)])
         meta = self.meta()
         for key in ("og:description", "twitter:description"):
             value = meta.get(key, "")
             if value and len(value) <= 110 and len(words(value)) <= 15 and normalise(value) != short_key:
                 return candidate(value, [self.home.meta_evidence(value)])
+        return None
+
+    def _line_below_name(self, name_key: str) -> str | None:
+        """The short line right under the name heading ("Pagewright" / "Docs as code, without the yak shaving.")."""
+        assert self.home is not None
+        lines = self.home.lines
+        at = next((i for i, l in enumerate(lines[:6]) if normalise(l) == name_key), None)
+        if at is None or at + 1 >= len(lines):
+            return None
+        line = lines[at + 1]
+        if 2 <= len(words(line)) <= 12 and len(line) <= 100 and not is_nav(line) and not line.endswith((":", "?")) \
+                and name_key not in normalise(line):  # "Acme links your notes..." describes; a tagline does not name
+            return line
         return None
 
     def short_description(self) -> Candidate | None:

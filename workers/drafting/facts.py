@@ -48,14 +48,14 @@ FAQ_HEADING = re.compile(
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "\u00ab", "\u2014", "\u2013 ", "- ")  # a testimonial or its attribution
 PLACE = r"[A-Z][\w'\u2019.-]*(?:[ -][A-Z][\w'\u2019.-]*){0,2}"
 LOCATION = re.compile(
-    r"\b(?:based|headquartered|located|founded|started|made|built|studio|team|office|offices|company|startup|hq)\b"
+    r"\b(?i:based|headquartered|located|founded|started|made|built|studio|team|office|offices|company|startup|hq)\b"
     rf"[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"
 )
 # The same in German, Spanish and French: "wurde 2020 in Hamburg gegründet", "con sede en Valencia", "basée à Lyon".
 LOCATION_ELSEWHERE = (
-    re.compile(rf"\b(?:sitz|ans\u00e4ssig|wurde|gegr\u00fcndet|entwickelt|zuhause|zu hause)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
-    re.compile(rf"\b(?:sede|ubicad[ao]s?|basad[ao]s?|fundad[ao]|hech[ao]|desarrollad[ao]|oficinas?|equipo)\b[^.!?]{{0,60}}?\ben\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
-    re.compile(rf"\b(?:bas\u00e9e?s?|situ\u00e9e?s?|install\u00e9e?s?|fond\u00e9e?|n\u00e9e?|con\u00e7ue?|si\u00e8ge|\u00e9quipe|bureaux?)\b[^.!?]{{0,60}}?\b\u00e0\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    re.compile(rf"\b(?i:sitz|ans\u00e4ssig|wurde|gegr\u00fcndet|entwickelt|zuhause|zu hause)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    re.compile(rf"\b(?i:sede|ubicad[ao]s?|basad[ao]s?|fundad[ao]|hech[ao]|desarrollad[ao]|oficinas?|equipo)\b[^.!?]{{0,60}}?\ben\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    re.compile(rf"\b(?i:bas\u00e9e?s?|situ\u00e9e?s?|install\u00e9e?s?|fond\u00e9e?|n\u00e9e?|con\u00e7ue?|si\u00e8ge|\u00e9quipe|bureaux?)\b[^.!?]{{0,60}}?\b\u00e0\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
 )
 NOT_PLACES = frozenset(
     "january february march april may june july august september october november december monday tuesday "
@@ -128,7 +128,9 @@ def _text_faqs(page: SitePage) -> list[Candidate]:
 
 
 _CLOSING_QUOTES = ("\"", "\u201d", "\u00bb", "\u201c", "\u2019")
-_OTHER_ORG = re.compile(r"\b(?:of|at|bei|chez|en|de|von)\s+(?P<org>[A-Z][\w&.' -]+)")
+_OTHER_ORG = re.compile(
+    r"\b[Ff]ounder\s+(?:of|at|bei|chez|de|von)\s+(?P<org>[A-Z][\w&.' -]+)|\s(?:at|bei|chez)\s+(?P<at>[A-Z][\w&.' -]+)"
+)
 
 
 def _testimonial(lines: tuple[str, ...], index: int, title: str, product_name: str) -> bool:
@@ -137,7 +139,8 @@ def _testimonial(lines: tuple[str, ...], index: int, title: str, product_name: s
     if previous.endswith(_CLOSING_QUOTES) or previous.startswith(_CLOSING_QUOTES + ("\u201e", "\u00ab")):
         return True
     other = _OTHER_ORG.search(title)
-    return other is not None and bool(product_name) and product_name.casefold() not in other.group("org").casefold()
+    org = (other.group("org") or other.group("at")) if other else ""
+    return bool(org) and bool(product_name) and product_name.casefold() not in org.casefold()
 
 
 def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candidate]:
@@ -236,7 +239,9 @@ def find_location(pages: list[SitePage], product_name: str = "") -> dict[str, Ca
         p for p in pages if p.kind not in ("about", "contact", "home")
     ]
     for page in ordered:
-        for line in page.all_lines:  # "Made with care in Amsterdam." in a footer counts
+        for line in page.all_lines:  # "Made with care in Amsterdam." in a footer counts; a menu does not
+            if is_nav(line):
+                continue
             for pattern in (LOCATION, *LOCATION_ELSEWHERE):
                 for match in pattern.finditer(line):
                     _place(found, page, line, match, product_name)

@@ -41,7 +41,9 @@ NAV_WORDS = frozenset(
     "press news community our the mastodon bluesky reddit tiktok producthunt rss".split()
 )
 _LEGAL = re.compile(
-    r"\u00a9|\(c\)|all rights reserved|\bcookies?\b|privacy policy|terms of (?:service|use)|alle rechte vorbehalten"
+    r"\u00a9|\(c\)|all rights reserved|privacy policy|terms of (?:service|use)|alle rechte vorbehalten"
+    r"|\b(?:we|this (?:site|website)) uses? cookies\b|\bcookie (?:policy|settings|preferences)\b|accept (?:all )?cookies"
+    r"|usamos cookies|utilizamos cookies|wir verwenden cookies|nous utilisons des cookies"
     r"|todos los derechos reservados|tous droits r\u00e9serv\u00e9s|\bimpressum\b|\bdatenschutz\b|aviso legal"
     r"|mentions l\u00e9gales",
     re.IGNORECASE,

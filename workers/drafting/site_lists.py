@@ -13,7 +13,7 @@ from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
 from .text import first_upper, normalise, words
 
 FEATURE_HEADING = re.compile(
-    r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b|\bfunktionen\b|\bfunciones\b|\bcaracter\u00edsticas\b"
+    r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b|\bhighlights\b|\bfunktionen\b|\bfunciones\b|\bcaracter\u00edsticas\b"
     r"|\bfonctionnalit\u00e9s\b"
 )
 USP_HEADING = re.compile(
@@ -93,6 +93,11 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
             items.extend(first_upper(p) for p in parts)
             evidence.append(page.text_evidence(line))
             continue
+        labelled = _LABEL_DASH.match(line)
+        if labelled and len(words(labelled.group("label"))) <= 6:
+            items.append(labelled.group("label"))  # "Link checker \u2013 broken links fail the build."
+            evidence.append(page.text_evidence(line))
+            continue
         if line.endswith((".", "!", "?", ":")) or len(words(line)) > 12 or len(line) > 120:
             if items and len(line) > 300:
                 break
@@ -102,6 +107,23 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
     seen: set[str] = set()
     unique = [i for i in items if not (normalise(i) in seen or seen.add(normalise(i)))]  # type: ignore[func-returns-value]
     return unique[:20], evidence
+
+
+_LABEL_DASH = re.compile(r"^(?P<label>[A-Z\u00c0-\u00de][^.!?:\u2013\u2014]{1,60}?)\s+[\u2013\u2014-]\s+\S.*[.!]$")
+_INLINE_LIST = re.compile(r"^(?P<head>[^:]{2,40}):\s+(?P<body>[^:]+?)\.?$")
+
+
+def inline_list(pages: list[SitePage], heading: re.Pattern[str], kinds: tuple[str, ...]) -> Candidate | None:
+    """A list in one sentence after a lead-in: "Why Mossgrid: data hosted in the EU, a tiny script, and you own your data."."""
+    for page in [p for kind in kinds for p in of_kind(pages, kind)]:
+        for line in page.lines:
+            match = _INLINE_LIST.match(line)
+            if not match or not heading.search(normalise(match.group("head"))) or len(line) > 300:
+                continue
+            parts = [p.strip() for p in re.split(r",\s*(?:and\s+|or\s+)?|;\s*", match.group("body")) if p.strip()]
+            if len(parts) >= 2 and all(len(words(p)) <= 10 for p in parts):
+                return candidate([first_upper(p) for p in parts][:20], [page.text_evidence(line)])
+    return None
 
 
 def _comma_list(line: str) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
+from .site_lists import OTHER_SECTION
 from .text import normalise, words
 from .vocab import TRIAL, has_price, is_paid, prices, pricing_cues
 
@@ -26,7 +27,9 @@ def _section_below(page: SitePage, heading: re.Pattern[str]) -> list[int]:
     found: list[int] = []
     for index in range(start + 1, len(page.lines)):
         line = page.lines[index]
-        if is_heading(line) and not prices(line) and not (index + 1 < len(page.lines) and prices(page.lines[index + 1])):
+        if is_heading(line) and OTHER_SECTION.search(normalise(line)) and not PRICING_HEADING.match(normalise(line)):
+            break  # the next section (FAQ, team, contact...): plan names and prices are headings too
+        if len(found) >= 40:
             break
         found.append(index)
     return found
@@ -75,3 +78,15 @@ def _labelled(page: SitePage, index: int) -> str:
     if is_heading(label) and len(words(label)) <= 4 and not has_price(label) and not label.endswith(":"):
         return f"{label} {line}"
     return line
+
+
+_OPEN_SOURCE = re.compile(r"\bopen[- ]source\b.{0,60}\b(?:licen[cs]e|mit|apache|gpl|bsd|mpl)\b|\bfree and open[- ]source\b", re.I)
+
+
+def open_source_statement(pages: list[SitePage]) -> Candidate | None:
+    """``open source`` when a site without a pricing page says it is ("free and open source under the MIT licence")."""
+    for page in of_kind(pages, "home", "about"):
+        for line in page.lines:
+            if _OPEN_SOURCE.search(line) and len(line) <= 1000:
+                return candidate("open source", [page.text_evidence(line)])
+    return None

@@ -48,8 +48,8 @@ TRIAL = re.compile(r"\btrial\b|" + _FREE_TRIAL.pattern)  # a trial offer, in any
 _SUBSCRIPTION_CUES = (
     "subscription", "per month", "/month", "/ month", "/mo", "per mo", "a month", "monthly", "per year", "/year",
     "/ year", "/yr", "annually", "yearly", "billed",
-    "pro monat", "im monat", "monatlich", "/monat", "pro jahr", "j\u00e4hrlich", "abonnement",
-    "al mes", "/mes", "por mes", "mensual", "al a\u00f1o", "anual", "suscripci\u00f3n",
+    "pro monat", "und monat", "im monat", "monatlich", "/monat", "pro jahr", "j\u00e4hrlich", "abonnement",
+    "al mes", "/mes", "por mes", "y mes", "mensual", "al a\u00f1o", "anual", "suscripci\u00f3n",
     "par mois", "/mois", "mensuel", "par an", "annuel",
 )
 _ONE_TIME_CUES = ("one-time", "one time", "lifetime", "pay once", "single payment", "one-off", "once-off")
@@ -131,6 +131,12 @@ def pricing_cues(quote: str) -> set[str]:
         found.add("open source")
     zero_price = any(amount == 0 for amount in prices(q))
     plan_named_free = re.match(r"(?:free|gratis|kostenlos|gratuit)\b", q.strip()) is not None and len(q.split()) <= 4
+    # a plan table's price cell "Free" ("Open Source Free Public repositories"): capitalised, not a sentence
+    plan_named_free = plan_named_free or (
+        re.search(r"(?:^|\s)(?:Free|Gratis|Kostenlos|Gratuit)(?:\s|$)", quote) is not None
+        and not quote.rstrip().endswith((".", "!", "?")) and len(quote.split()) <= 12
+        and _FREE_TRIAL.search(normalise(quote)) is None
+    )
     if _any_cue(q, _FREE_PLAN_CUES) or zero_price or plan_named_free:
         found.add("free plan")
     if _any_cue(q, _FREE_CUES) or zero_price:

@@ -23,7 +23,7 @@ import lxml.html
 from extruct.jsonld import JsonLdExtractor
 from extruct.utils import parse_xmldom_html
 
-from .regions import boilerplate_regions, hide_by_stylesheet, logo_sources, refresh_target
+from .regions import boilerplate_regions, hide_by_stylesheet, hide_permalinks, logo_sources, refresh_target
 
 MAX_HTML_CHARS = 5_000_000
 """Input beyond this many characters is ignored (the crawler caps pages lower)."""
@@ -130,6 +130,7 @@ def _parse(html: str) -> lxml.html.HtmlElement | None:
     if not isinstance(root, lxml.html.HtmlElement):
         return None
     hide_by_stylesheet(root)  # the page's own <style> rules hiding elements, applied before anything is read
+    hide_permalinks(root)
     return root
 
 
@@ -305,7 +306,8 @@ def _boilerplate_lines(root: lxml.html.HtmlElement) -> list[str]:
 def _logos(root: lxml.html.HtmlElement, base: str) -> list[str]:
     """Absolute URLs of visible images that are the site's logo (see `regions.logo_sources`)."""
     home = _join(base, "/") or ""
-    home_hrefs = frozenset({"/", "./", "#", "#top", home, home.rstrip("/"), base})
+    home_hrefs = frozenset({"/", "./", "#", "#top", home, home.rstrip("/"), base, "index.html", "./index.html",
+                            "/index.html", home + "index.html"})
     found: list[str] = []
     for src in logo_sources(root, home_hrefs):
         url = _join(base, src)

@@ -65,6 +65,16 @@ def hide_by_stylesheet(root: lxml.html.HtmlElement) -> None:
                     marked += 1
 
 
+_PERMALINK_GLYPHS = frozenset({"\u00b6", "#", "\u00a7", "\U0001f517", "\u2693"})
+
+
+def hide_permalinks(root: lxml.html.HtmlElement) -> None:
+    """Heading permalinks of docs themes ("Install\u00b6"): a glyph linking to its own heading is not content."""
+    for anchor in root.iter("a"):
+        if (anchor.get("href") or "").startswith("#") and (anchor.text_content() or "").strip() in _PERMALINK_GLYPHS:
+            anchor.set("hidden", "")
+
+
 def is_boilerplate(element: lxml.html.HtmlElement) -> bool:
     """Navigation, a header bar without the page's main heading, a footer, a cookie or consent banner."""
     tag = element.tag.lower() if isinstance(element.tag, str) else ""
@@ -111,8 +121,8 @@ def logo_sources(root: lxml.html.HtmlElement, home_hrefs: frozenset[str]) -> Ite
             continue
         ancestors = list(image.iterancestors())
         home_link = any(a.tag == "a" and (a.get("href") or "").strip() in home_hrefs for a in ancestors)
-        in_bar = any(is_boilerplate(a) and (a.tag in ("header", "nav") or a.get("role") in ("banner", "navigation")
-                                            or "nav" in (a.get("class") or "").lower()) for a in ancestors)
+        in_bar = any(is_boilerplate(a) and a.tag != "footer" and "footer" not in (a.get("class") or "").lower()
+                     and (a.get("role") or "") != "contentinfo" for a in ancestors)
         hinted = bool(_LOGO_HINT.search(" ".join((src, image.get("class") or "", image.get("id") or ""))))
         if home_link and (in_bar or hinted) or (in_bar and hinted):
             yield src
