@@ -129,9 +129,10 @@ class FeedPages(PublicSite):
     # ------------------------------------------------------------ crawlers and agents
 
     async def robots(self, request: Request) -> Response:
-        lines = ["User-agent: *", "Allow: /", "Disallow: /account", "Disallow: /staff", "Disallow: /signin",
+        # Disallow lines before "Allow: /": parsers that take the first matching rule then agree with longest-match ones.
+        lines = ["User-agent: *", "Disallow: /account", "Disallow: /staff", "Disallow: /signin",
                  "Disallow: /signup", "Disallow: /reset", "Disallow: /oauth/", "Disallow: /checkout/",
-                 "Disallow: /search", *(f"Disallow: {path}" for path in PRIVATE_PAGES), "",
+                 "Disallow: /search", *(f"Disallow: {path}" for path in PRIVATE_PAGES), "Allow: /", "",
                  f"Sitemap: {self.base}/sitemap.xml"]
         return PlainTextResponse("\n".join(lines) + "\n", headers={"cache-control": "public, max-age=3600"})
 
