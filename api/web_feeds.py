@@ -71,6 +71,10 @@ def _iso(value: Any) -> str:
     return str(value or "")
 
 
+# The signed-in founder's pages: nothing there is for search engines (the sign-in page or a 404 answers them).
+PRIVATE_PAGES = ("/submit", "/drafts", "/my/", "/claim/", "/invites/", "/verify")
+
+
 class FeedPages(PublicSite):
     _sitemap: tuple[float, str] | None = None
 
@@ -125,9 +129,11 @@ class FeedPages(PublicSite):
     # ------------------------------------------------------------ crawlers and agents
 
     async def robots(self, request: Request) -> Response:
-        lines = ["User-agent: *", "Allow: /", "Disallow: /account", "Disallow: /staff", "Disallow: /signin",
+        # Disallow lines before "Allow: /": parsers that take the first matching rule then agree with longest-match ones.
+        lines = ["User-agent: *", "Disallow: /account", "Disallow: /staff", "Disallow: /signin",
                  "Disallow: /signup", "Disallow: /reset", "Disallow: /oauth/", "Disallow: /checkout/",
-                 "Disallow: /search", "", f"Sitemap: {self.base}/sitemap.xml"]
+                 "Disallow: /search", *(f"Disallow: {path}" for path in PRIVATE_PAGES), "Allow: /", "",
+                 f"Sitemap: {self.base}/sitemap.xml"]
         return PlainTextResponse("\n".join(lines) + "\n", headers={"cache-control": "public, max-age=3600"})
 
     async def llms(self, request: Request) -> Response:

@@ -111,6 +111,12 @@ def add_founder(page: Any, name: str, role: str) -> None:
     page.get_by_role("status").filter(has_text="saved").wait_for()
 
 
+def name_a_category_if_none(page: Any, category: str = "developer-tools") -> None:
+    """A listing needs a category; drafting names one only from the site's own words, so the founder may have to."""
+    if field_input(page, "categories").input_value().strip() == "":
+        edit_field(page, "categories", category)
+
+
 def save_as_listing(page: Any, base: str) -> int:
     """Press "Save as listing"; answers the listing's id from the "Open your listing" link."""
     page.get_by_role("button", name="Save as listing").click()

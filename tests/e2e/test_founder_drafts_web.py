@@ -163,7 +163,7 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         page.reload()
         assert "accepted" in page.locator(".invites").inner_text()
 
-        steps.edit_field(page, "categories", "finance")  # a listing needs a primary category; the site names none
+        steps.name_a_category_if_none(page)
         listing_id = steps.save_as_listing(page, base)
         assert page.get_by_role("button", name="Update the listing").count() == 1
         page.goto(base + "/drafts")

@@ -111,6 +111,18 @@ def test_unknown_pages_are_html_404s_with_search(http: httpx.Client) -> None:
     assert http.get(f"/listings/{upcoming}").status_code == 404  # not public until live
 
 
+def test_robots_txt_keeps_crawlers_off_signed_in_and_private_pages(http: httpx.Client) -> None:
+    from urllib.robotparser import RobotFileParser
+
+    rules = RobotFileParser()
+    rules.parse(http.get("/robots.txt").text.splitlines())
+    for path in ("/submit", "/drafts", "/drafts/0b1c", "/my/listings", "/my/orders/LD-1", "/claim/acme",
+                 "/checkout/LD-1", "/staff", "/staff/reviews", "/account", "/signin", "/invites/accept?t=x"):
+        assert not rules.can_fetch("AnyBot", path), path
+    for path in ("/", "/launches", f"/listings/{_a_live_slug(http)}", "/categories", "/blog"):
+        assert rules.can_fetch("AnyBot", path), path
+
+
 def test_documents_for_machines(http: httpx.Client) -> None:
     robots = http.get("/robots.txt")
     assert robots.status_code == 200 and "Sitemap: " in robots.text and "Disallow: /account" in robots.text
