@@ -56,7 +56,8 @@ class StandIn(BaseHTTPRequestHandler):
                        "client_reference_id": form["client_reference_id"][0], "payment_status": "unpaid",
                        "amount_total": int(form["line_items[0][price_data][unit_amount]"][0]),
                        "payment_intent": f"pi_{sid}", "metadata": {"order_number": form["metadata[order_number]"][0]},
-                       "payment_method_types": form.get("payment_method_types[0]", [])}
+                       "payment_method_types": [form[f"payment_method_types[{i}]"][0] for i in range(20)
+                                                if f"payment_method_types[{i}]" in form]}
             self.sessions[sid] = session
             return self._json(200, session)
         if self.path == "/v1/refunds":
@@ -132,7 +133,7 @@ def test_signed_webhook_marks_the_order_paid_once_and_fulfils_it(live: RunningSe
     who = person(live, ("account:read", "orders:write"))
     order = _checkout(live, who)
     session = {**StandIn.sessions[order["session"]], "payment_status": "paid"}
-    assert session["amount_total"] == order["total_cents"] and session["payment_method_types"] == ["card"]
+    assert session["amount_total"] == order["total_cents"] and session["payment_method_types"] == ["card", "paypal"]
     hook = live.url + "/webhooks/stripe"
     payload = _event("evt_1", session)
     assert httpx.post(hook, content=payload, headers={"Stripe-Signature": signed(payload, "whsec_wrong")}).status_code == 400
