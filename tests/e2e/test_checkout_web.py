@@ -4,7 +4,6 @@ saving the billing details re-quotes on the server; the endpoint's refusals over
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,25 +11,14 @@ import httpx
 import pytest
 
 from api.web_checkout import money
-from tests.conftest import Databases, RunningServer
-from tests.e2e.submission_support import Person, ik, live_server, person
-from tests.e2e.test_orders_rest import API, SCOPES, new_listing, problem
+from tests.conftest import RunningServer
+from tests.e2e.submission_support import Person, ik, person
+from tests.e2e.test_orders_rest import SCOPES, new_listing, problem
 from tests.e2e.website_support import offline
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = Path("/tmp/shots")
 ITEMS = [{"product": "launch"}, {"product": "ai_review"}]
-
-
-@pytest.fixture(scope="module")
-def live(databases: Databases) -> Iterator[RunningServer]:
-    yield from live_server(databases)
-
-
-@pytest.fixture(scope="module")
-def http(live: RunningServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live.url + API, timeout=15) as client:
-        yield client
 
 
 @pytest.fixture(scope="module")

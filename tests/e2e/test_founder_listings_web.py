@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
-from tests.conftest import Databases, RunningServer
+from tests.conftest import RunningServer
 from tests.e2e.founder_support_listings import (
     axe_violations,
     check_badge_now,
@@ -33,23 +31,12 @@ from tests.e2e.founder_support_listings import (
     signed_in_client,
     wider_than_the_screen,
 )
-from tests.e2e.submission_support import PASSWORD, live_server, person
+from tests.e2e.submission_support import PASSWORD, person
 from tests.e2e.test_free_plan import saved_listing, with_badge
 from tests.fixtures.drafting_sites import serve
 
 API = "/api/v1"
 SHOTS = Path(os.environ.get("LAUNCHDIR_SCREENSHOTS") or tempfile.mkdtemp(prefix="founder-shots-"))
-
-
-@pytest.fixture(scope="module")
-def live(databases: Databases) -> Iterator[RunningServer]:
-    yield from live_server(databases)
-
-
-@pytest.fixture(scope="module")
-def http(live: RunningServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live.url + API, timeout=15) as client:
-        yield client
 
 
 def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: httpx.Client, chromium: Any) -> None:

@@ -13,19 +13,17 @@ from __future__ import annotations
 import os
 import re
 import tempfile
-from collections.abc import Iterator
 from contextlib import closing
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 from aggregates.base import Meta
 from api.web_founder_pages import money
 from commands import account as account_cmd
-from tests.conftest import Databases, RunningServer
+from tests.conftest import RunningServer
 from tests.e2e.founder_support_listings import (
     axe_violations,
     buy_launch,
@@ -35,22 +33,11 @@ from tests.e2e.founder_support_listings import (
     sign_in,
     signed_in_client,
 )
-from tests.e2e.submission_support import PASSWORD, live_server, person, saved_listing
+from tests.e2e.submission_support import PASSWORD, person, saved_listing
 
 API = "/api/v1"
 SCOPES = ("account:read", "listings:write", "orders:write")
 SHOTS = Path(os.environ.get("LAUNCHDIR_SCREENSHOTS") or tempfile.mkdtemp(prefix="founder-shots-"))
-
-
-@pytest.fixture(scope="module")
-def live(databases: Databases) -> Iterator[RunningServer]:
-    yield from live_server(databases)
-
-
-@pytest.fixture(scope="module")
-def http(live: RunningServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live.url + API, timeout=15) as client:
-        yield client
 
 
 def test_buy_a_launch_in_the_browser_and_see_the_listing_scheduled(live: RunningServer, http: httpx.Client,

@@ -10,15 +10,10 @@ from concurrent.futures import ThreadPoolExecutor
 import httpx
 import pytest
 
-from tests.conftest import Databases, RunningServer
-from tests.e2e.submission_support import live_server, person
+from tests.conftest import RunningServer
+from tests.e2e.submission_support import person
 from tests.fixtures.drafting_sites import serve
 from tests.fixtures.sites.server import FixtureServer
-
-
-@pytest.fixture(scope="module")
-def live(databases: Databases) -> Iterator[RunningServer]:
-    yield from live_server(databases)
 
 
 @pytest.fixture(scope="module")

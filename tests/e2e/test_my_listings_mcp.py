@@ -3,22 +3,15 @@ problems as REST, for a listing saved from a drafted fixture site."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import httpx2
-import pytest
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.conftest import Databases, RunningServer
-from tests.e2e.submission_support import Person, live_server, person, saved_listing
-
-
-@pytest.fixture(scope="module")
-def live(databases: Databases) -> Iterator[RunningServer]:
-    yield from live_server(databases)
+from tests.conftest import RunningServer
+from tests.e2e.submission_support import Person, person, saved_listing
 
 
 def client(live: RunningServer, who: Person) -> Client:

@@ -4,7 +4,6 @@ a story; strangers get 404, bad input 400 naming the field and rule, a taken-dow
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
 
@@ -14,22 +13,11 @@ import pytest
 from aggregates import listing as listing_agg
 from aggregates.base import Meta
 from commands import listing as listing_cmd
-from tests.conftest import Databases, RunningServer
-from tests.e2e.submission_support import Person, ik, live_server, person, saved_listing
+from tests.conftest import RunningServer
+from tests.e2e.submission_support import Person, ik, person, saved_listing
 
 API = "/api/v1"
 STAFF = Meta(at=datetime.now(timezone.utc), actor="staff:test", channel="cli", via="staff")
-
-
-@pytest.fixture(scope="module")
-def live(databases: Databases) -> Iterator[RunningServer]:
-    yield from live_server(databases)
-
-
-@pytest.fixture(scope="module")
-def http(live: RunningServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live.url + API, timeout=15) as client:
-        yield client
 
 
 @pytest.fixture(scope="module")

@@ -4,22 +4,15 @@ problems (bad body, someone else's listing or order, a number longer than 32).""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 
-import pytest
 
-from tests.conftest import Databases, RunningServer
-from tests.e2e.submission_support import live_server, person
+from tests.conftest import RunningServer
+from tests.e2e.submission_support import person
 from tests.e2e.test_my_listings_mcp import call, client
 from tests.e2e.test_orders_rest import SCOPES, new_listing
-
-
-@pytest.fixture(scope="module")
-def live(databases: Databases) -> Iterator[RunningServer]:
-    yield from live_server(databases)
 
 
 async def test_order_tools_over_mcp_answer_as_rest(live: RunningServer) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from datetime import datetime, timezone
 from typing import Any
 
@@ -15,23 +14,12 @@ import pytest
 from aggregates.base import Meta
 from commands import listing as listing_cmd
 from queries.catalog import offered_weeks
-from tests.conftest import Databases, RunningServer
-from tests.e2e.submission_support import Person, ik, live_server, person
+from tests.conftest import RunningServer
+from tests.e2e.submission_support import Person, ik, person
 
 API = "/api/v1"
 SCOPES = ("account:read", "listings:write", "orders:write")
 STAFF = Meta(at=datetime.now(timezone.utc), actor="staff:test", channel="cli", via="staff")
-
-
-@pytest.fixture(scope="module")
-def live(databases: Databases) -> Iterator[RunningServer]:
-    yield from live_server(databases)
-
-
-@pytest.fixture(scope="module")
-def http(live: RunningServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live.url + API, timeout=15) as client:
-        yield client
 
 
 @pytest.fixture(scope="module")

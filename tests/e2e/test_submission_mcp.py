@@ -13,17 +13,12 @@ import pytest
 from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.conftest import Databases, RunningServer
-from tests.e2e.submission_support import Person, live_server, person
+from tests.conftest import RunningServer
+from tests.e2e.submission_support import Person, person
 from tests.fixtures.drafting_sites import serve
 from tests.fixtures.sites.server import FixtureServer
 
 MODES = ["legacy", "auto", "2026-07-28"]
-
-
-@pytest.fixture(scope="module")
-def live(databases: Databases) -> Iterator[RunningServer]:
-    yield from live_server(databases)
 
 
 @pytest.fixture(scope="module")

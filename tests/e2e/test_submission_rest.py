@@ -14,24 +14,13 @@ import httpx
 import pytest
 
 from queries import drafts as drafts_q
-from tests.conftest import Databases, RunningServer
-from tests.e2e.submission_support import PASSWORD, Person, live_server, person
+from tests.conftest import RunningServer
+from tests.e2e.submission_support import PASSWORD, Person, person
 from tests.fixtures.drafting_sites import serve
 from tests.fixtures.sites.server import Body, FixtureServer
 
 API = "/api/v1"
 CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]{64})"')
-
-
-@pytest.fixture(scope="module")
-def live(databases: Databases) -> Iterator[RunningServer]:
-    yield from live_server(databases)
-
-
-@pytest.fixture(scope="module")
-def http(live: RunningServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=live.url + API, timeout=15) as client:
-        yield client
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -17,19 +16,14 @@ from mcp.client.client import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from events.text import RULE
-from tests.conftest import Databases, RunningServer
-from tests.e2e.submission_support import Person, live_server, person
+from tests.conftest import RunningServer
+from tests.e2e.submission_support import Person, person
 from tests.fixtures.drafting_sites import serve
 
 API = "/api/v1"
 MODES = ["legacy", "2026-07-28"]
 REFUSED = [chr(c) for c in range(0x20) if chr(c) not in "\t\n\r"]
 KEPT = ["\t", "\n", "\r"]
-
-
-@pytest.fixture(scope="module")
-def live(databases: Databases) -> Iterator[RunningServer]:
-    yield from live_server(databases)
 
 
 @pytest.fixture(scope="module")

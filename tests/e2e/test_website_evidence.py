@@ -3,21 +3,14 @@ the quote and the page of the product's own site each drafted value came from (a
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import datetime, timezone
 
 import httpx
-import pytest
 
 from aggregates.base import Meta
 from commands import listing as listing_cmd
-from tests.conftest import Databases, RunningServer
-from tests.e2e.submission_support import live_server, person, saved_listing
-
-
-@pytest.fixture(scope="module")
-def live(databases: Databases) -> Iterator[RunningServer]:
-    yield from live_server(databases)
+from tests.conftest import RunningServer
+from tests.e2e.submission_support import person, saved_listing
 
 
 def test_a_drafted_listing_shows_where_its_values_were_found(live: RunningServer, chromium) -> None:  # type: ignore[no-untyped-def]
