@@ -13,6 +13,7 @@ import math
 from datetime import date, datetime, timedelta, timezone
 from typing import Any
 
+from events.evidence_keys import kept_after_edit, names_item
 from projections.listing_cards import card, website_of
 
 PAID_SECTIONS = ("story", "milestones", "media")
@@ -63,8 +64,7 @@ def apply_edit(state: dict[str, Any], changes: dict[str, Any]) -> None:
 
     An edited field loses its evidence: its value no longer comes from the site.
     """
-    evidence = state.get("evidence") or {}
-    state["evidence"] = {k: v for k, v in evidence.items() if k not in changes}
+    state["evidence"] = kept_after_edit(state.get("evidence") or {}, changes)
     for k, v in changes.items():
         if k in ("categories", "faqs", "founders", "not_found_on_website"):
             state[k] = list(v or [])
@@ -202,9 +202,12 @@ def public_doc(state: dict[str, Any], counters: dict[str, Any], names: dict[str,
 
 
 def evidence_doc(state: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
-    """Field -> [{url, quote}]: where on the product's own site each drafted value was found."""
+    """Field or item (`faqs.0`, `founders.1`, `socials.github`) -> [{url, quote}]: where on the product's own site
+    each drafted value was found, for what the document shows only."""
+    def shown(key: str) -> bool:
+        return key in EVIDENCE_FIELDS or names_item(key, state["faqs"], state["founders"], state["socials"])
     return {str(k): [{"url": str(q.get("url") or ""), "quote": str(q.get("quote") or "")} for q in v]
-            for k, v in (state.get("evidence") or {}).items() if k in EVIDENCE_FIELDS and isinstance(v, list)}
+            for k, v in (state.get("evidence") or {}).items() if shown(str(k)) and isinstance(v, list)}
 
 
 def community(counters: dict[str, Any]) -> dict[str, Any]:

@@ -239,8 +239,9 @@ class ListingProfile(BaseModel):
     links: ListingLinks
     not_found_on_website: list[str]
     evidence: dict[str, list[EvidenceQuote]] = Field(
-        default_factory=dict, description="Profile field (e.g. `description`, `pricing_summary`) -> the quotes from the "
-                                          "product's own website its drafted value came from; fields a person wrote have none.")
+        default_factory=dict, description="Profile field (e.g. `description`, `pricing_summary`) or drafted item (`faqs.<i>`, "
+                                          "`founders.<i>` by position, `socials.<platform>`) -> the quotes from the product's own "
+                                          "website its drafted value came from; what a person wrote has none.")
     story: dict[str, str] | None = None
     milestones: list[Milestone] | None = None
     media: list[MediaItem] | None = None

@@ -89,8 +89,9 @@ def _(e: DraftReady, s: DraftState) -> DraftState:
     for name, value in (("faqs", e.faqs), ("founders", e.founders), ("company_socials", e.company_socials)):
         v = value or None
         slots[name] = Slot(value=v, state="ai" if v else "not_found", ai_value=v, changed=e.originator_version)
+    social_evidence = {str(k): tuple(v) for k, v in (getattr(e, "social_evidence", None) or {}).items()}
     return replace(s, version=e.originator_version, status="ready", drafter=e.drafter, slots=slots,
-                   completeness=e.completeness, missing=tuple(e.missing),
+                   social_evidence=social_evidence, completeness=e.completeness, missing=tuple(e.missing),
                    not_found_on_website=tuple(e.not_found_on_website), progress_at=e.timestamp)
 
 

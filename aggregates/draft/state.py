@@ -118,6 +118,7 @@ class DraftState:
     drafter: str | None = None
     slots: dict[str, Slot] = field(default_factory=dict)
     founder_socials: dict[str, str] = field(default_factory=dict)
+    social_evidence: dict[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)  # drafted link -> where the site shows it
     story: dict[str, str] = field(default_factory=dict)
     milestones: tuple[dict[str, str], ...] = ()
     seo: dict[str, str] = field(default_factory=dict)

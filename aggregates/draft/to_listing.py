@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from aggregates.base import Emitter, Meta
@@ -89,18 +90,29 @@ def listing_content(state: DraftState, extra_categories: int = 0) -> dict[str, A
 
 
 def drafted_evidence(state: DraftState, profile: dict[str, Any]) -> dict[str, list[dict[str, str]]]:
-    """Field -> the site quotes behind it, for the profile fields that still hold the value drafted from the site.
+    """Field or item -> the site quotes behind it, for what still holds the value drafted from the site.
 
-    A value a person set (`edited`, `manual`, `override`) has no evidence: it
-    did not come from the site.
+    Profile fields by name; FAQs and founders by position (`faqs.0`, the
+    listing keeps the draft's order); company links by platform
+    (`socials.github`). A value a person set (`edited`, `manual`,
+    `override`) has no evidence: it did not come from the site.
     """
     out: dict[str, list[dict[str, str]]] = {}
     for name in profile:
         slot = state.slot(name) if name in STRING_FIELDS + LIST_FIELDS else None
-        if slot is None or slot.state != "ai":
-            continue
-        quotes = [{"url": str(e.get("url") or ""), "quote": str(e.get("quote") or "")}
-                  for e in slot.evidence if e.get("quote")]
-        if quotes:
-            out[name] = quotes
-    return out
+        if slot is not None and slot.state == "ai":
+            out[name] = _quotes(slot.evidence)
+    for section in ("faqs", "founders"):
+        slot = state.slot(section)
+        if slot.state == "ai":
+            for i, item in enumerate(slot.value or []):
+                out[f"{section}.{i}"] = _quotes(item.get("evidence") or ())
+    socials = state.slot("company_socials")
+    if socials.state == "ai":
+        for platform in socials.value or {}:
+            out[f"socials.{platform}"] = _quotes(state.social_evidence.get(platform) or ())
+    return {k: v for k, v in out.items() if v}
+
+
+def _quotes(evidence: Iterable[dict[str, Any]]) -> list[dict[str, str]]:
+    return [{"url": str(e.get("url") or ""), "quote": str(e.get("quote") or "")} for e in evidence if e.get("quote")]

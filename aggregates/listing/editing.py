@@ -8,6 +8,7 @@ from aggregates.base import Meta, one
 from aggregates.listing.state import EDITABLE, MAX_EXTRA_CATEGORIES, PAID_SECTIONS, ListingState, require_listing
 from events.base import Event
 from events.errors import FieldProblem, InvalidInput, NotFound
+from events.evidence_keys import names_item
 from events.listing import (
     ListingAlternativesApproved,
     ListingEdited,
@@ -84,9 +85,10 @@ def decide_approve_alternatives(state: ListingState, slugs: list[str], meta: Met
 
 
 def decide_set_evidence(state: ListingState, evidence: dict[str, list[dict[str, str]]], meta: Meta) -> list[Event]:
-    """The site quotes behind the drafted values (only fields the listing holds); the same evidence changes nothing."""
+    """The site quotes behind the drafted values (only fields and items the listing holds); the same evidence changes nothing."""
     require_listing(state)
-    known = {k: [dict(q) for q in v] for k, v in evidence.items() if k in state.profile and v}
+    known = {k: [dict(q) for q in v] for k, v in evidence.items()
+             if v and (k in state.profile or names_item(k, state.faqs, state.founders, state.socials))}
     if known == state.evidence:
         return []
     return one(state, meta, ListingEvidenceSet, evidence=known)

@@ -8,6 +8,7 @@ from typing import Any
 
 from aggregates.listing.state import ListingState, SlugState
 from events.base import Event
+from events.evidence_keys import kept_after_edit
 from events.listing import (
     ListingAlternativesApproved,
     ListingBadgeFound,
@@ -90,7 +91,7 @@ def _changed(s: ListingState, changes: dict[str, Any], version: int) -> ListingS
             profile.pop(key, None)
         else:
             profile[key] = value
-    evidence = {k: v for k, v in s.evidence.items() if k not in changes}  # an edited value is no longer the site's
+    evidence = kept_after_edit(s.evidence, changes)  # an edited value is no longer the site's
     return replace(s, version=version, profile=profile, evidence=evidence, **extra)
 
 
