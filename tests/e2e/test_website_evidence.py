@@ -1,5 +1,6 @@
 """Drafted values show their evidence: a listing drafted from a fixture site carries, in get_listing and on its page,
-the quote and the page of the product's own site each drafted value came from (a <details> disclosure)."""
+the quote and the page of the product's own site each drafted value came from (a <details> disclosure), for profile
+fields and for each drafted FAQ, founder and company link."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import httpx
 from aggregates.base import Meta
 from commands import listing as listing_cmd
 from tests.conftest import RunningServer
+from tests.e2e.founder_support_listings import axe_violations
 from tests.e2e.submission_support import person, saved_listing
 
 
@@ -65,5 +67,6 @@ def test_a_drafted_listing_shows_where_its_values_were_found(live: RunningServer
         link = links.filter(has=page.locator("a", has_text=shown[0].partition(".")[2])).first
         link.locator("details.evidence summary").click()
         assert evidence[shown[0]][0]["quote"][:40] in link.locator("details.evidence blockquote").first.inner_text()
+        assert axe_violations(page) == []  # with the disclosures open
     finally:
         page.close()
