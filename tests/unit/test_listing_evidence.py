@@ -3,6 +3,7 @@ and only for public fields in the public document."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timezone
 from functools import reduce
 from typing import Any
@@ -12,6 +13,7 @@ from aggregates import listing
 from aggregates.base import Meta
 from aggregates.draft.state import DraftState, Slot
 from aggregates.draft.to_listing import drafted_evidence
+from aggregates.draft_listing import decide_create_from_draft, decide_sync
 from events.listing import ListingEvidenceSet
 from projections import listing_docs as docs
 
@@ -102,3 +104,19 @@ def test_the_draft_gives_the_listing_evidence_of_items_still_as_drafted() -> Non
     }, social_evidence={"github": (site,), "x": (site,)})
     quote = [{"url": site["url"], "quote": site["quote"]}]
     assert drafted_evidence(drafted, {}) == {"faqs.0": quote, "socials.github": quote}  # founders: a person's edit
+
+
+def test_the_listing_follows_the_draft_and_an_edited_section_loses_its_items_evidence() -> None:
+    site = {"url": "https://acme.example/faq", "quote": "Yes, it works offline.", "source": "text"}
+    faq = {"question": "Offline?", "answer": "Yes.", "evidence": [site]}
+    draft = DraftState(id=uuid4(), version=3, account_id="a", url="https://acme.example", status="ready", slots={
+        "name": Slot(value="Acme", state="ai", evidence=(site,)), "categories": Slot(value=["analytics"], state="ai"),
+        "faqs": Slot(value=[faq], state="ai")})
+    fresh, slug = listing.initial(listing.listing_stream(5)), listing.SlugState(id=listing.slug_stream("acme"))
+    created = decide_create_from_draft(draft, fresh, slug, listing_id=5, slug="acme", meta=META)
+    state = reduce(lambda s, e: listing.evolve(e, s), [e for e in created if e.originator_id == fresh.id], fresh)
+    assert set(state.evidence) == {"name", "faqs.0"}
+    edited = replace(draft, slots={**draft.slots, "faqs": Slot(value=[{"question": "Offline?", "answer": "Mostly."}],
+                                                                 state="edited")})
+    synced = reduce(lambda s, e: listing.evolve(e, s), decide_sync(state, edited, META), state)
+    assert synced.faqs == ({"question": "Offline?", "answer": "Mostly."},) and set(synced.evidence) == {"name"}
