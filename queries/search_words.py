@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from projections.reads import ReadStore
-from queries.search import VIEW, Correction
+from queries.search import VIEW, Correction, run_with_settings
 
 MAX_CORRECTIONS = 3
 MAX_COMPLETIONS = 5  # vocabulary words the last query word may be the beginning of
@@ -98,8 +98,8 @@ def _completions(reads: ReadStore, conn: Any, token: str) -> tuple[str, ...]:
 
 def _candidates(reads: ReadStore, conn: Any, tokens: list[str], threshold: float) -> list[tuple[str, list[str]]]:
     t = reads.tables(VIEW)
-    conn.execute(f"SELECT set_config('pg_trgm.similarity_threshold', %s, true), {BITMAPS_BACK}", (str(threshold),))
-    rows = conn.execute(
+    rows = run_with_settings(
+        conn, f"set_config('pg_trgm.similarity_threshold', '{threshold}', true), {BITMAPS_BACK}",
         f"""SELECT tok, coalesce(
                 (SELECT array[word] FROM {t['words']} WHERE word = tok),
                 CASE WHEN length(tok) >= %(min)s THEN ARRAY(
@@ -111,7 +111,7 @@ def _candidates(reads: ReadStore, conn: Any, tokens: list[str], threshold: float
                 '{{}}')
             FROM unnest(%(tokens)s::text[]) AS q(tok)""",
         {"min": MIN_CORRECTABLE, "edits": MAX_EDITS, "n": MAX_CORRECTIONS, "tokens": tokens},
-    ).fetchall()
+    )
     return [(tok, list(words)) for tok, words in rows]
 
 
