@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import psycopg
+
 from projections.listing_cards import words_of
 from projections.reads import ReadStore
 
@@ -108,3 +110,17 @@ def cards_by_id(reads: ReadStore, ids: list[int], conn: Any = None) -> list[dict
         f"SELECT listing_id, {CARD} FROM {t['listings']} WHERE listing_id = ANY(%s)", (ids,)
     ).fetchall())
     return [rows[i] for i in ids if i in rows]
+
+
+def run_with_settings(conn: Any, settings: str, sql: str, params: dict[str, Any]) -> list[Any]:
+    """Rows of `sql`, run right after `SELECT settings` (transaction-local `set_config` calls) in one round trip.
+
+    Planner settings must be in place before a statement is planned, so they
+    cannot ride in it; sent as one simple-protocol message (parameters bound
+    on the client), the two cost one round trip instead of two (measured in
+    docs/performance.md, "Search under distinct queries").
+    """
+    cur = psycopg.ClientCursor(conn)
+    cur.execute(f"SELECT {settings}; {sql}", params)
+    cur.nextset()
+    return list(cur.fetchall())

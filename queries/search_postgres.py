@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from projections.reads import ReadStore
-from queries.search import VIEW, SearchPage, SearchRequest, cards_by_id
+from queries.search import VIEW, SearchPage, SearchRequest, cards_by_id, run_with_settings
 from queries.search_words import any_tsquery_text, tsquery_text
 
 NAME_SIMILARITY = 0.5  # pg_trgm word_similarity threshold for fuzzy name candidates
@@ -192,8 +192,10 @@ class _Planned:
 
     Plans are forced with transaction-local planner settings, sent only when
     the plan changes (the first time together with the search's other
-    settings), and statements are never server-side prepared, so no cached
-    plan made under other settings is reused.
+    settings) and in the same message as the statement they are for (bound on
+    the client, so a plan change costs no round trip of its own); statements
+    are never server-side prepared, so no cached plan made under other
+    settings is reused.
     """
 
     def __init__(self, conn: Any, word_similarity: float) -> None:
@@ -207,8 +209,8 @@ class _Planned:
         if plan != self.plan:
             settings = self.first + [f"set_config('{name}', '{'off' if name in PLANS[plan] else 'on'}', true)"
                                      for name in PLAN_SETTINGS]
-            self.conn.execute("SELECT " + ", ".join(settings))
             self.first, self.plan = [], plan
+            return run_with_settings(self.conn, ", ".join(settings), sql, params)
         return list(self.conn.execute(sql, params, prepare=False).fetchall())
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from projections.reads import ReadStore
-from queries.search import VIEW, Correction
+from queries.search import VIEW, Correction, run_with_settings
 
 MAX_CORRECTIONS = 3
 MAX_COMPLETIONS = 5  # vocabulary words the last query word may be the beginning of
@@ -17,6 +17,9 @@ ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"  # what folded words are made 
 MIN_CORRECTABLE = 3  # shorter tokens have too few trigrams to correct reliably
 CANDIDATE_SIMILARITIES = (0.4, 0.2)  # pg_trgm similarity of correction candidates: close ones first, then looser
 MAX_EDITS = 2
+# Transaction-local planner settings: exact-word lookups use the btree, trigram searches the GIN index again.
+BTREE_ONLY = "set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)"
+BITMAPS_BACK = "set_config('enable_bitmapscan', 'on', true), set_config('enable_seqscan', 'on', true)"
 
 
 def correct(reads: ReadStore, tokens: list[str]) -> tuple[Correction, ...]:
@@ -61,8 +64,15 @@ def one_edit_variants(word: str) -> set[str]:
 
 
 def _one_edit(reads: ReadStore, conn: Any, tokens: list[str]) -> dict[str, list[str]]:
-    """The vocabulary words one edit from each (unknown) token, best first."""
+    """The vocabulary words one edit from each (unknown) token, best first.
+
+    Looked up in the primary key's btree only: the trigram GIN index also
+    answers equality, and with some statistics the planner picks it for the
+    several hundred variants, which costs a second instead of a millisecond
+    (docs/performance.md, "Search under distinct queries").
+    """
     words = reads.tables(VIEW)["words"]
+    conn.execute(f"SELECT {BTREE_ONLY}")
     found = {}
     for tok in tokens:
         rows = conn.execute(
@@ -88,8 +98,8 @@ def _completions(reads: ReadStore, conn: Any, token: str) -> tuple[str, ...]:
 
 def _candidates(reads: ReadStore, conn: Any, tokens: list[str], threshold: float) -> list[tuple[str, list[str]]]:
     t = reads.tables(VIEW)
-    conn.execute("SELECT set_config('pg_trgm.similarity_threshold', %s, true)", (str(threshold),))
-    rows = conn.execute(
+    rows = run_with_settings(
+        conn, f"set_config('pg_trgm.similarity_threshold', '{threshold}', true), {BITMAPS_BACK}",
         f"""SELECT tok, coalesce(
                 (SELECT array[word] FROM {t['words']} WHERE word = tok),
                 CASE WHEN length(tok) >= %(min)s THEN ARRAY(
@@ -101,7 +111,7 @@ def _candidates(reads: ReadStore, conn: Any, tokens: list[str], threshold: float
                 '{{}}')
             FROM unnest(%(tokens)s::text[]) AS q(tok)""",
         {"min": MIN_CORRECTABLE, "edits": MAX_EDITS, "n": MAX_CORRECTIONS, "tokens": tokens},
-    ).fetchall()
+    )
     return [(tok, list(words)) for tok, words in rows]
 
 
