@@ -9,14 +9,37 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
 from typing import Any
+from uuid import uuid4
 
+from tests.conftest import Databases, RunningServer, free_port
+from tests.conftest import test_settings as settings_for
 from tests.integration.test_accounts_mail import LocalSmtp
 
 PASSWORD = "a good long password"
 VERIFY_LINK = re.compile(r"(http://\S+/verify\?token=\S+)")
 INVITE_LINK = re.compile(r"(http://\S+/invites/accept\?\S+)")
 DRAFT_PATH = re.compile(r"/drafts/([0-9a-f-]{36})")
+
+
+def mailing_server(databases: Databases) -> Iterator[tuple[RunningServer, LocalSmtp]]:
+    """launchdir crawling 127.0.0.1 and mailing to a local SMTP server (a module fixture's body)."""
+    from launchdir.bootstrap import bootstrap, ensure_catalog
+
+    with LocalSmtp() as smtp:
+        port = free_port()
+        c = bootstrap(settings_for(databases.create(), port=port, smtp_url=smtp.url, crawl_allow_loopback=True,
+                                   rate_limits=False))
+        ensure_catalog(c)
+        with RunningServer(c, port) as running:
+            yield running, smtp
+        c.close()
+
+
+def address(tag: str) -> str:
+    """A new person's email address."""
+    return f"{tag}-{uuid4().hex[:10]}@example.com"
 
 
 def sign_up(page: Any, base: str, smtp: LocalSmtp, address: str, password: str = PASSWORD) -> None:

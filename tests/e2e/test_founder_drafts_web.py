@@ -19,8 +19,7 @@ import pytest
 
 from events.text import RULE
 
-from tests.conftest import Databases, RunningServer, free_port
-from tests.conftest import test_settings as settings_for
+from tests.conftest import Databases, RunningServer
 from tests.e2e import founder_support_drafts as steps
 from tests.fixtures.drafting_sites import serve
 from tests.fixtures.sites.server import Body, FixtureServer
@@ -33,27 +32,13 @@ CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]{64})"')
 
 @pytest.fixture(scope="module")
 def world(databases: Databases) -> Iterator[tuple[RunningServer, LocalSmtp]]:
-    """launchdir crawling 127.0.0.1 and mailing to a local SMTP server."""
-    from launchdir.bootstrap import bootstrap, ensure_catalog
-
-    with LocalSmtp() as smtp:
-        port = free_port()
-        c = bootstrap(settings_for(databases.create(), port=port, smtp_url=smtp.url, crawl_allow_loopback=True,
-                                   rate_limits=False))
-        ensure_catalog(c)
-        with RunningServer(c, port) as running:
-            yield running, smtp
-        c.close()
+    yield from steps.mailing_server(databases)
 
 
 @pytest.fixture(scope="module")
 def saas() -> Iterator[FixtureServer]:
     with serve("saas") as server:
         yield server
-
-
-def _address(tag: str) -> str:
-    return f"{tag}-{uuid4().hex[:10]}@example.com"
 
 
 def steps_field_value(web: httpx.Client, draft_id: str, name: str) -> str:
@@ -79,7 +64,7 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
     try:
         page.goto(base + "/drafts")
         assert "/signin" in page.url, "signed out: the sign-in page, coming back after"
-        steps.sign_up(page, base, smtp, _address("founder"))
+        steps.sign_up(page, base, smtp, steps.address("founder"))
         page.goto(base + "/drafts")
         page.get_by_text("You have no drafts yet").wait_for()
 
@@ -144,7 +129,7 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         page.get_by_label("Co-founder's email address").fill("not an address")
         page.get_by_role("button", name="Send invite").click()
         assert "email address" in page.locator('[id="email-error"]').inner_text()
-        cofounder = _address("cofounder")
+        cofounder = steps.address("cofounder")
         page.get_by_label("Co-founder's email address").fill(cofounder)
         page.get_by_role("button", name="Send invite").click()
         page.get_by_text("The invite is on its way").wait_for()
@@ -185,7 +170,7 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         other = chromium.new_context()
         try:
             them = other.new_page()
-            steps.sign_up(them, base, smtp, _address("other"))
+            steps.sign_up(them, base, smtp, steps.address("other"))
             for path in (f"/drafts/{draft_id}", f"/drafts/{uuid4()}", "/drafts/not-a-uuid"):
                 answer = them.goto(base + path)
                 assert answer is not None and answer.status == 404, path
@@ -216,7 +201,7 @@ def test_progress_while_reading_then_the_editor_and_a_site_that_robots_txt_close
     context = chromium.new_context()
     page = context.new_page()
     try:
-        steps.sign_up(page, server.url, smtp, _address("robots"))
+        steps.sign_up(page, server.url, smtp, steps.address("robots"))
         slow: dict[str, Any] = {"/robots.txt": Body(b"", "text/plain", status=404),
                 "/": Body(b"<html><head><title>Slowly</title></head><body><h1>Slowly</h1><p>Slowly sends letters."
                           b"</p></body></html>", delay=3.0)}
@@ -261,7 +246,7 @@ def test_the_editor_passes_axe_and_is_photographed(world: tuple[RunningServer, L
     context = chromium.new_context()
     page = context.new_page()
     try:
-        steps.sign_up(page, server.url, smtp, _address("looks"))
+        steps.sign_up(page, server.url, smtp, steps.address("looks"))
         draft_id = steps.submit_site(page, server.url, saas.url("/"))
         assert steps.wait_until_drafted(page) == "ready"
         pages = {"editor": f"/drafts/{draft_id}", "drafts": "/drafts", "submit": "/submit"}

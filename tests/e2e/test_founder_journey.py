@@ -18,12 +18,10 @@ from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
 from typing import Any
-from uuid import uuid4
 
 import pytest
 
-from tests.conftest import Databases, RunningServer, free_port
-from tests.conftest import test_settings as settings_for
+from tests.conftest import Databases, RunningServer
 from tests.e2e import founder_support_drafts as drafts
 from tests.e2e import founder_support_listings as listings
 from tests.fixtures.drafting_sites import serve
@@ -35,27 +33,13 @@ SHOTS = Path("/tmp/shots")
 
 @pytest.fixture(scope="module")
 def world(databases: Databases) -> Iterator[tuple[RunningServer, LocalSmtp]]:
-    """launchdir crawling 127.0.0.1 and mailing to a local SMTP server."""
-    from launchdir.bootstrap import bootstrap, ensure_catalog
-
-    with LocalSmtp() as smtp:
-        port = free_port()
-        c = bootstrap(settings_for(databases.create(), port=port, smtp_url=smtp.url, crawl_allow_loopback=True,
-                                   rate_limits=False))
-        ensure_catalog(c)
-        with RunningServer(c, port) as running:
-            yield running, smtp
-        c.close()
+    yield from drafts.mailing_server(databases)
 
 
 @pytest.fixture(scope="module")
 def saas() -> Iterator[FixtureServer]:
     with serve("saas") as server:
         yield server
-
-
-def _address(tag: str) -> str:
-    return f"{tag}-{uuid4().hex[:10]}@example.com"
 
 
 def _until(page: Any, url: str, done: Any, what: str, seconds: float = 30) -> None:
@@ -85,7 +69,7 @@ def test_from_a_website_address_to_a_scheduled_listing_in_the_browser(world: tup
                                                                        chromium: Any, saas: FixtureServer) -> None:
     server, smtp = world
     base = server.url
-    founder, stranger = _address("founder"), _address("stranger")
+    founder, stranger = drafts.address("founder"), drafts.address("stranger")
     context = chromium.new_context(viewport={"width": 1440, "height": 900})
     page = context.new_page()
     try:
