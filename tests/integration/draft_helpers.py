@@ -12,6 +12,7 @@ from typing import Any
 from uuid import UUID, uuid4
 
 from aggregates.base import Meta
+from bench.draft_quality import metadata_values
 from commands import draft as draft_cmd
 from queries import drafts as drafts_q
 from workers.adapters.websites import CrawlResult
@@ -102,17 +103,6 @@ def fact_found(draft: dict[str, Any], fact: dict[str, Any]) -> bool:
     if "one_of" in fact:
         return norm(str(value)) in {norm(v) for v in fact["one_of"]}
     return norm(fact["contains"]) in norm(str(value))
-
-
-def metadata_values(data: Any) -> Iterator[str]:
-    if isinstance(data, dict):
-        for value in data.values():
-            yield from metadata_values(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from metadata_values(value)
-    elif isinstance(data, (str, int, float)) and not isinstance(data, bool):
-        yield str(data)
 
 
 def all_evidence(draft: dict[str, Any]) -> Iterator[dict[str, str]]:

@@ -20,6 +20,7 @@ from typing import Any
 import httpx2
 import pytest
 
+from bench.draft_quality import metadata_values
 from tests.fixtures.drafting_sites import serve
 from workers.adapters.anthropic_api import AnthropicDrafter
 from workers.adapters.websites import CrawlResult, CrawlSettings, crawl_site
@@ -52,17 +53,6 @@ def expected(site: str, base: str) -> dict[str, Any]:
 
 def norm(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
-
-
-def metadata_values(data: Any) -> Iterator[str]:
-    if isinstance(data, dict):
-        for value in data.values():
-            yield from metadata_values(value)
-    elif isinstance(data, list):
-        for value in data:
-            yield from metadata_values(value)
-    elif isinstance(data, (str, int, float)) and not isinstance(data, bool):
-        yield str(data)
 
 
 def assert_on_page(crawl: CrawlResult, evidence: dict[str, str]) -> None:
