@@ -51,6 +51,7 @@ from launchdir.settings import Settings
 from launchdir.submission import DraftWorkers, draft_ports, job_queue, wire_submission
 from launchdir.updates import wire_updates
 from launchdir.vote_review import VoteReview
+from projections.leases import JOB_APP_NAME, JOB_LOCK, Leases
 from projections.log import EventLog
 from projections.reads import ReadStore
 from projections.runtime import ProjectionRuntime
@@ -59,6 +60,7 @@ from workers.adapters.dns import TxtLookup
 from workers.adapters.smtp import SmtpMailer
 from workers.claim_check import ClaimChecker, claim_crawl_settings
 from workers.badge_check import BadgeChecker, badge_crawl_settings
+from workers.badge_watch import LEASE as BADGE_LEASE
 from workers.badge_watch import BadgeWatch
 from workers.mail import DeferredMail, OutboxSender
 from workers.scheduler import Scheduler
@@ -136,10 +138,15 @@ def claim_checker(settings: Settings) -> ClaimChecker:
     return ClaimChecker(TxtLookup(settings.dns_nameservers), claim_crawl_settings(settings.crawl_allow_loopback))
 
 
-def badge_watch(c: Container) -> BadgeWatch:
-    """The free plan's badge checks: homepages through the crawler's guarded fetch, looking for links to this site."""
+def badge_watch(c: Container, leased: bool = False) -> BadgeWatch:
+    """The free plan's badge checks: homepages through the crawler's guarded fetch, looking for links to this site.
+
+    `leased`: the serving loop's watch, which runs due checks only while this
+    process holds the `badge-watch` lease (one process at a time, however many serve).
+    """
     checker = BadgeChecker(c.settings.base_url, badge_crawl_settings(c.settings.crawl_allow_loopback))
-    return BadgeWatch(c.store, c.services.reads, c.runtime, checker, c.services.now)
+    lease = Leases(c.runtime.conninfo, [BADGE_LEASE], lock=JOB_LOCK, app_name=JOB_APP_NAME) if leased else None
+    return BadgeWatch(c.store, c.services.reads, c.runtime, checker, c.services.now, lease=lease)
 
 
 def launch_scheduler(c: Container, watch: BadgeWatch | None = None) -> Scheduler:
@@ -228,7 +235,7 @@ def web_app(c: Container) -> Any:
     config.mcp_wrappers.append(identity.mcp_guard)
     config.on_startup.append(identity.start)
     config.on_shutdown.insert(0, identity.stop)
-    watch = badge_watch(c)  # free plan: due badge checks, at once when a listing chooses it
+    watch = badge_watch(c, leased=True)  # free plan: due badge checks, at once when a listing chooses it
     c.runtime.on_move(watch.on_move)
     config.on_startup.append(watch.start)
     config.on_shutdown.insert(0, watch.stop)

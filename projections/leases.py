@@ -25,15 +25,23 @@ import psycopg
 log = logging.getLogger(__name__)
 
 PROJECTOR_LOCK = 7311004  # with hashtext(name): held by the process that runs that projection
+JOB_LOCK = 7311005  # with hashtext(name): held by the process that runs that background job (the badge watch)
 APP_NAME = "launchdir-projector-"  # + the process id: the lease connection says which process holds it
+JOB_APP_NAME = "launchdir-jobs-"
 
 
 class Leases:
-    """The projection leases of one runner, on one dedicated connection (locks are per session)."""
+    """The leases of one runner, on one dedicated connection (locks are per session).
 
-    def __init__(self, conninfo: str, names: Iterable[str]) -> None:
+    Projections by default; a background job that must run in one process at a
+    time (the free plan's badge checks) takes its lease under `JOB_LOCK`.
+    """
+
+    def __init__(self, conninfo: str, names: Iterable[str], lock: int = PROJECTOR_LOCK, app_name: str = APP_NAME) -> None:
         self.conninfo = conninfo
         self.names = list(names)
+        self.lock = lock
+        self.app_name = app_name
         self.held: set[str] = set()
         self._conn: psycopg.Connection[Any] | None = None
 
@@ -47,22 +55,23 @@ class Leases:
         try:
             if self._conn is None or self._conn.closed:
                 self.held = set()
-                self._conn = psycopg.connect(self.conninfo, autocommit=True, application_name=f"{APP_NAME}{os.getpid()}")
+                self._conn = psycopg.connect(self.conninfo, autocommit=True, application_name=f"{self.app_name}{os.getpid()}")
             missing = [n for n in self.names if n not in self.held]
             if missing:
                 rows = self._conn.execute(
                     "SELECT n FROM unnest(%s::text[]) AS n WHERE pg_try_advisory_lock(%s, hashtext(n))",
-                    (missing, PROJECTOR_LOCK),
+                    (missing, self.lock),
                 ).fetchall()
                 taken = {str(r[0]) for r in rows}
                 if taken:
-                    log.info("this process now runs projections %s", ", ".join(sorted(taken)))
+                    log.info("this process now runs %s", ", ".join(sorted(taken)))
                 self.held |= taken
             else:
                 self._conn.execute("SELECT 1")
         except psycopg.Error:
             if self.held:
-                log.warning("lost the connection holding the projection leases; another process may take them over")
+                log.warning("lost the connection holding the leases of %s; another process may take them over",
+                            ", ".join(sorted(self.held)))
             self.close()
         return set(self.held)
 

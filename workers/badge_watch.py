@@ -12,6 +12,12 @@ due; nothing is kept only in memory.
 week begins, free listings scheduled for it are checked once more and go live
 only with the badge found; without it they go back to `awaiting_badge` (and
 live as soon as a later check finds it). Paid listings launch as before.
+
+With several processes (`launchdir serve --workers N`, several machines), the
+due checks run in one process at a time: `run_once` first takes the
+`badge-watch` lease (`projections/leases.py`, a session advisory lock), so two
+processes never fetch the same homepage and record the same check twice; when
+the holder dies, the next poll of another process takes the lease over.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from commands import listing as listing_cmd
 from commands.free_plan import BadgeChecks, BadgeOutcome
 from commands.store import EventStore
 from projections.badge_checks_view import BACKOFF, backoff_after, follow_up_after
+from projections.leases import Leases
 from projections.periodic import Periodic
 from projections.reads import ReadStore
 from projections.runtime import ProjectionRuntime
@@ -41,6 +48,7 @@ log = logging.getLogger(__name__)
 ACTOR = "system:badge-check"
 VIEW = badge_q.VIEW
 SNOOZE = timedelta(minutes=10)  # a due row whose check recorded nothing (the view behind the log) waits this long
+LEASE = "badge-watch"  # the lease name: one process at a time runs the due checks
 
 
 @dataclass
@@ -61,7 +69,9 @@ class BadgeWatch:
     """Runs due badge checks (`run_once`, or a thread with `start`), one on demand (`check`), and the go-live checks."""
 
     def __init__(self, store: EventStore, reads: ReadStore, runtime: ProjectionRuntime, checker: BadgeChecks,
-                 now: Callable[[], datetime], poll_seconds: float = 15.0, workers: int = 4) -> None:
+                 now: Callable[[], datetime], poll_seconds: float = 15.0, workers: int = 4,
+                 lease: Leases | None = None) -> None:
+        """`lease`: taken before each round of due checks; None runs them unconditionally (one process, tests)."""
         self.store = store
         self.reads = reads
         self.runtime = runtime
@@ -72,11 +82,17 @@ class BadgeWatch:
         self._lock = threading.Lock()
         self._busy: set[int] = set()
         self._snoozed: dict[int, datetime] = {}
+        self._lease = lease
 
     # ------------------------------------------------------------ the loop
 
     def run_once(self) -> list[Checked]:
-        """Check every listing whose check is due now (a few at a time); wait until the view shows the results."""
+        """Check every listing whose check is due now (a few at a time); wait until the view shows the results.
+
+        Nothing, when another process holds the lease (it runs the due checks).
+        """
+        if self._lease is not None and LEASE not in self._lease.take():
+            return []
         now = self.now()
         with self._lock:
             self._snoozed = {k: v for k, v in self._snoozed.items() if v > now}
@@ -182,6 +198,8 @@ class BadgeWatch:
 
     def stop(self) -> None:
         self._loop.stop()
+        if self._lease is not None:
+            self._lease.close()  # another process takes the due checks over at its next poll
 
 
 def _status_after(before: str, recorded: list[str]) -> str:

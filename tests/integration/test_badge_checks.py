@@ -229,3 +229,33 @@ def test_strangers_cannot_choose_and_bad_states_conflict(container: Any, site: F
     listing_cmd.unpublish(container.store, listing_id, "spam", meta(START, "staff:ops"))
     with pytest.raises(Conflict, match="taken down"):
         choose(container, listing_id)
+
+
+def test_due_checks_run_in_one_process_at_a_time_and_move_on_when_it_stops(container: Any, site: FixtureServer,
+                                                                          clock: Clock) -> None:
+    """Two serving processes' watches against one database: only the lease holder checks; the other takes over."""
+    from projections.leases import JOB_APP_NAME, JOB_LOCK, Leases
+    from workers.badge_watch import LEASE
+
+    def leased_watch() -> BadgeWatch:
+        checker = BadgeChecker(container.settings.base_url, badge_crawl_settings(allow_loopback=True))
+        lease = Leases(container.runtime.conninfo, [LEASE], lock=JOB_LOCK, app_name=JOB_APP_NAME)
+        return BadgeWatch(container.store, container.services.reads, container.runtime, checker, clock, lease=lease)
+
+    first, second = leased_watch(), leased_watch()
+    try:
+        listing_id = saved(container, "Leased Check", site.url("/"))
+        choose(container, listing_id)
+        (checked,) = first.run_once()  # the first to ask holds the lease
+        assert checked.recorded == ["ListingBadgeMissing"]
+        clock.at += timedelta(days=30)  # due again for both
+        assert badge_q.due(container.services.reads, clock.at) == [listing_id]
+        assert second.run_once() == []  # the first process holds the lease: nothing checked twice
+        assert row(container, listing_id)["attempts"] == 1
+        first.stop()  # the holder stops (or dies): its session and lock go with it
+        (again,) = second.run_once()
+        assert again.listing_id == listing_id and again.recorded == ["ListingBadgeMissing"]
+        assert row(container, listing_id)["attempts"] == 2
+    finally:
+        first.stop()
+        second.stop()
