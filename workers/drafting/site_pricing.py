@@ -1,7 +1,7 @@
 """What a site's pricing pages say: the pricing model and a short summary of its prices, for the extractive drafter.
 
 The model comes from cue phrases (`vocab.pricing_cues`): "freemium", or a
-free plan beside a paid one, else the first of subscription, one-time,
+free plan beside a paid one, or a trial beside a paid offer ("free trial"), else the first of subscription, one-time,
 usage-based, open source, paid, free. The summary is the first few lines that
 state a price, a trial or a free plan, each quoted as it stands.
 """
@@ -53,6 +53,8 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
         model = ("freemium", [hits["freemium"]])
     elif "free plan" in hits and paid:
         model = ("freemium", [hits["free plan"], paid])
+    elif "free trial" in hits and paid:  # paid plans only, tried before buying
+        model = ("free trial", [hits["free trial"], paid])
     else:
         single = next((c for c in ("subscription", "one-time", "usage-based", "open source", "paid", "free") if c in hits), None)
         model = (single, [hits[single]]) if single else None

@@ -5,6 +5,9 @@ So a drafted ``pricing_model`` or ``stage`` is one value of a small vocabulary
 and is supported when its quotes contain the value itself or one of its cue
 phrases below (all matched on word boundaries after normalisation).  "free"
 never counts inside "free trial": a trial says nothing about a free plan.
+``free trial`` is the model of a site that sells only paid plans and lets
+people try them first ("14-day free trial", "7 Tage kostenlos testen"): what
+a visitor choosing a tool wants to know, and what "paid" alone would hide.
 """
 
 from __future__ import annotations
@@ -17,14 +20,17 @@ import httpx
 from .socials import host_matches, normalised_host
 from .text import contains_phrase, normalise
 
-PRICING_MODELS: tuple[str, ...] = ("free", "freemium", "subscription", "one-time", "usage-based", "open source", "paid")
+PRICING_MODELS: tuple[str, ...] = (
+    "free", "freemium", "free trial", "subscription", "one-time", "usage-based", "open source", "paid",
+)
 STAGES: tuple[str, ...] = ("pre-launch", "alpha", "beta", "launched")
 
 PRICING_ALIASES: dict[str, str] = {
     "one time": "one-time", "onetime": "one-time", "lifetime": "one-time", "one-off": "one-time",
     "open-source": "open source", "opensource": "open source", "usage based": "usage-based",
     "pay as you go": "usage-based", "pay-as-you-go": "usage-based", "subscriptions": "subscription",
-    "free plan": "freemium", "commercial": "paid",
+    "free plan": "freemium", "commercial": "paid", "free_trial": "free trial", "free-trial": "free trial",
+    "trial": "free trial", "paid with free trial": "free trial",
 }
 STAGE_ALIASES: dict[str, str] = {
     "prelaunch": "pre-launch", "pre launch": "pre-launch", "coming soon": "pre-launch", "waitlist": "pre-launch",
@@ -43,6 +49,9 @@ _FREE_TRIAL = re.compile(
     # German, Spanish, French trials: "14 Tage kostenlos testen", "prueba gratuita", "essai gratuit"
     r"|\b(?:kostenlos|gratis|unverbindlich)\s+(?:\w+\s+)?testen\b|\bkostenlose[nr]?\s+test\w*"
     r"|\bprueba\s+(?:gratuita|gratis)\b|\bessai\s+gratuit\b|\bgratuit\s+pendant\b"
+    # Dutch, Italian, Portuguese: "gratis proberen", "prova gratuita", "teste grátis"
+    r"|\bgratis\s+(?:\w+\s+)?(?:proberen|uitproberen)\b|\bproefperiode\b|\bprova\s+gratuita\b"
+    r"|\bperiodo\s+di\s+prova\b|\bteste\s+gr\u00e1tis\b|\bper\u00edodo\s+de\s+teste\b"
 )
 TRIAL = re.compile(r"\btrial\b|" + _FREE_TRIAL.pattern)  # a trial offer, in any of the languages above
 _SUBSCRIPTION_CUES = (
@@ -119,6 +128,8 @@ def pricing_cues(quote: str) -> set[str]:
     """Which pricing models a single quote speaks for (before combining quotes)."""
     q = _without_trials(quote)
     found: set[str] = set()
+    if TRIAL.search(normalise(quote)):
+        found.add("free trial")
     if contains_phrase(q, "freemium"):
         found.add("freemium")
     if _any_cue(q, _SUBSCRIPTION_CUES):
@@ -155,7 +166,8 @@ def supports_pricing_model(value: str, quotes: Iterable[str]) -> list[int]:
     """Indexes of the quotes that together support ``value`` (empty: not supported).
 
     "freemium" needs the word itself, or a free plan in one quote and a price or
-    subscription in another (or the same).
+    subscription in another (or the same); "free trial" a trial and a paid offer
+    the same way.
     """
     cues = [pricing_cues(q) for q in quotes]
     if value == "freemium":
@@ -167,6 +179,10 @@ def supports_pricing_model(value: str, quotes: Iterable[str]) -> list[int]:
         return sorted(set(free[:1] + paid[:1])) if free and paid else []
     if value == "paid":
         return [i for i, c in enumerate(cues) if is_paid(c)]
+    if value == "free trial":  # a trial of something paid: both must be quoted
+        trial = [i for i, c in enumerate(cues) if "free trial" in c]
+        paid = [i for i, c in enumerate(cues) if is_paid(c)]
+        return sorted(set(trial[:1] + paid[:1])) if trial and paid else []
     return [i for i, c in enumerate(cues) if value in c]
 
 

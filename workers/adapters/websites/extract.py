@@ -56,6 +56,9 @@ _EMAIL = re.compile(r"[^@\s<>()\[\]:;\\\"',]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z
 _CONTROL_CHARS = {code: None for code in range(32) if code not in (9, 10, 13)} | {0x7F: None}
 # Source line breaks are ordinary whitespace in HTML; only block elements break lines.
 _SOURCE_WHITESPACE = str.maketrans("\n\r\t\f\v", "     ")
+# Hyphenation hints and zero-width breaks: a visitor never sees them ("Sprecher\u00aderkennung" reads
+# "Sprechererkennung"), so the visible text does not hold them either and a quote of what is shown matches.
+_INVISIBLE_FORMAT = str.maketrans("", "", "\u00ad\u200b\u2060\ufeff")
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,7 @@ def _parse(html: str) -> lxml.html.HtmlElement | None:
 
 
 def _normalise(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(text.translate(_INVISIBLE_FORMAT).split())
 
 
 def _title(root: lxml.html.HtmlElement) -> str:
