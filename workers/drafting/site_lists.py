@@ -54,19 +54,30 @@ def feature_grid(pages: list[SitePage]) -> Candidate | None:
 
 
 def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
-    """The longest run of (label, sentence) line pairs, when it has at least three pairs."""
-    best: list[str] = []
-    run: list[str] = []
+    """The longest run of cards, when it has at least three: a label line followed by a sentence, or one
+    "Label — sentence." / "Label: sentence." line; icon lines (no letters) between cards are skipped."""
+    best: list[tuple[str, str]] = []
+    run: list[tuple[str, str]] = []
     index = 0
     lines = page.lines
-    while index < len(lines) - 1:
-        label, following = lines[index], lines[index + 1]
+    while index < len(lines):
+        label = lines[index]
+        if run and not any(c.isalnum() for c in label):
+            index += 1  # an emoji or icon glyph above the next card
+            continue
+        inline = _card_line(label)
+        if inline:
+            run.append((inline, label))
+            index += 1
+            continue
+        following = lines[index + 1] if index + 1 < len(lines) else ""
         is_pair = (
-            is_heading(label) and len(words(label)) <= 6 and not label.endswith("?")
+            is_heading(label) and len(words(label)) <= 8 and not label.endswith("?")
             and following.endswith((".", "!")) and len(words(following)) >= 3 and not is_nav(following)
+            and not following.startswith(_QUOTED)
         )
         if is_pair:
-            run.append(label)
+            run.append((label, label))
             index += 2
             continue
         if len(run) > len(best):
@@ -77,7 +88,15 @@ def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
         best = run
     if len(best) < 3:
         return [], []
-    return best[:20], [page.text_evidence(label) for label in best[:20]]
+    return [item for item, _ in best[:20]], [page.text_evidence(line) for _, line in best[:20]]
+
+
+def _card_line(line: str) -> str | None:
+    """The label of a one-line card, "Readable reports: percentiles on one page." -> "Readable reports"."""
+    match = _LABEL_DASH.match(line) or _LABEL_COLON.match(line)
+    if match is None or len(words(match.group("label"))) > 6 or line.startswith(_QUOTED):
+        return None
+    return match.group("label").strip()
 
 
 def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, str]]]:
@@ -110,6 +129,7 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
 
 
 _LABEL_DASH = re.compile(r"^(?P<label>[A-Z\u00c0-\u00de][^.!?:\u2013\u2014]{1,60}?)\s+[\u2013\u2014-]\s+\S.*[.!]$")
+_LABEL_COLON = re.compile(r"^(?P<label>[A-Z\u00c0-\u00de][^.!?:\u2013\u2014]{1,60}?):\s+\S.*[.!]$")
 _INLINE_LIST = re.compile(r"^(?P<head>[^:]{2,40}):\s+(?P<body>[^:]+?)\.?$")
 
 
