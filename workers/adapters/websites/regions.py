@@ -31,6 +31,7 @@ _HIDING = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidde
 _SIMPLE_SELECTOR = re.compile(r"^[A-Za-z0-9_\-\.#\s>\[\]=\"'*]+$")
 _BOILER_TOKENS = re.compile(r"cookie|consent|gdpr|footer|navbar|topbar|top-bar|announcement|eyebrow|site-nav|skip-link", re.I)
 _BOILER_ROLES = frozenset({"contentinfo", "navigation"})
+_CONTENT_TAGS = frozenset({"html", "body", "main", "article", "h1", "h2", "h3", "h4", "h5", "h6"})
 _REFRESH_URL = re.compile(r"^\s*\d*(?:\.\d*)?\s*[;,]?\s*(?:url\s*=\s*)?['\"]?([^'\"\s]+)['\"]?\s*$", re.IGNORECASE)
 _SCRIPT_REDIRECT = re.compile(
     r"^\s*(?:(?:window|document|top|self)\.)?location(?:\.href)?\s*=\s*(['\"])([^'\"]+)\1\s*;?\s*$"
@@ -83,8 +84,10 @@ def is_boilerplate(element: lxml.html.HtmlElement) -> bool:
         return True
     if tag == "header" or role == "banner":
         return next(element.iter("h1"), None) is None
+    if tag in _CONTENT_TAGS:
+        return False  # a heading's class names how it scrolls ("anchorWithStickyNavbar"), not a region
     tokens = f"{element.get('class') or ''} {element.get('id') or ''}"
-    return bool(tokens.strip()) and bool(_BOILER_TOKENS.search(tokens)) and tag not in ("html", "body", "main")
+    return bool(tokens.strip()) and bool(_BOILER_TOKENS.search(tokens))
 
 
 def boilerplate_regions(root: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElement]:
