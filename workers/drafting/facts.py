@@ -117,11 +117,23 @@ def _text_faqs(page: SitePage) -> list[Candidate]:
             if is_heading(following) and not answer:
                 break
             answer.append(following)
+        question, answer = _unmarked(line, _QUESTION_MARK), [_unmarked(a, _ANSWER_MARK) for a in answer]
         if answer and any(is_sentence(a, min_words=2) for a in answer):
-            evidence = [page.text_evidence(line)] + [page.text_evidence(a) for a in answer]
+            evidence = [page.text_evidence(question)] + [page.text_evidence(a) for a in answer]
             text = " ".join(a if a.endswith((".", "!", "?")) else a + "." for a in answer)
-            faqs.append({"question": line, "answer": text, "evidence": evidence})
+            faqs.append({"question": question, "answer": text, "evidence": evidence})
     return faqs
+
+
+# "Q: Is it open source?" / "A: The runner is." and the same in German, Spanish, French, Dutch, Italian, Portuguese
+_QUESTION_MARK = re.compile(r"^(?:q|question|frage|f|pregunta|p|vraag|v|domanda|d|pergunta)\s*[:.)]\s+(?=\S)", re.I)
+_ANSWER_MARK = re.compile(r"^(?:a|answer|antwort|respuesta|r|r\u00e9ponse|antwoord|risposta|resposta)\s*[:.)]\s+(?=\S)", re.I)
+
+
+def _unmarked(line: str, mark: re.Pattern[str]) -> str:
+    """The line without its "Q:" / "A:" marker (the rest is still a quote of the page)."""
+    match = mark.match(line)
+    return line[match.end():] if match and len(line) > match.end() + 3 else line
 
 
 # --- founders ------------------------------------------------------------------------------------

@@ -95,9 +95,21 @@ def _site_page(page: CrawledPage, kind: str) -> SitePage:
 
 
 def is_legal(line: str) -> bool:
-    """A copyright, rights or legal-links line ("\u00a9 2025 Acme Ltd \u00b7 Impressum \u00b7 Datenschutz")."""
+    """A copyright, rights or legal-links line ("\u00a9 2025 Acme Ltd \u00b7 Impressum \u00b7 Datenschutz"), or a
+    cookie notice whose banner the markup does not mark ("This website uses cookies. ... Accept Decline")."""
     return len(line) <= 300 and bool(re.search(r"\u00a9|\(c\)\s*\d{4}|all rights reserved|alle rechte vorbehalten"
-                                               r"|derechos reservados|droits r\u00e9serv\u00e9s", line, re.IGNORECASE))
+                                               r"|derechos reservados|droits r\u00e9serv\u00e9s", line, re.IGNORECASE)
+                                     or _COOKIE_NOTICE.search(line))
+
+
+_COOKIE_NOTICE = re.compile(
+    r"\b(?:we|this (?:site|website)) uses? cookies\b|\bwe use cookies\b|\baccept (?:all )?cookies\b"
+    r"|\b(?:usamos|utilizamos) cookies\b|(?:este|el) sitio(?: web)? (?:usa|utiliza) cookies"
+    r"|\bwir verwenden cookies\b|\bdiese (?:web)?seite verwendet cookies\b|\bnous utilisons des cookies\b"
+    r"|\bce site utilise des cookies\b|\bwij gebruiken cookies\b|\butilizziamo (?:i )?cookie"
+    r"|\bquesto sito utilizza (?:i )?cookie|\butilizamos cookies\b|\beste site usa cookies\b",
+    re.IGNORECASE,
+)
 
 
 def page_kind(url: str, is_home: bool = False) -> str:
