@@ -29,8 +29,9 @@ from .reading import (
 from .text import clean, normalise, sentence_key, sentences
 
 MAX_ANSWER_CHARS = 1_500
-NAME = (r"[A-Z][a-z\u00c0-\u024f'\u2019-]+(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos)\s+)?"
-        r"[A-Z][a-z\u00c0-\u024f'\u2019-]+){1,3}")
+_NAME_WORD = r"[A-Z][a-z\u00c0-\u024f'\u2019-]+(?:[A-Z][a-z\u00c0-\u024f]+)?"  # "MacLeod", "DiNapoli" too
+NAME = (rf"{_NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos)\s+)?"
+        rf"{_NAME_WORD}){{1,3}}")
 FOUNDER_WORD = re.compile(
     r"\b(?:co-?founder|founder|founding (?:ceo|cto|partner)|(?:mit)?gr\u00fcnder(?:in)?|co-?fundador(?:a)?|fundador(?:a)?"
     r"|co-?fondat(?:eur|rice)|fondat(?:eur|rice))\b",
@@ -41,6 +42,14 @@ FOUNDER_LINE = re.compile(
 )
 FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+\d{{4}}\s+)?by\s+(?P<names>{NAME}(?:\s*(?:,|and|&)\s*{NAME})*)")
 NAME_ONLY = re.compile(rf"^{NAME}$")
+# A founder introducing themself: "Hi, I'm Wren Albright, founder of Inkpot", "Ich bin Ada Muster, Gründerin von ..."
+FIRST_PERSON_FOUNDER = re.compile(
+    rf"\b(?:I'm|I\u2019m|I am|my name is|ich bin|je suis|soy|sono|ik ben|eu sou)\s+(?P<name>{NAME}),\s+"
+    r"(?P<title>(?:the\s+|der\s+|die\s+|le\s+|la\s+|el\s+)?[^,.;:!?]{0,40}?\b(?:co-?founder|founder|(?:mit)?gr\u00fcnder(?:in)?"
+    r"|co-?fundador(?:a)?|fundador(?:a)?|co-?fondat(?:eur|rice)|fondat(?:eur|rice)|oprichter|fondatore|fondatrice)\b"
+    r"(?:\s+(?:of|von|de|del|van|di|do|da)\s+[^,.;:!?]{1,40})?)",
+    re.IGNORECASE,
+)
 FAQ_HEADING = re.compile(
     r"\bfaqs?\b|frequently asked|\bquestions\b|h\u00e4ufige fragen|\bfragen\b|preguntas|questions fr\u00e9quentes",
     re.IGNORECASE,
@@ -176,6 +185,12 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             if NAME_ONLY.match(line) and FOUNDER_WORD.search(following) and len(following) <= 100 \
                     and not _testimonial(page.lines, index, following, product_name):
                 founders.append(_founder_card(page, index))
+                continue
+            me = FIRST_PERSON_FOUNDER.search(line)
+            if me and not _testimonial(page.lines, index, me.group("title"), product_name):
+                title = me.group("title").strip()
+                founders.append({"name": me.group("name"), "title": title[0].upper() + title[1:], "bio": None,
+                                 "evidence": [page.text_evidence(line)]})
                 continue
             by = FOUNDED_BY.search(line)
             if by:
