@@ -278,11 +278,20 @@ def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[s
     return result
 
 
+_TAG_ARCHIVE = re.compile(
+    r"^(?:https?://[^/?#]+)?/(?:[\w-]+/)?(?:tag|tags|etiqueta|etiquetas|schlagwort|schlagworte|stichwort|mot-cle"
+    r"|mots-cles|etiquette|trefwoord|tema)/[^/?#]+/?$",
+    re.IGNORECASE,
+)
+
+
 def _tag_links(root: lxml.html.HtmlElement) -> list[str]:
-    """Texts of visible ``rel="tag"`` links: the tags a blog or shop puts on its own posts and products."""
+    """Texts of visible tag links: the tags a blog or shop puts on its own posts and products, marked
+    ``rel="tag"`` or linking to a tag archive (``/tag/sync/``, ``/etiqueta/cfdi/``: themes that omit the rel)."""
     found: list[str] = []
     for anchor in root.iter("a"):
-        if "tag" not in (anchor.get("rel") or "").lower().split() or _hidden_by_ancestor(anchor):
+        is_tag = "tag" in (anchor.get("rel") or "").lower().split() or bool(_TAG_ARCHIVE.search(anchor.get("href") or ""))
+        if not is_tag or _hidden_by_ancestor(anchor):
             continue
         text = _normalise(_visible_text_of(anchor))
         if text and len(text) <= 100 and text not in found:
