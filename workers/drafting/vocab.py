@@ -69,6 +69,10 @@ _FREE_PLAN_CUES = (
     "kostenloser tarif", "kostenlose version", "f\u00fcr immer kostenlos", "dauerhaft kostenlos", "gratis hasta",
     "plan gratuito", "plan gratis", "siempre gratis", "gratis para siempre", "offre gratuite", "formule gratuite",
     "gratuit pour toujours", "version gratuite",
+    # the product itself is free, and paying is for an extra ("The app is free. You only pay for sync.")
+    "app is free", "is free to use", "free to use", "stays free", "always free", "free for individuals",
+    "app ist kostenlos", "bleibt kostenlos", "la app es gratis", "la app es gratuita", "l'app est gratuite",
+    "reste gratuit", "blijft gratis",
 )
 _FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita")
 _STAGE_CUES: dict[str, tuple[str, ...]] = {
