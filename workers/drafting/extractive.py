@@ -268,13 +268,19 @@ class _Reader:
         order = of_kind(self.pages, "contact") + of_kind(self.pages, "home") + [
             p for p in self.pages if p.kind not in ("contact", "home")
         ]
-        for page in order:
-            for line in page.all_lines:  # a footer or imprint address counts
-                for match in EMAIL_IN_TEXT.finditer(line):
-                    email = match.group(0).rstrip(".")
-                    if email.split("@", 1)[0].lower() in PLACEHOLDER_MAILBOXES:
-                        continue
-                    return candidate(email, [page.text_evidence(line)])
+        shown = [
+            (match.group(0).rstrip("."), page, line)
+            for page in order for line in page.all_lines  # a footer or imprint address counts
+            for match in EMAIL_IN_TEXT.finditer(line)
+            if match.group(0).split("@", 1)[0].lower() not in PLACEHOLDER_MAILBOXES
+        ]
+        if shown:
+            email, page, line = shown[0]
+            # footer links set without spaces read "ImpressumDatenschutzhallo@acme.example": the same address
+            # shown whole elsewhere is the one the site means
+            whole = next((s for s in shown[1:] if len(s[0]) < len(email) and email.lower().endswith(s[0].lower())), None)
+            email, page, line = whole or (email, page, line)
+            return candidate(email, [page.text_evidence(line)])
         for page in order:  # shown nowhere as text: the address of a "Contact us" mailto link
             for email in page.page.structured.get("emails") or []:
                 if isinstance(email, str) and email.split("@", 1)[0].lower() not in PLACEHOLDER_MAILBOXES:
