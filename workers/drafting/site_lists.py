@@ -91,6 +91,37 @@ def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
     return [item for item, _ in best[:20]], [page.text_evidence(line) for _, line in best[:20]]
 
 
+def stat_blocks(pages: list[SitePage]) -> Candidate | None:
+    """Selling points set as stat or badge blocks: two or more short label lines, each with a lower-case
+    line under it that completes it ("Über 300 Onlineshops" / "vertrauen bereits auf Nordlicht"), one of
+    them with a figure (a sidebar's "Recent posts" / "no posts yet" widgets are not selling points)."""
+    for page in of_kind(pages, "home"):
+        best: list[str] = []
+        run: list[str] = []
+        lines = page.lines
+        index = 0
+        while index < len(lines) - 1:
+            label, rest = lines[index], lines[index + 1]
+            if _is_stat_pair(label, rest):
+                run.append(label)
+                index += 2
+                continue
+            best, run = (run if len(run) > len(best) else best), []
+            index += 1
+        best = run if len(run) > len(best) else best
+        if len(best) >= 2 and any(c.isdigit() for label in best for c in label):  # a figure: not a widget list
+            return candidate(best[:20], [page.text_evidence(label) for label in best[:20]])
+    return None
+
+
+def _is_stat_pair(label: str, rest: str) -> bool:
+    return (
+        is_heading(label) and 2 <= len(words(label)) <= 6 and not label.endswith(("?", ":"))
+        and rest[:1].islower() and not rest.endswith((".", "!", "?", ":")) and 1 <= len(words(rest)) <= 8
+        and not is_nav(rest)
+    )
+
+
 def _card_line(line: str) -> str | None:
     """The label of a one-line card, "Readable reports: percentiles on one page." -> "Readable reports"."""
     match = _LABEL_DASH.match(line) or _LABEL_COLON.match(line)
