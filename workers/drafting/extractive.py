@@ -55,8 +55,10 @@ EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-
 PLACEHOLDER_MAILBOXES = frozenset({"you", "your", "name", "email", "yourname", "your.name", "john", "jane", "user", "example"})
 YEAR_SENTENCE = re.compile(
     r"\b(?:founded|established|incorporated|started|since|est\.|gegr\u00fcndet|seit|fundad[ao]|fund\u00f3|desde"
-    r"|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis)(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
-    r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,40}?\bgegr\u00fcndet\b",  # German: "wurde 2020 in Hamburg gegründet"
+    r"|naci\u00f3|nacimos|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis|opgericht|sinds|fondata|nata|fundada|nasceu)"
+    r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
+    # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
+    r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,40}?\b(?:gegr\u00fcndet|opgericht|into a company|became a company)\b",
     re.IGNORECASE,
 )
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
