@@ -64,6 +64,10 @@ YEAR_SENTENCE = re.compile(
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "'", "\u2018", "\u00ab")
 _DOCS_SUFFIX = re.compile(r"\s+(?:v?\d+(?:\.\d+)*\s+)?(?:documentation|docs|dokumentation|documentaci\u00f3n)$", re.IGNORECASE)
+_LEGAL_FORM = re.compile(
+    r"\b(?:ltd|limited|llc|inc|corp|gmbh|ag|ug|kg|s\.?l\.?u?|s\.?a\.?s?|sarl|b\.?v|oy|ab|plc|pty|s\.?r\.?l|s\.?p\.?a)\b\.?\s*$",
+    re.IGNORECASE,
+)
 _NOT_NAMES = frozenset({"home", "welcome", "homepage", "index", "start"})
 
 
@@ -162,8 +166,8 @@ class _Reader:
             kinds = types_of(item)
             if kinds & PRODUCT_TYPES:
                 vote(raw, 1, self.home.meta_evidence(raw))
-            elif kinds & ORGANIZATION_TYPES:
-                vote(raw, 3, self.home.meta_evidence(raw))
+            elif kinds & ORGANIZATION_TYPES:  # a registered company name ("Honeyjar Publishing Ltd") names the firm
+                vote(raw, 6 if _LEGAL_FORM.search(raw) else 3, self.home.meta_evidence(raw))
         meta = self.meta()
         for key, priority in (("og:site_name", 2), ("application-name", 2), ("og:title", 3)):
             value = meta.get(key)
