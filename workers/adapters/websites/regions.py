@@ -117,7 +117,8 @@ def refresh_target(root: lxml.html.HtmlElement) -> str | None:
 
 
 def logo_sources(root: lxml.html.HtmlElement, home_hrefs: frozenset[str]) -> Iterator[str]:
-    """``src`` of images that are the site's own logo: in a link to the homepage, or marked logo/brand in a header bar."""
+    """``src`` of images that are the site's own logo: in a link to the homepage, or marked logo/brand in a header
+    bar or in a link marked logo/brand."""
     for image in root.iter("img"):
         src = (image.get("src") or "").strip()
         if not src:
@@ -127,5 +128,7 @@ def logo_sources(root: lxml.html.HtmlElement, home_hrefs: frozenset[str]) -> Ite
         in_bar = any(is_boilerplate(a) and a.tag != "footer" and "footer" not in (a.get("class") or "").lower()
                      and (a.get("role") or "") != "contentinfo" for a in ancestors)
         hinted = bool(_LOGO_HINT.search(" ".join((src, image.get("class") or "", image.get("id") or ""))))
-        if home_link and (in_bar or hinted) or (in_bar and hinted):
+        # a link the site itself marks as its logo ('<a href="/home" class="logo">'), wherever it points
+        marked_link = any(a.tag == "a" and _LOGO_HINT.search(f"{a.get('class') or ''} {a.get('id') or ''}") for a in ancestors)
+        if home_link and (in_bar or hinted) or (in_bar and hinted) or (marked_link and hinted):
             yield src
