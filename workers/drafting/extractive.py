@@ -124,7 +124,7 @@ class _Reader:
         name = str(out["name"]["value"]) if out["name"] else ""
         out["short_description"] = self.short_description()
         out["tagline"] = self.tagline(name, out["short_description"])
-        out["description"] = self.description()
+        out["description"] = self.description(name)
         out["features"] = list_after_heading(self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages)
         out["usps"] = list_after_heading(self.pages, USP_HEADING, ("home", "features", "about")) or inline_list(
             self.pages, USP_HEADING, ("home", "features", "about")
@@ -249,14 +249,18 @@ class _Reader:
         line = next((l for l in home.lines if is_sentence(l)), None)
         return candidate(line, [home.text_evidence(line)]) if line else None
 
-    def description(self) -> Candidate | None:
+    def description(self, name: str = "") -> Candidate | None:
+        """Sentence lines of the homepage and about pages; one may open with a product name written
+        in lower case ("loadstar is a load testing tool ...")."""
         chosen: list[tuple[SitePage, str]] = []
         total = 0
         for page in [p for p in self.pages if p.kind == "home"][:1] + of_kind(self.pages, "about"):
             for line in page.lines:
                 if len(chosen) >= MAX_DESCRIPTION_LINES or total + len(line) > MAX_DESCRIPTION_CHARS:
                     break
-                if not is_sentence(line) or line.startswith(_QUOTE_OPENERS) or EMAIL_IN_TEXT.search(line):
+                named = bool(name) and name[:1].islower() and line.startswith(name + " ")
+                if not is_sentence(line[:1].upper() + line[1:] if named else line) or line.startswith(_QUOTE_OPENERS) \
+                        or EMAIL_IN_TEXT.search(line):
                     continue
                 if any(normalise(line) == normalise(l) for _, l in chosen):
                     continue
