@@ -68,6 +68,7 @@ _LEGAL_FORM = re.compile(
     r"\b(?:ltd|limited|llc|inc|corp|gmbh|ag|ug|kg|s\.?l\.?u?|s\.?a\.?s?|sarl|b\.?v|oy|ab|plc|pty|s\.?r\.?l|s\.?p\.?a)\b\.?\s*$",
     re.IGNORECASE,
 )
+_QUOTED_LINE = re.compile(r"^[\"\u201c\u201e\u00ab']")
 _NOT_NAMES = frozenset({"home", "welcome", "homepage", "index", "start"})
 
 
@@ -192,9 +193,15 @@ class _Reader:
         return candidate(display, evidence[:4])
 
     def tagline(self, name: str, short: Candidate | None) -> Candidate | None:
+        """The homepage's headline (its ``h1``) when it is a short phrase and not the name, else the
+        ``<title>`` segment that is not the name, else the line under the name heading, else a short
+        ``og:description``: the promise a site leads with."""
         assert self.home is not None
         title = self.home.page.title
         name_key = normalise(name)
+        headline = self._headline(name_key)
+        if headline is not None:
+            return candidate(first_upper(headline), [self.home.text_evidence(headline)])
         for segment in title_segments(title):
             key = normalise(segment)
             if key == name_key or key in _NOT_NAMES or not 2 <= len(words(segment)) <= 14 or _DOCS_SUFFIX.search(segment):
@@ -214,6 +221,20 @@ class _Reader:
             if value and len(value) <= 110 and len(words(value)) <= 15 and normalise(value) != short_key:
                 return candidate(value, [self.home.meta_evidence(value)])
         return None
+
+    def _headline(self, name_key: str) -> str | None:
+        """The homepage ``h1``'s text when it is a content line, a phrase (not a sentence) and not the name."""
+        assert self.home is not None
+        headline = self.home.page.structured.get("headline")
+        if not isinstance(headline, str) or not headline:
+            return None
+        key = normalise(headline)
+        line = next((l for l in self.home.lines if normalise(l) == key), None)
+        if line is None or key == name_key or key in _NOT_NAMES or _DOCS_SUFFIX.search(line) or is_nav(line):
+            return None
+        if not 3 <= len(words(line)) <= 14 or len(line) > 120 or line.endswith(("?", ":")) or _QUOTED_LINE.match(line):
+            return None
+        return line
 
     def _line_below_name(self, name_key: str) -> str | None:
         """The short line right under the name heading ("Pagewright" / "Docs as code, without the yak shaving.")."""

@@ -23,7 +23,7 @@ import lxml.html
 from extruct.jsonld import JsonLdExtractor
 from extruct.utils import parse_xmldom_html
 
-from .regions import boilerplate_regions, hide_by_stylesheet, hide_permalinks, logo_sources, refresh_target
+from .regions import boilerplate_regions, hide_by_stylesheet, hide_permalinks, is_boilerplate, logo_sources, refresh_target
 
 MAX_HTML_CHARS = 5_000_000
 """Input beyond this many characters is ignored (the crawler caps pages lower)."""
@@ -258,7 +258,7 @@ def _links(root: lxml.html.HtmlElement, base_url: str) -> Iterator[tuple[str, st
 
 def _empty_structured() -> dict[str, Any]:
     return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": [], "emails": [], "embeds": [],
-            "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": []}
+            "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": ""}
 
 
 def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[str, Any]:
@@ -275,7 +275,19 @@ def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[s
     result["refresh"] = (_join(base, target) or "") if target else ""
     result["lang"] = (root.get("lang") or "").strip().lower()[:20]
     result["tags"] = _tag_links(root)
+    result["headline"] = _headline(root)
     return result
+
+
+def _headline(root: lxml.html.HtmlElement) -> str:
+    """The text of the page's first visible ``h1`` outside boilerplate: the line the page leads with."""
+    for heading in root.iter("h1"):
+        if _hidden_by_ancestor(heading) or any(is_boilerplate(a) for a in heading.iterancestors()):
+            continue
+        text = _normalise(_visible_text_of(heading))
+        if text:
+            return text[:300]
+    return ""
 
 
 _TAG_ARCHIVE = re.compile(
