@@ -11,6 +11,7 @@ import re
 
 from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
 from .text import first_upper, normalise, words
+from .vocab import has_price
 
 FEATURE_HEADING = re.compile(
     r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b|\bhighlights\b|\bfunktionen\b|\bfunciones\b|\bcaracter\u00edsticas\b"
@@ -111,6 +112,33 @@ def stat_blocks(pages: list[SitePage]) -> Candidate | None:
         best = run if len(run) > len(best) else best
         if len(best) >= 2 and any(c.isdigit() for label in best for c in label):  # a figure: not a widget list
             return candidate(best[:20], [page.text_evidence(label) for label in best[:20]])
+    return None
+
+
+_FIGURE_CLAIM = re.compile(
+    r"(?:(?:up to|over|more than|bis zu|\u00fcber|mehr als|hasta|m\u00e1s de|jusqu'\u00e0|plus de)\s+)?"
+    r"\d+(?:[.,]\d+)?\s?(?:%|x\b|\u00d7)[^,;.!?]*",
+    re.IGNORECASE,
+)
+
+
+def figure_claims(pages: list[SitePage]) -> Candidate | None:
+    """Selling points stated as an outcome with a figure in the homepage's own sentences: "Bootcamps on
+    Tutorly report a 92% course completion rate, and ..." -> "92% course completion rate" (from the figure
+    to the end of its clause). Testimonials, questions and prices are not claims of the site."""
+    for page in of_kind(pages, "home"):
+        items: list[str] = []
+        evidence: list[dict[str, str]] = []
+        for line in page.lines:
+            if line.startswith(_QUOTED) or line.endswith("?") or has_price(line) or len(line) > 400:
+                continue
+            for match in _FIGURE_CLAIM.finditer(line):
+                claim = match.group(0).strip()
+                if 3 <= len(words(claim)) <= 10 and claim not in items:
+                    items.append(claim)
+                    evidence.append(page.text_evidence(line))
+        if items:
+            return candidate(items[:5], evidence[:5])
     return None
 
 
