@@ -42,15 +42,8 @@ from .reading import (
     types_of,
 )
 from .site_categories import categorise
-from .site_lists import (
-    FEATURE_HEADING,
-    USP_HEADING,
-    feature_grid,
-    figure_claims,
-    inline_list,
-    list_after_heading,
-    stat_blocks,
-)
+from .site_claims import figure_claims, stat_blocks
+from .site_lists import FEATURE_HEADING, USP_HEADING, feature_grid, inline_list, list_after_heading
 from .site_pricing import find_pricing, open_source_statement
 from .socials import is_profile_link, platform_for
 from .text import clean, first_upper, normalise, sentence_key, words

@@ -11,7 +11,6 @@ import re
 
 from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
 from .text import first_upper, normalise, words
-from .vocab import has_price
 
 FEATURE_HEADING = re.compile(
     r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b|\bhighlights\b|\bfunktionen\b|\bfunciones\b|\bcaracter\u00edsticas\b"
@@ -27,7 +26,7 @@ OTHER_SECTION = re.compile(
     r"preise|tarife|precios|planes|tarifs|prix|fragen|preguntas|questions|\u00fcber uns|nosotros|equipo|"
     r"\u00e9quipe|kontakt|contacto|impressum|kunden|clientes|clients)\b"
 )
-_QUOTED = ("\"", "\u201c", "\u201e", "\u00ab", "\u2018", "\u2014", "\u2013 ", "- ")  # a testimonial and its attribution
+QUOTED = ("\"", "\u201c", "\u201e", "\u00ab", "\u2018", "\u2014", "\u2013 ", "- ")  # a testimonial and its attribution
 SECTION_END = re.compile(OTHER_SECTION.pattern + "|" + FEATURE_HEADING.pattern + "|" + USP_HEADING.pattern)
 
 
@@ -55,10 +54,13 @@ def feature_grid(pages: list[SitePage]) -> Candidate | None:
 
 
 def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
-    """The longest run of cards, when it has at least three: a label line followed by a sentence, or one
-    "Label — sentence." / "Label: sentence." line; icon lines (no letters) between cards are skipped."""
+    """The longest run of cards of one kind, when it has at least three: a label line followed by a
+    sentence, or one "Label — sentence." / "Label: sentence." line; icon lines (no letters) between
+    cards are skipped. A heading followed by a sentence opening with it ("Acme" / "Acme links your
+    notes.") is the product's own heading, and a lower-case line continues a sentence: neither is a card."""
     best: list[tuple[str, str]] = []
     run: list[tuple[str, str]] = []
+    kind = ""
     index = 0
     lines = page.lines
     while index < len(lines):
@@ -67,24 +69,25 @@ def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
             index += 1  # an emoji or icon glyph above the next card
             continue
         inline = _card_line(label)
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        is_pair = inline is None and (
+            is_heading(label) and len(words(label)) <= 8 and not label.endswith("?")
+            and following.endswith((".", "!")) and len(words(following)) >= 3 and not is_nav(following)
+            and not following.startswith(QUOTED) and following[:1].isupper()
+            and not normalise(following).startswith(normalise(label))
+        )
+        found = "line" if inline else "pair" if is_pair else ""
+        if run and found != kind:
+            best, run = (run if len(run) > len(best) else best), []
+        kind = found
         if inline:
             run.append((inline, label))
             index += 1
-            continue
-        following = lines[index + 1] if index + 1 < len(lines) else ""
-        is_pair = (
-            is_heading(label) and len(words(label)) <= 8 and not label.endswith("?")
-            and following.endswith((".", "!")) and len(words(following)) >= 3 and not is_nav(following)
-            and not following.startswith(_QUOTED)
-        )
-        if is_pair:
+        elif is_pair:
             run.append((label, label))
             index += 2
-            continue
-        if len(run) > len(best):
-            best = run
-        run = []
-        index += 1
+        else:
+            index += 1
     if len(run) > len(best):
         best = run
     if len(best) < 3:
@@ -92,68 +95,10 @@ def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
     return [item for item, _ in best[:20]], [page.text_evidence(line) for _, line in best[:20]]
 
 
-def stat_blocks(pages: list[SitePage]) -> Candidate | None:
-    """Selling points set as stat or badge blocks: two or more short label lines, each with a lower-case
-    line under it that completes it ("Über 300 Onlineshops" / "vertrauen bereits auf Nordlicht"), one of
-    them with a figure (a sidebar's "Recent posts" / "no posts yet" widgets are not selling points)."""
-    for page in of_kind(pages, "home"):
-        best: list[str] = []
-        run: list[str] = []
-        lines = page.lines
-        index = 0
-        while index < len(lines) - 1:
-            label, rest = lines[index], lines[index + 1]
-            if _is_stat_pair(label, rest):
-                run.append(label)
-                index += 2
-                continue
-            best, run = (run if len(run) > len(best) else best), []
-            index += 1
-        best = run if len(run) > len(best) else best
-        if len(best) >= 2 and any(c.isdigit() for label in best for c in label):  # a figure: not a widget list
-            return candidate(best[:20], [page.text_evidence(label) for label in best[:20]])
-    return None
-
-
-_FIGURE_CLAIM = re.compile(
-    r"(?:(?:up to|over|more than|bis zu|\u00fcber|mehr als|hasta|m\u00e1s de|jusqu'\u00e0|plus de)\s+)?"
-    r"\d+(?:[.,]\d+)?\s?(?:%|x\b|\u00d7)[^,;.!?]*",
-    re.IGNORECASE,
-)
-
-
-def figure_claims(pages: list[SitePage]) -> Candidate | None:
-    """Selling points stated as an outcome with a figure in the homepage's own sentences: "Bootcamps on
-    Tutorly report a 92% course completion rate, and ..." -> "92% course completion rate" (from the figure
-    to the end of its clause). Testimonials, questions and prices are not claims of the site."""
-    for page in of_kind(pages, "home"):
-        items: list[str] = []
-        evidence: list[dict[str, str]] = []
-        for line in page.lines:
-            if line.startswith(_QUOTED) or line.endswith("?") or has_price(line) or len(line) > 400:
-                continue
-            for match in _FIGURE_CLAIM.finditer(line):
-                claim = match.group(0).strip()
-                if 3 <= len(words(claim)) <= 10 and claim not in items:
-                    items.append(claim)
-                    evidence.append(page.text_evidence(line))
-        if items:
-            return candidate(items[:5], evidence[:5])
-    return None
-
-
-def _is_stat_pair(label: str, rest: str) -> bool:
-    return (
-        is_heading(label) and 2 <= len(words(label)) <= 6 and not label.endswith(("?", ":"))
-        and rest[:1].islower() and not rest.endswith((".", "!", "?", ":")) and 1 <= len(words(rest)) <= 8
-        and not is_nav(rest)
-    )
-
-
 def _card_line(line: str) -> str | None:
     """The label of a one-line card, "Readable reports: percentiles on one page." -> "Readable reports"."""
     match = _LABEL_DASH.match(line) or _LABEL_COLON.match(line)
-    if match is None or len(words(match.group("label"))) > 6 or line.startswith(_QUOTED):
+    if match is None or len(words(match.group("label"))) > 6 or line.startswith(QUOTED):
         return None
     return match.group("label").strip()
 
@@ -164,7 +109,7 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
     evidence: list[dict[str, str]] = []
     for line in page.lines[index + 1:]:
         key = normalise(line)
-        if len(items) >= 20 or is_nav(line) or (is_heading(line) and SECTION_END.search(key)) or line.startswith(_QUOTED):
+        if len(items) >= 20 or is_nav(line) or (is_heading(line) and SECTION_END.search(key)) or line.startswith(QUOTED):
             break
         parts = _comma_list(line)
         if parts:
