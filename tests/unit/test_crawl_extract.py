@@ -222,3 +222,25 @@ def test_mailto_addresses_and_iframe_sources_are_kept_as_metadata() -> None:
     assert structured["emails"] == ["hi@acme.example", "sales@acme.example", "support@acme.example"]
     assert structured["embeds"] == ["https://www.youtube.example/embed/abc123", "https://acme.example/player/7"]
     assert "hi@acme.example" not in extract_page(html, BASE).text  # metadata, not visible text
+
+
+def test_soft_hyphens_and_zero_width_breaks_are_not_visible_text() -> None:
+    text = visible_text("<h3>Sprecher\u00aderkennung</h3><p>zero\u200bwidth and word\u2060joiner</p>")
+    assert text == "Sprechererkennung\nzerowidth and wordjoiner"
+
+
+def test_a_heading_is_content_whatever_its_class_says() -> None:
+    html = ("<main><h2 class='anchor anchorWithStickyNavbar_x1'>Does it work offline?</h2><p>Yes.</p></main>"
+            "<div class='navbar'><a href='/'>Home</a></div>")
+    assert structured_data(html, BASE)["boilerplate"] == ["Home"]
+
+
+def test_tag_archive_links_headline_and_a_link_marked_logo() -> None:
+    html = ("<div class='top'><a href='/home' class='logo'><img src='/acme-logo.svg' alt='Acme'></a></div>"
+            "<h1>Notes that link themselves</h1>"
+            "<p>Tags: <a href='/tag/sync/'>Sync</a>, <a href='/blog/tags/encryption'>Encryption</a>,"
+            " <a href='/pricing'>Pricing</a></p>")
+    data = structured_data(html, BASE)
+    assert data["tags"] == ["Sync", "Encryption"]
+    assert data["headline"] == "Notes that link themselves"
+    assert data["logos"] == ["https://acme.example/acme-logo.svg"]

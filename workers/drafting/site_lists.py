@@ -74,7 +74,7 @@ def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
             is_heading(label) and len(words(label)) <= 8 and not label.endswith("?")
             and following.endswith((".", "!")) and len(words(following)) >= 3 and not is_nav(following)
             and not following.startswith(QUOTED) and following[:1].isupper()
-            and not normalise(following).startswith(normalise(label))
+            and not normalise(following).startswith(normalise(label)) and _card_line(following) is None
         )
         found = "line" if inline else "pair" if is_pair else ""
         if run and found != kind:
