@@ -124,3 +124,11 @@ def test_categories_ignore_only_the_sentence_that_denies() -> None:
         "<h1>Acme</h1><p>Run the Docker image on your own infrastructure. An outage never takes your app down.</p>",
         head='<meta name="description" content="Acme is an open-source feature flag service you can self-host.">')})
     assert result.value("categories") == ["devops"]
+
+
+def test_a_card_text_with_a_dash_stays_the_text_of_its_heading() -> None:
+    result = draft({"/": page(
+        "<h1>Acme</h1><h3>Sprechererkennung</h3><p>Acme erkennt, wer was gesagt hat \u2013 auch bei acht Personen.</p>"
+        "<h3>Protokoll mit Aufgaben</h3><p>Entscheidungen landen direkt im Protokoll.</p>"
+        "<h3>Fachvokabular lernen</h3><p>Eigene Begriffe werden richtig geschrieben.</p>")})
+    assert result.value("features") == ["Sprechererkennung", "Protokoll mit Aufgaben", "Fachvokabular lernen"]

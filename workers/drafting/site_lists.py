@@ -74,7 +74,7 @@ def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
             is_heading(label) and len(words(label)) <= 8 and not label.endswith("?")
             and following.endswith((".", "!")) and len(words(following)) >= 3 and not is_nav(following)
             and not following.startswith(QUOTED) and following[:1].isupper()
-            and not normalise(following).startswith(normalise(label)) and _card_line(following) is None
+            and not normalise(following).startswith(normalise(label)) and not _starts_cards(lines, index + 1)
         )
         found = "line" if inline else "pair" if is_pair else ""
         if run and found != kind:
@@ -93,6 +93,12 @@ def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
     if len(best) < 3:
         return [], []
     return [item for item, _ in best[:20]], [page.text_evidence(line) for _, line in best[:20]]
+
+
+def _starts_cards(lines: tuple[str, ...], index: int) -> bool:
+    """Lines ``index`` and ``index + 1`` are both one-line cards: a run starts there (a sentence with a dash
+    under a heading is that heading's text, not a card)."""
+    return index + 1 < len(lines) and _card_line(lines[index]) is not None and _card_line(lines[index + 1]) is not None
 
 
 def _card_line(line: str) -> str | None:
