@@ -132,3 +132,12 @@ def test_a_card_text_with_a_dash_stays_the_text_of_its_heading() -> None:
         "<h3>Protokoll mit Aufgaben</h3><p>Entscheidungen landen direkt im Protokoll.</p>"
         "<h3>Fachvokabular lernen</h3><p>Eigene Begriffe werden richtig geschrieben.</p>")})
     assert result.value("features") == ["Sprechererkennung", "Protokoll mit Aufgaben", "Fachvokabular lernen"]
+
+
+def test_a_pricing_page_without_prices_that_asks_to_get_in_touch_is_contact() -> None:
+    result = draft({"/": page("<h1>Acme</h1>"), "/preise": page(
+        "<h1>Preise</h1><p>Jedes Paket stellen wir individuell zusammen.</p><p>Preis auf Anfrage.</p>", title="Preise")})
+    assert result.value("pricing_model") == "contact"
+    priced = draft({"/": page("<h1>Acme</h1>"), "/pricing": page(
+        "<h1>Pricing</h1><p>Team: $29 per month.</p><p>Enterprise: contact sales.</p>")})
+    assert priced.value("pricing_model") == "subscription"

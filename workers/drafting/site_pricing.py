@@ -2,7 +2,8 @@
 
 The model comes from cue phrases (`vocab.pricing_cues`): "freemium", or a
 free plan beside a paid one, or a trial beside a paid offer ("free trial"), else the first of subscription, one-time,
-usage-based, open source, paid, free. The summary is the first few lines that
+usage-based, open source, paid, free, and last "contact" (only an invitation
+to ask for a price). The summary is the first few lines that
 state a price, a trial or a free plan, each quoted as it stands.
 """
 
@@ -56,7 +57,10 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
     elif "free trial" in hits and paid:  # paid plans only, tried before buying
         model = ("free trial", [hits["free trial"], paid])
     else:
-        single = next((c for c in ("subscription", "one-time", "usage-based", "open source", "paid", "free") if c in hits), None)
+        single = next(
+            (c for c in ("subscription", "one-time", "usage-based", "open source", "paid", "free", "contact") if c in hits),
+            None,
+        )  # "contact" only when the pages name no price, plan or model at all
         model = (single, [hits[single]]) if single else None
     model_candidate = candidate(model[0], [p.text_evidence(l) for p, l in model[1]]) if model else None
     summary: list[tuple[SitePage, str]] = []

@@ -5,6 +5,8 @@ So a drafted ``pricing_model`` or ``stage`` is one value of a small vocabulary
 and is supported when its quotes contain the value itself or one of its cue
 phrases below (all matched on word boundaries after normalisation).  "free"
 never counts inside "free trial": a trial says nothing about a free plan.
+``contact`` is a pricing page that names no price and asks visitors to get in
+touch ("Contact sales", "Preis auf Anfrage", "Sur devis").
 ``free trial`` is the model of a site that sells only paid plans and lets
 people try them first ("14-day free trial", "7 Tage kostenlos testen"): what
 a visitor choosing a tool wants to know, and what "paid" alone would hide.
@@ -21,7 +23,7 @@ from .socials import host_matches, normalised_host
 from .text import contains_phrase, normalise
 
 PRICING_MODELS: tuple[str, ...] = (
-    "free", "freemium", "free trial", "subscription", "one-time", "usage-based", "open source", "paid",
+    "free", "freemium", "free trial", "subscription", "one-time", "usage-based", "open source", "paid", "contact",
 )
 STAGES: tuple[str, ...] = ("pre-launch", "alpha", "beta", "launched")
 
@@ -30,7 +32,8 @@ PRICING_ALIASES: dict[str, str] = {
     "open-source": "open source", "opensource": "open source", "usage based": "usage-based",
     "pay as you go": "usage-based", "pay-as-you-go": "usage-based", "subscriptions": "subscription",
     "free plan": "freemium", "commercial": "paid", "free_trial": "free trial", "free-trial": "free trial",
-    "trial": "free trial", "paid with free trial": "free trial",
+    "trial": "free trial", "paid with free trial": "free trial", "contact us": "contact", "on request": "contact",
+    "contact for pricing": "contact", "custom": "contact",
 }
 STAGE_ALIASES: dict[str, str] = {
     "prelaunch": "pre-launch", "pre launch": "pre-launch", "coming soon": "pre-launch", "waitlist": "pre-launch",
@@ -73,6 +76,14 @@ _FREE_PLAN_CUES = (
     "app is free", "is free to use", "free to use", "stays free", "always free", "free for individuals",
     "app ist kostenlos", "bleibt kostenlos", "la app es gratis", "la app es gratuita", "l'app est gratuite",
     "reste gratuit", "blijft gratis",
+)
+# No price on the page, only an invitation to ask: "Contact sales", "Preis auf Anfrage", "Sur devis"
+_CONTACT_CUES = (
+    "contact us", "contact sales", "talk to sales", "talk to us", "request a quote", "get a quote", "request pricing",
+    "custom pricing", "custom quote", "let's talk", "auf anfrage", "angebot anfordern", "vertrieb kontaktieren",
+    "sprechen sie uns an", "sur devis", "nous contacter", "contactez-nous", "a consultar", "cont\u00e1ctanos",
+    "contactar con ventas", "solicita una cotizaci\u00f3n", "presupuesto a medida", "op aanvraag", "neem contact op",
+    "su richiesta", "contattaci", "sob consulta", "fale conosco",
 )
 _FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita")
 _STAGE_CUES: dict[str, tuple[str, ...]] = {
@@ -158,6 +169,8 @@ def pricing_cues(quote: str) -> set[str]:
         found.add("free")
     if has_price(q) or contains_phrase(q, "paid"):
         found.add("paid")
+    if _any_cue(q, _CONTACT_CUES):
+        found.add("contact")
     return found
 
 
