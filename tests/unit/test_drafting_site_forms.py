@@ -141,3 +141,13 @@ def test_a_pricing_page_without_prices_that_asks_to_get_in_touch_is_contact() ->
     priced = draft({"/": page("<h1>Acme</h1>"), "/pricing": page(
         "<h1>Pricing</h1><p>Team: $29 per month.</p><p>Enterprise: contact sales.</p>")})
     assert priced.value("pricing_model") == "subscription"
+
+
+def test_dutch_italian_and_portuguese_pages_are_read_in_their_own_words() -> None:
+    dutch = draft({"/": page("<h1>Acme</h1><p>Wij zijn gevestigd in Utrecht, Nederland.</p>"), "/prijzen": page(
+        "<h1>Prijzen</h1><p>Probeer Acme 14 dagen gratis uit, zonder proefperiode-kosten.</p><p>Team: \u20ac29 per maand</p>")})
+    assert (dutch.value("pricing_model"), dutch.value("city"), dutch.value("country")) == ("free trial", "Utrecht", "NL")
+    italian = draft({"/": page("<h1>Acme</h1>"), "/chi-siamo": page(
+        "<h1>Chi siamo</h1><p>Giulia Rossi</p><p>Cofondatrice e CEO</p><p>Marco Bianchi</p><p>Fondatore e CTO</p>")})
+    assert [(f["name"], f["title"]) for f in italian.founders] == [
+        ("Giulia Rossi", "Cofondatrice e CEO"), ("Marco Bianchi", "Fondatore e CTO")]

@@ -20,18 +20,23 @@ from workers.adapters.websites import CrawledPage, CrawlResult
 from .model import Evidence
 from .text import contains_phrase, normalise, words
 
-# Path words per page kind, in English, German, French and Spanish ("preise", "ueber-uns", "tarifs", "precios").
+# Path words per page kind, in English, German, French, Spanish, Dutch, Italian and Portuguese ("preise", "tarifs").
 PAGE_KINDS: dict[str, tuple[str, ...]] = {
-    "about": ("about", "company", "story", "mission", "us", "ueber", "uber", "unternehmen", "firma",
-              "propos", "entreprise", "histoire", "nosotros", "empresa", "sobre", "quienes", "historia"),
+    "about": ("about", "company", "story", "mission", "us", "ueber", "uber", "\u00fcber", "unternehmen", "firma",
+              "propos", "entreprise", "histoire", "nosotros", "empresa", "sobre", "quienes", "historia",
+              "siamo", "azienda", "storia", "somos", "verhaal"),
     "pricing": ("pricing", "price", "prices", "plans", "plan", "preise", "preis", "tarife", "tarif", "tarifs",
-                "prix", "precios", "precio", "planes", "tarifas"),
+                "prix", "precios", "precio", "planes", "tarifas", "prijzen", "tarieven", "prezzi", "piani",
+                "precos", "pre\u00e7os", "planos"),
     "features": ("features", "feature", "tour", "product", "how", "funktionen", "produkt", "fonctionnalites",
-                 "produit", "funciones", "caracteristicas", "producto"),
-    "faq": ("faq", "faqs", "questions", "help", "fragen", "hilfe", "aide", "preguntas", "ayuda"),
-    "team": ("team", "people", "founders", "leadership", "gruender", "equipe", "equipo", "fundadores", "fondateurs"),
-    "contact": ("contact", "kontakt", "contacto", "contactez"),
-    "imprint": ("impressum", "imprint", "aviso", "mentions", "legal", "legals", "colophon"),
+                 "produit", "funciones", "caracteristicas", "producto", "functies", "funzionalita",
+                 "funzionalit\u00e0", "funcionalidades", "recursos", "prodotto", "produto"),
+    "faq": ("faq", "faqs", "questions", "help", "fragen", "hilfe", "aide", "preguntas", "ayuda", "vragen",
+            "veelgestelde", "domande", "aiuto", "perguntas", "ajuda"),
+    "team": ("team", "people", "founders", "leadership", "gruender", "equipe", "\u00e9quipe", "equipo", "fundadores",
+             "fondateurs", "squadra", "oprichters"),
+    "contact": ("contact", "kontakt", "contacto", "contactez", "contatti", "contato", "contatto"),
+    "imprint": ("impressum", "imprint", "aviso", "mentions", "legal", "legals", "colophon", "colofon", "legali"),
 }
 NAV_WORDS = frozenset(
     "home about us pricing plans plan faq faqs team blog contact features feature login log in sign up signup "

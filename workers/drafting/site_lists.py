@@ -14,17 +14,19 @@ from .text import first_upper, normalise, words
 
 FEATURE_HEADING = re.compile(
     r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b|\bhighlights\b|\bfunktionen\b|\bfunciones\b|\bcaracter\u00edsticas\b"
-    r"|\bfonctionnalit\u00e9s\b"
+    r"|\bfonctionnalit\u00e9s\b|\bfuncties\b|\bfunzionalit\u00e0\b|\bfuncionalidades\b|\brecursos\b"
 )
 USP_HEADING = re.compile(
     r"\bwhy\b|\bbenefits?\b|\badvantages?\b|\bdifferent\b|\bwarum\b|\bvorteile\b|\bpor qu\u00e9\b"
-    r"|\bventajas\b|\bpourquoi\b|\bavantages\b"
+    r"|\bventajas\b|\bpourquoi\b|\bavantages\b|\bwaarom\b|\bvoordelen\b|\bperch\u00e9\b|\bvantaggi\b"
+    r"|\bpor que\b|\bvantagens\b"
 )
 OTHER_SECTION = re.compile(
     r"\b(pricing|plans?|faq|frequently|about|team|contact|testimonials?|customers|blog|get started|ready to|"
     r"sign up|start (?:your )?free|newsletter|subscribe|what (?:people|our customers) say|footer|legal|"
     r"preise|tarife|precios|planes|tarifs|prix|fragen|preguntas|questions|\u00fcber uns|nosotros|equipo|"
-    r"\u00e9quipe|kontakt|contacto|impressum|kunden|clientes|clients)\b"
+    r"\u00e9quipe|kontakt|contacto|impressum|kunden|clientes|clients|prijzen|prezzi|pre\u00e7os|vragen|domande|"
+    r"perguntas|contatti|contato|over ons|chi siamo|sobre n\u00f3s)\b"
 )
 QUOTED = ("\"", "\u201c", "\u201e", "\u00ab", "\u2018", "\u2014", "\u2013 ", "- ")  # a testimonial and its attribution
 SECTION_END = re.compile(OTHER_SECTION.pattern + "|" + FEATURE_HEADING.pattern + "|" + USP_HEADING.pattern)

@@ -17,7 +17,10 @@ from .text import normalise, words
 from .vocab import TRIAL, has_price, is_paid, prices, pricing_cues
 
 MAX_PRICING_LINES = 6
-PRICING_HEADING = re.compile(r"^(?:pricing|prices|plans|plans and pricing|preise|tarife|precios|planes|tarifs|prix)$")
+PRICING_HEADING = re.compile(
+    r"^(?:pricing|prices|plans|plans and pricing|preise|tarife|precios|planes|tarifs|prix|prijzen|tarieven|prezzi|piani"
+    r"|pre\u00e7os|planos)$"
+)
 
 
 def _section_below(page: SitePage, heading: re.Pattern[str]) -> list[int]:

@@ -63,6 +63,9 @@ _SUBSCRIPTION_CUES = (
     "pro monat", "und monat", "im monat", "monatlich", "/monat", "pro jahr", "j\u00e4hrlich", "abonnement",
     "al mes", "/mes", "por mes", "y mes", "mensual", "al a\u00f1o", "anual", "suscripci\u00f3n",
     "par mois", "/mois", "mensuel", "par an", "annuel",
+    "per maand", "/maand", "per jaar", "maandelijks", "jaarlijks", "abonnement",
+    "al mese", "/mese", "all'anno", "mensile", "annuale", "abbonamento",
+    "por m\u00eas", "/m\u00eas", "por ano", "mensal", "assinatura",
 )
 _ONE_TIME_CUES = ("one-time", "one time", "lifetime", "pay once", "single payment", "one-off", "once-off")
 _USAGE_CUES = ("usage-based", "pay as you go", "pay-as-you-go", "per request", "per api call", "metered")
@@ -71,7 +74,8 @@ _FREE_PLAN_CUES = (
     "free plan", "free tier", "free forever", "free version", "free edition", "free account",
     "kostenloser tarif", "kostenlose version", "f\u00fcr immer kostenlos", "dauerhaft kostenlos", "gratis hasta",
     "plan gratuito", "plan gratis", "siempre gratis", "gratis para siempre", "offre gratuite", "formule gratuite",
-    "gratuit pour toujours", "version gratuite",
+    "gratuit pour toujours", "version gratuite", "gratis abonnement", "gratis versie", "gratis plan",
+    "piano gratuito", "versione gratuita", "plano gratuito", "plano gr\u00e1tis", "vers\u00e3o gratuita",
     # the product itself is free, and paying is for an extra ("The app is free. You only pay for sync.")
     "app is free", "is free to use", "free to use", "stays free", "always free", "free for individuals",
     "app ist kostenlos", "bleibt kostenlos", "la app es gratis", "la app es gratuita", "l'app est gratuite",
@@ -85,7 +89,7 @@ _CONTACT_CUES = (
     "contactar con ventas", "solicita una cotizaci\u00f3n", "presupuesto a medida", "op aanvraag", "neem contact op",
     "su richiesta", "contattaci", "sob consulta", "fale conosco",
 )
-_FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita")
+_FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita", "gr\u00e1tis")
 _STAGE_CUES: dict[str, tuple[str, ...]] = {
     "pre-launch": ("pre-launch", "prelaunch", "coming soon", "join the waitlist", "waitlist", "launching soon"),
     "alpha": ("alpha",),
