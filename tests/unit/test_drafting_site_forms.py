@@ -151,3 +151,10 @@ def test_dutch_italian_and_portuguese_pages_are_read_in_their_own_words() -> Non
         "<h1>Chi siamo</h1><p>Giulia Rossi</p><p>Cofondatrice e CEO</p><p>Marco Bianchi</p><p>Fondatore e CTO</p>")})
     assert [(f["name"], f["title"]) for f in italian.founders] == [
         ("Giulia Rossi", "Cofondatrice e CEO"), ("Marco Bianchi", "Fondatore e CTO")]
+
+
+def test_an_offer_with_a_figure_is_no_selling_point_and_a_headline_naming_the_product_is_no_tagline() -> None:
+    result = draft({"/": page("<h1>Welcome to Acme</h1><p>Save 20% with yearly billing on every plan.</p>",
+                              title="Acme | Invoices without the busywork")})
+    assert result.value("usps") is None
+    assert result.value("tagline") == "Invoices without the busywork"

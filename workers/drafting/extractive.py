@@ -46,7 +46,7 @@ from .site_claims import figure_claims, stat_blocks
 from .site_lists import FEATURE_HEADING, USP_HEADING, feature_grid, inline_list, list_after_heading
 from .site_pricing import find_pricing, open_source_statement
 from .socials import is_profile_link, platform_for
-from .text import clean, first_upper, normalise, sentence_key, words
+from .text import clean, contains_phrase, first_upper, normalise, sentence_key, words
 from .verify import requested, strings_in, verify
 from .vocab import is_video_url
 
@@ -233,6 +233,8 @@ class _Reader:
         line = next((l for l in self.home.lines if normalise(l) == key), None)
         if line is None or key == name_key or key in _NOT_NAMES or _DOCS_SUFFIX.search(line) or is_nav(line):
             return None
+        if name_key and contains_phrase(key, name_key):
+            return None  # "Welcome to Acme", "Getting started with Acme": the title says it better
         if not 3 <= len(words(line)) <= 14 or len(line) > 120 or line.endswith(("?", ":")) or _QUOTED_LINE.match(line):
             return None
         return line

@@ -14,7 +14,10 @@ import re
 from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
 from .site_lists import QUOTED
 from .text import words
-from .vocab import has_price
+from .vocab import has_price, pricing_cues
+
+_PRICE_TALK = frozenset({"subscription", "one-time", "usage-based", "free trial"})  # billing terms, not "paid"
+_DISCOUNT = re.compile(r"\b(?:save|off|discount|rabatt|sparen|descuento|ahorra|remise|\u00e9conomisez|korting|sconto)\b", re.I)
 
 
 def stat_blocks(pages: list[SitePage]) -> Candidate | None:
@@ -55,8 +58,9 @@ def figure_claims(pages: list[SitePage]) -> Candidate | None:
         items: list[str] = []
         evidence: list[dict[str, str]] = []
         for line in page.lines:
-            if line.startswith(QUOTED) or line.endswith("?") or has_price(line) or len(line) > 400:
-                continue
+            if line.startswith(QUOTED) or line.endswith("?") or len(line) > 400 or has_price(line) \
+                    or pricing_cues(line) & _PRICE_TALK or _DISCOUNT.search(line):
+                continue  # "Save 20% with yearly billing" is an offer, not a claim
             for match in _FIGURE_CLAIM.finditer(line):
                 claim = match.group(0).strip()
                 if 3 <= len(words(claim)) <= 10 and claim not in items:
