@@ -158,3 +158,9 @@ def test_an_offer_with_a_figure_is_no_selling_point_and_a_headline_naming_the_pr
                               title="Acme | Invoices without the busywork")})
     assert result.value("usps") is None
     assert result.value("tagline") == "Invoices without the busywork"
+
+
+def test_plan_cards_are_no_stat_blocks() -> None:
+    result = draft({"/": page("<h1>Acme</h1><div><b>Starter 0 \u20ac</b><p>f\u00fcr immer</p></div>"
+                              "<div><b>Pro 12 \u20ac</b><p>pro Monat</p></div>")})
+    assert result.value("usps") is None

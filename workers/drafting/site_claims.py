@@ -72,8 +72,9 @@ def figure_claims(pages: list[SitePage]) -> Candidate | None:
 
 
 def _is_stat_pair(label: str, rest: str) -> bool:
+    """A stat block's label and its completing line; a plan card ("Pro 12 \u20ac" / "pro Monat") is no claim."""
     return (
         is_heading(label) and 2 <= len(words(label)) <= 6 and not label.endswith(("?", ":"))
         and rest[:1].islower() and not rest.endswith((".", "!", "?", ":")) and 1 <= len(words(rest)) <= 8
-        and not is_nav(rest)
+        and not is_nav(rest) and not has_price(label) and not pricing_cues(f"{label} {rest}") & _PRICE_TALK
     )
