@@ -244,3 +244,8 @@ def test_tag_archive_links_headline_and_a_link_marked_logo() -> None:
     assert data["tags"] == ["Sync", "Encryption"]
     assert data["headline"] == "Notes that link themselves"
     assert data["logos"] == ["https://acme.example/acme-logo.svg"]
+
+
+def test_an_image_whose_alt_text_says_logo_in_a_link_home_is_the_logo() -> None:
+    html = "<main><a href='/'><img src='/img/a1b2.svg' alt='Acme logo'></a><a href='/'><img src='/img/hero.png' alt='Hero'></a></main>"
+    assert structured_data(html, "https://acme.example/")["logos"] == ["https://acme.example/img/a1b2.svg"]

@@ -127,7 +127,7 @@ def logo_sources(root: lxml.html.HtmlElement, home_hrefs: frozenset[str]) -> Ite
         home_link = any(a.tag == "a" and (a.get("href") or "").strip() in home_hrefs for a in ancestors)
         in_bar = any(is_boilerplate(a) and a.tag != "footer" and "footer" not in (a.get("class") or "").lower()
                      and (a.get("role") or "") != "contentinfo" for a in ancestors)
-        hinted = bool(_LOGO_HINT.search(" ".join((src, image.get("class") or "", image.get("id") or ""))))
+        hinted = bool(_LOGO_HINT.search(" ".join((src, image.get("class") or "", image.get("id") or "", image.get("alt") or ""))))
         # a link the site itself marks as its logo ('<a href="/home" class="logo">'), wherever it points
         marked_link = any(a.tag == "a" and _LOGO_HINT.search(f"{a.get('class') or ''} {a.get('id') or ''}") for a in ancestors)
         if home_link and (in_bar or hinted) or (in_bar and hinted) or (marked_link and hinted):
