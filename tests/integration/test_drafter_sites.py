@@ -194,7 +194,7 @@ def test_competitor_comparison_quotes_the_competitor_site(crawls: dict[str, tupl
     assert comparison["competitor"] == {"site": rival_base, "url": rival_base + "/", "name": "Patchwork CI"}
     rows = {row["fact"]: row for row in comparison["rows"]}
     assert list(rows) == ["name", "tagline", "pricing_model", "pricing_summary", "features"]
-    assert rows["pricing_model"]["own"]["value"] == "subscription"
+    assert rows["pricing_model"]["own"]["value"] == "free trial"  # paid monthly plans, each with a 14-day trial
     assert rows["pricing_model"]["competitor"]["value"] == "freemium"
     assert all(row["stated_by"] == "both" for row in rows.values())
     for row in rows.values():

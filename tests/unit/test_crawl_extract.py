@@ -89,7 +89,7 @@ def test_never_crashes_on_junk(junk: str) -> None:
     assert isinstance(text, str)
     assert isinstance(links, list)
     assert set(data) == {"json-ld", "microdata", "opengraph", "rdfa", "meta", "icons", "emails", "embeds",
-                         "logos", "boilerplate", "refresh", "lang", "tags"}
+                         "logos", "boilerplate", "refresh", "lang", "tags", "headline"}
     json.dumps(data)
 
 
@@ -169,7 +169,7 @@ def test_structured_data_extracts_json_ld_opengraph_microdata_meta_and_icons() -
 def test_page_without_metadata_has_empty_sections() -> None:
     data = structured_data("<p>plain</p>", BASE)
     assert data == {"json-ld": [], "microdata": [], "opengraph": [], "rdfa": [], "meta": {}, "icons": [],
-                    "emails": [], "embeds": [], "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": []}
+                    "emails": [], "embeds": [], "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": ""}
 
 
 def test_title_is_whitespace_normalised() -> None:
@@ -222,3 +222,30 @@ def test_mailto_addresses_and_iframe_sources_are_kept_as_metadata() -> None:
     assert structured["emails"] == ["hi@acme.example", "sales@acme.example", "support@acme.example"]
     assert structured["embeds"] == ["https://www.youtube.example/embed/abc123", "https://acme.example/player/7"]
     assert "hi@acme.example" not in extract_page(html, BASE).text  # metadata, not visible text
+
+
+def test_soft_hyphens_and_zero_width_breaks_are_not_visible_text() -> None:
+    text = visible_text("<h3>Sprecher\u00aderkennung</h3><p>zero\u200bwidth and word\u2060joiner</p>")
+    assert text == "Sprechererkennung\nzerowidth and wordjoiner"
+
+
+def test_a_heading_is_content_whatever_its_class_says() -> None:
+    html = ("<main><h2 class='anchor anchorWithStickyNavbar_x1'>Does it work offline?</h2><p>Yes.</p></main>"
+            "<div class='navbar'><a href='/'>Home</a></div>")
+    assert structured_data(html, BASE)["boilerplate"] == ["Home"]
+
+
+def test_tag_archive_links_headline_and_a_link_marked_logo() -> None:
+    html = ("<div class='top'><a href='/home' class='logo'><img src='/acme-logo.svg' alt='Acme'></a></div>"
+            "<h1>Notes that link themselves</h1>"
+            "<p>Tags: <a href='/tag/sync/'>Sync</a>, <a href='/blog/tags/encryption'>Encryption</a>,"
+            " <a href='/pricing'>Pricing</a></p>")
+    data = structured_data(html, BASE)
+    assert data["tags"] == ["Sync", "Encryption"]
+    assert data["headline"] == "Notes that link themselves"
+    assert data["logos"] == ["https://acme.example/acme-logo.svg"]
+
+
+def test_an_image_whose_alt_text_says_logo_in_a_link_home_is_the_logo() -> None:
+    html = "<main><a href='/'><img src='/img/a1b2.svg' alt='Acme logo'></a><a href='/'><img src='/img/hero.png' alt='Hero'></a></main>"
+    assert structured_data(html, "https://acme.example/")["logos"] == ["https://acme.example/img/a1b2.svg"]

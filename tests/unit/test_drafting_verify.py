@@ -235,6 +235,9 @@ def test_country_is_an_iso_code_named_by_its_quote(crawl: CrawlResult) -> None:
         ("freemium", ["Free plan for up to 3 users.", "Pro costs $12 per month."], True),
         ("freemium", ["Pro costs $12 per month."], False),
         ("free", ["All paid plans include a 14-day free trial."], False),
+        ("free trial", ["All paid plans include a 14-day free trial.", "Pro costs $12 per month."], True),
+        ("free_trial", ["All paid plans include a 14-day free trial."], True),  # the quote names a paid offer too
+        ("free trial", ["Pro costs $12 per month."], False),
         ("one-time", ["Pro costs $12 per month."], False),
         ("bartering", ["Pro costs $12 per month."], False),
     ],

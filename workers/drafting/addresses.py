@@ -7,7 +7,11 @@ United States".  The forms read here:
 
 - a postal code and a town ("22769 Hamburg", "46004 Valencia (España)");
 - "Town, ST 94104" (a US state code and ZIP code);
-- "Town, Country" where the country is a known name (`countries.py`);
+- "Town, ST V6E 2E9" / "Town VIC 3065" (a state or province code and the postal
+  codes of the US, Canada and Australia), and a region between town and
+  country ("44160 Guadalajara, Jalisco, México");
+- "Town, Country" where the country is a known name (`countries.py`), also as
+  the last two parts of a longer address ("..., Fitzroy VIC 3065, Melbourne, Australia");
 - a known country name alone on the line, or the segment, after one of these.
 
 Imprint, contact and about pages and the footer lines of any page are read,
@@ -24,8 +28,14 @@ from .countries import country_code
 from .reading import Candidate, SitePage
 
 _TOWN = r"[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*(?:\s+(?:am|an der|im|upon|sur|de|del|la)?\s*[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*){0,2}"
-POSTAL_TOWN = re.compile(rf"(?:^|,\s*|\s)(?:\d{{4}}\s?[A-Z]{{2}}(?=\s)|\d{{4,5}})\s+(?P<city>{_TOWN})(?:\s*[,(]\s*(?P<country>[^(),]+?)\)?)?\.?$")
-US_TOWN = re.compile(rf"^(?P<city>{_TOWN}),\s*[A-Z]{{2}}\s+\d{{5}}(?:-\d{{4}})?(?:,\s*(?P<country>[A-Za-z. ]+))?$")
+_REGION = rf"(?:,\s*{_TOWN}(?=\s*,))?"  # a state or province between the town and the country
+POSTAL_TOWN = re.compile(
+    rf"(?:^|,\s*|\s)(?:\d{{4}}\s?[A-Z]{{2}}(?=\s)|\d{{4,5}})\s+(?P<city>{_TOWN}){_REGION}"
+    rf"(?:\s*[,(]\s*(?P<country>[^(),]+?)\)?)?\.?$"
+)
+# "Boston, MA 02215", "Vancouver, BC V6E 2E9", "Sydney NSW 2000": a state code and the postal code after it
+_STATE_POSTCODE = r"[A-Z]{2,3}\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|\d{4})"
+US_TOWN = re.compile(rf"^(?P<city>{_TOWN}),?\s+{_STATE_POSTCODE}(?:,\s*(?P<country>[^(),\d]+))?\.?$")
 _STREET = re.compile(r"\b(?:street|st|road|rd|avenue|ave|suite|floor|stra(?:\u00df|ss)e|weg|platz|allee|gasse|calle|avenida"
                      r"|plaza|rue|boulevard|bd|chemin|via|piazza)\b|(?:stra(?:\u00df|ss)e|weg|platz|gasse)$", re.IGNORECASE)
 TOWN_COUNTRY = re.compile(rf"^(?P<city>{_TOWN}),\s*(?P<country>{_TOWN})\.?$")
@@ -89,7 +99,9 @@ def _town_of(segment: str) -> tuple[str | None, str | None]:
             if raw_country and code is None:
                 continue  # "1200 Boylston Street, Suite 400": not a town and a country
             return match.group("city").rstrip("."), code
-    match = TOWN_COUNTRY.match(segment)
-    if match and country_code(match.group("country")) and not country_code(match.group("city")):
-        return match.group("city"), country_code(match.group("country"))
+    parts = [p.strip() for p in segment.split(",")]
+    for tail in (segment, ", ".join(parts[-2:]) if len(parts) > 2 else ""):  # "..., Melbourne, Australia"
+        match = TOWN_COUNTRY.match(tail)
+        if match and country_code(match.group("country")) and not country_code(match.group("city")):
+            return match.group("city"), country_code(match.group("country"))
     return None, None

@@ -16,33 +16,38 @@ from typing import Any
 
 import re
 
-from .text import contains_phrase, normalise
+from .text import contains_phrase, normalise, sentences
 
 CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
     "developer-tools": ("developer tools", "developer tool", "developers", "developer", "engineers", "engineering teams",
                         "codebase", "pull request", "pull requests", "monorepo", "monorepos", "repository", "ide",
-                        "entwickler", "entwicklerinnen", "d\u00e9veloppeurs", "desarrolladores"),
+                        "entwickler", "entwicklerinnen", "d\u00e9veloppeurs", "desarrolladores",
+        "source code", "openapi", "command line", "cli", "sdk", "sdks", "code review", "static site generator"),
     "apis-sdks": ("api", "apis", "sdk", "sdks", "client library", "client libraries", "rest api", "graphql",
                   "webhook", "webhooks", "schnittstelle", "schnittstellen"),
     "devops": ("devops", "infrastructure", "deploy", "deploys", "deployment", "deployments", "hosting", "monitoring",
                "uptime", "ci/cd", "continuous integration", "ci", "pipeline", "pipelines", "build cache", "kubernetes",
                "docker", "incident", "incidents", "on-call", "observability", "infraestructura", "despliegue",
-               "d\u00e9ploiement", "bereitstellung"),
+               "d\u00e9ploiement", "bereitstellung",
+        "feature flags", "feature flag", "feature toggles", "progressive delivery", "self-host", "self-hosted", "self-hosting", "rollouts", "docker image", "servers", "rechenzentren"),
     "testing": ("testing", "tests", "test", "flaky test", "flaky tests", "test impact analysis", "test suite", "test suites", "qa", "quality assurance", "end-to-end tests", "flaky tests",
                 "test runs", "regression tests", "testautomatisierung", "pruebas", "tests automatis\u00e9s"),
     "ai": ("ai", "artificial intelligence", "machine learning", "llm", "llms", "ki", "k\u00fcnstliche intelligenz",
-           "ia", "inteligencia artificial", "intelligence artificielle"),
+           "ia", "inteligencia artificial", "intelligence artificielle",
+        "speech recognition", "transcription", "transcribes", "transcribe", "spracherkennung", "transkription", "transkribiert", "reconocimiento de voz", "transcripci\u00f3n", "reconnaissance vocale", "neural", "ai-powered"),
     "ai-assistants": ("ai assistant", "assistant", "copilot", "chatbot", "ai agent", "ai agents", "agents",
                       "asistente", "assistent", "assistente"),
     "ai-infrastructure": ("model hosting", "vector database", "vector databases", "embeddings", "inference", "mlops",
                           "fine-tuning", "evals"),
     "productivity": ("productivity", "productive", "get work done", "to-do", "to-dos", "produktivit\u00e4t",
-                     "productividad", "productivit\u00e9"),
+                     "productividad", "productivit\u00e9",
+        "time tracker", "time tracking", "timesheets", "timesheet", "timer", "meetings", "meeting notes", "besprechungen", "zeiterfassung", "reuniones", "r\u00e9unions", "control horario", "suivi du temps"),
     "project-management": ("project management", "projects", "project", "tasks", "kanban", "roadmap", "roadmaps",
                            "sprint", "sprints", "gantt", "projektmanagement", "projekte", "gesti\u00f3n de proyectos",
                            "proyectos", "gestion de projet", "projets", "chantier", "chantiers"),
     "notes-docs": ("notes", "note-taking", "documentation", "docs", "wiki", "knowledge base", "knowledge bases",
-                   "dokumentation", "notizen", "wissensdatenbank", "documentaci\u00f3n", "notas"),
+                   "dokumentation", "notizen", "wissensdatenbank", "documentaci\u00f3n", "notas",
+        "markdown", "note", "note-taking app", "notes app", "protokoll", "protokolle", "meeting minutes", "actas"),
     "marketing": ("marketing", "campaigns", "campaign", "leads", "audience", "customers coming back", "campa\u00f1as",
                   "kampagnen", "campagnes"),
     "seo": ("seo", "search engine", "search engines", "rankings", "search visibility", "backlinks", "serp"),
@@ -56,7 +61,8 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
     "analytics": ("analytics", "metrics", "dashboards", "dashboard", "page views", "pageviews", "visitors",
                   "statistics", "web analytics", "insights", "analytik", "anal\u00edtica", "statistiques"),
     "security": ("security", "secrets", "secret scanning", "vulnerabilities", "vulnerability", "encryption",
-                 "leaked credentials", "credentials", "sicherheit", "seguridad", "s\u00e9curit\u00e9"),
+                 "leaked credentials", "credentials", "sicherheit", "seguridad", "s\u00e9curit\u00e9",
+        "sso", "single sign-on", "authentication", "passkeys", "two-factor", "2fa", "mfa", "scim", "saml", "oidc", "access control", "identity", "privacy", "gdpr", "dsgvo", "rgpd", "authentifizierung", "datenschutz"),
     "no-code": ("no-code", "no code", "nocode", "without writing code", "without code", "sin c\u00f3digo",
                 "ohne code", "sans code", "ohne programmieren"),
     "education": ("education", "learning", "learn", "courses", "course", "students", "teachers", "tutoring",
@@ -84,10 +90,13 @@ def terms_in(quote: str, category: Mapping[str, Any]) -> set[str]:
     """The category's terms a quote contains (whole words), unless the quote denies or asks.
 
     "People ask whether Pagewright is a no-code tool. It is not" must not make
-    it one: a quote with a negation or a question about itself supports no
-    category (precision over recall).
+    it one: a sentence with a negation or a question supports no category
+    (precision over recall); the other sentences of the same quote still count
+    ("... runs on your own infrastructure. An outage never takes your app down.").
     """
-    text = normalise(quote)
-    if _NEGATION.search(text) or _ASKING.search(text):
-        return set()
-    return {term for term in terms_of(category) if term and contains_phrase(text, term)}
+    found: set[str] = set()
+    for sentence in sentences(normalise(quote)) or [normalise(quote)]:
+        if _NEGATION.search(sentence) or _ASKING.search(sentence):
+            continue  # this sentence denies or asks; the quote's other sentences still speak
+        found |= {term for term in terms_of(category) if term and contains_phrase(sentence, term)}
+    return found

@@ -4,7 +4,8 @@ A drafted country is a code; it is supported by evidence only when a quote
 names the country (``COUNTRY_NAMES``, matched on word boundaries, case
 insensitive) or, in structured data, when a value is exactly the code (a
 JSON-LD ``addressCountry`` of "DE").  The table is deliberately small: the
-countries software companies most often state, with common aliases.  A name
+countries software companies most often state, with common aliases.  US states, Canadian provinces and Australian
+states name their country too (`REGION_COUNTRIES`).  A name
 missing here means the country is left ``not_found``, never guessed.  Names
 that are also regions elsewhere (Georgia, Wales, Jordan) are left out, and
 "New England" is not England.
@@ -51,10 +52,29 @@ COUNTRY_NAMES: dict[str, str] = {
 }
 """Lower-case country name or alias -> ISO 3166-1 alpha-2 code."""
 
+# States and provinces that exist in one country only, so naming one names the country ("Portland,
+# Oregon"; "Toronto, Ontario").  Georgia (also a country) and Victoria (also a town in Canada) are out.
+REGION_COUNTRIES: dict[str, str] = {
+    **{state: "US" for state in (
+        "alabama", "alaska", "arizona", "arkansas", "california", "colorado", "connecticut", "delaware",
+        "florida", "hawaii", "idaho", "illinois", "indiana", "iowa", "kansas", "kentucky", "louisiana", "maine",
+        "maryland", "massachusetts", "michigan", "minnesota", "mississippi", "missouri", "montana", "nebraska",
+        "nevada", "new hampshire", "new jersey", "new mexico", "new york state", "north carolina", "north dakota",
+        "ohio", "oklahoma", "oregon", "pennsylvania", "rhode island", "south carolina", "south dakota",
+        "tennessee", "texas", "utah", "vermont", "virginia", "west virginia", "wisconsin", "wyoming",
+    )},
+    **{province: "CA" for province in (
+        "ontario", "quebec", "qu\u00e9bec", "british columbia", "alberta", "manitoba", "saskatchewan",
+        "nova scotia", "new brunswick", "newfoundland and labrador", "prince edward island",
+    )},
+    **{state: "AU" for state in ("new south wales", "queensland", "tasmania", "western australia", "south australia")},
+}
+
 COUNTRY_CODES: frozenset[str] = frozenset(COUNTRY_NAMES.values())
+_NAMED = {**REGION_COUNTRIES, **COUNTRY_NAMES}
 
 _NAME_PATTERN = re.compile(
-    r"(?<![\w.])(" + "|".join(re.escape(n) for n in sorted(COUNTRY_NAMES, key=len, reverse=True)) + r")(?![\w])"
+    r"(?<![\w.])(" + "|".join(re.escape(n) for n in sorted(_NAMED, key=len, reverse=True)) + r")(?![\w])"
 )
 
 
@@ -63,7 +83,7 @@ def country_code(value: str) -> str | None:
     key = normalise(value).strip(" .")
     if len(key) == 2 and key.isalpha() and key.upper() in COUNTRY_CODES:
         return key.upper()
-    return COUNTRY_NAMES.get(key) or COUNTRY_NAMES.get(normalise(value))
+    return _NAMED.get(key) or _NAMED.get(normalise(value))
 
 
 def countries_named(text: str) -> list[tuple[str, str]]:
@@ -73,5 +93,5 @@ def countries_named(text: str) -> list[tuple[str, str]]:
     for match in _NAME_PATTERN.finditer(normalised):
         if match.group(1) == "england" and normalised[: match.start()].endswith("new "):
             continue  # New England is in the United States
-        found.append((match.group(1), COUNTRY_NAMES[match.group(1)]))
+        found.append((match.group(1), _NAMED[match.group(1)]))
     return found

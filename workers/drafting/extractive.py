@@ -42,10 +42,11 @@ from .reading import (
     types_of,
 )
 from .site_categories import categorise
+from .site_claims import figure_claims, stat_blocks
 from .site_lists import FEATURE_HEADING, USP_HEADING, feature_grid, inline_list, list_after_heading
 from .site_pricing import find_pricing, open_source_statement
 from .socials import is_profile_link, platform_for
-from .text import clean, first_upper, normalise, sentence_key, words
+from .text import clean, contains_phrase, first_upper, normalise, sentence_key, words
 from .verify import requested, strings_in, verify
 from .vocab import is_video_url
 
@@ -55,13 +56,20 @@ EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-
 PLACEHOLDER_MAILBOXES = frozenset({"you", "your", "name", "email", "yourname", "your.name", "john", "jane", "user", "example"})
 YEAR_SENTENCE = re.compile(
     r"\b(?:founded|established|incorporated|started|since|est\.|gegr\u00fcndet|seit|fundad[ao]|fund\u00f3|desde"
-    r"|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis)(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
-    r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,40}?\bgegr\u00fcndet\b",  # German: "wurde 2020 in Hamburg gegründet"
+    r"|naci\u00f3|nacimos|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis|opgericht|sinds|fondata|nata|fundada|nasceu)"
+    r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
+    # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
+    r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,40}?\b(?:gegr\u00fcndet|opgericht|into a company|became a company)\b",
     re.IGNORECASE,
 )
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "'", "\u2018", "\u00ab")
 _DOCS_SUFFIX = re.compile(r"\s+(?:v?\d+(?:\.\d+)*\s+)?(?:documentation|docs|dokumentation|documentaci\u00f3n)$", re.IGNORECASE)
+_LEGAL_FORM = re.compile(
+    r"\b(?:ltd|limited|llc|inc|corp|gmbh|ag|ug|kg|s\.?l\.?u?|s\.?a\.?s?|sarl|b\.?v|oy|ab|plc|pty|s\.?r\.?l|s\.?p\.?a)\b\.?\s*$",
+    re.IGNORECASE,
+)
+_QUOTED_LINE = re.compile(r"^[\"\u201c\u201e\u00ab']")
 _NOT_NAMES = frozenset({"home", "welcome", "homepage", "index", "start"})
 
 
@@ -118,11 +126,11 @@ class _Reader:
         name = str(out["name"]["value"]) if out["name"] else ""
         out["short_description"] = self.short_description()
         out["tagline"] = self.tagline(name, out["short_description"])
-        out["description"] = self.description()
+        out["description"] = self.description(name)
         out["features"] = list_after_heading(self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages)
         out["usps"] = list_after_heading(self.pages, USP_HEADING, ("home", "features", "about")) or inline_list(
             self.pages, USP_HEADING, ("home", "features", "about")
-        )
+        ) or stat_blocks(self.pages) or figure_claims(self.pages)
         out["pricing_model"], out["pricing_summary"] = find_pricing(self.pages)
         if out["pricing_model"] is None:
             out["pricing_model"] = open_source_statement(self.pages)
@@ -160,8 +168,8 @@ class _Reader:
             kinds = types_of(item)
             if kinds & PRODUCT_TYPES:
                 vote(raw, 1, self.home.meta_evidence(raw))
-            elif kinds & ORGANIZATION_TYPES:
-                vote(raw, 3, self.home.meta_evidence(raw))
+            elif kinds & ORGANIZATION_TYPES:  # a registered company name ("Honeyjar Publishing Ltd") names the firm
+                vote(raw, 6 if _LEGAL_FORM.search(raw) else 3, self.home.meta_evidence(raw))
         meta = self.meta()
         for key, priority in (("og:site_name", 2), ("application-name", 2), ("og:title", 3)):
             value = meta.get(key)
@@ -186,9 +194,15 @@ class _Reader:
         return candidate(display, evidence[:4])
 
     def tagline(self, name: str, short: Candidate | None) -> Candidate | None:
+        """The homepage's headline (its ``h1``) when it is a short phrase and not the name, else the
+        ``<title>`` segment that is not the name, else the line under the name heading, else a short
+        ``og:description``: the promise a site leads with."""
         assert self.home is not None
         title = self.home.page.title
         name_key = normalise(name)
+        headline = self._headline(name_key)
+        if headline is not None:
+            return candidate(first_upper(headline), [self.home.text_evidence(headline)])
         for segment in title_segments(title):
             key = normalise(segment)
             if key == name_key or key in _NOT_NAMES or not 2 <= len(words(segment)) <= 14 or _DOCS_SUFFIX.search(segment):
@@ -208,6 +222,22 @@ class _Reader:
             if value and len(value) <= 110 and len(words(value)) <= 15 and normalise(value) != short_key:
                 return candidate(value, [self.home.meta_evidence(value)])
         return None
+
+    def _headline(self, name_key: str) -> str | None:
+        """The homepage ``h1``'s text when it is a content line, a phrase (not a sentence) and not the name."""
+        assert self.home is not None
+        headline = self.home.page.structured.get("headline")
+        if not isinstance(headline, str) or not headline:
+            return None
+        key = normalise(headline)
+        line = next((l for l in self.home.lines if normalise(l) == key), None)
+        if line is None or key == name_key or key in _NOT_NAMES or _DOCS_SUFFIX.search(line) or is_nav(line):
+            return None
+        if name_key and contains_phrase(key, name_key):
+            return None  # "Welcome to Acme", "Getting started with Acme": the title says it better
+        if not 3 <= len(words(line)) <= 14 or len(line) > 120 or line.endswith(("?", ":")) or _QUOTED_LINE.match(line):
+            return None
+        return line
 
     def _line_below_name(self, name_key: str) -> str | None:
         """The short line right under the name heading ("Pagewright" / "Docs as code, without the yak shaving.")."""
@@ -243,14 +273,18 @@ class _Reader:
         line = next((l for l in home.lines if is_sentence(l)), None)
         return candidate(line, [home.text_evidence(line)]) if line else None
 
-    def description(self) -> Candidate | None:
+    def description(self, name: str = "") -> Candidate | None:
+        """Sentence lines of the homepage and about pages; one may open with a product name written
+        in lower case ("loadstar is a load testing tool ...")."""
         chosen: list[tuple[SitePage, str]] = []
         total = 0
         for page in [p for p in self.pages if p.kind == "home"][:1] + of_kind(self.pages, "about"):
             for line in page.lines:
                 if len(chosen) >= MAX_DESCRIPTION_LINES or total + len(line) > MAX_DESCRIPTION_CHARS:
                     break
-                if not is_sentence(line) or line.startswith(_QUOTE_OPENERS) or EMAIL_IN_TEXT.search(line):
+                named = bool(name) and name[:1].islower() and line.startswith(name + " ")
+                if not is_sentence(line[:1].upper() + line[1:] if named else line) or line.startswith(_QUOTE_OPENERS) \
+                        or EMAIL_IN_TEXT.search(line):
                     continue
                 if any(normalise(line) == normalise(l) for _, l in chosen):
                     continue
@@ -268,13 +302,19 @@ class _Reader:
         order = of_kind(self.pages, "contact") + of_kind(self.pages, "home") + [
             p for p in self.pages if p.kind not in ("contact", "home")
         ]
-        for page in order:
-            for line in page.all_lines:  # a footer or imprint address counts
-                for match in EMAIL_IN_TEXT.finditer(line):
-                    email = match.group(0).rstrip(".")
-                    if email.split("@", 1)[0].lower() in PLACEHOLDER_MAILBOXES:
-                        continue
-                    return candidate(email, [page.text_evidence(line)])
+        shown = [
+            (match.group(0).rstrip("."), page, line)
+            for page in order for line in page.all_lines  # a footer or imprint address counts
+            for match in EMAIL_IN_TEXT.finditer(line)
+            if match.group(0).split("@", 1)[0].lower() not in PLACEHOLDER_MAILBOXES
+        ]
+        if shown:
+            email, page, line = shown[0]
+            # footer links set without spaces read "ImpressumDatenschutzhallo@acme.example": the same address
+            # shown whole elsewhere is the one the site means
+            whole = next((s for s in shown[1:] if len(s[0]) < len(email) and email.lower().endswith(s[0].lower())), None)
+            email, page, line = whole or (email, page, line)
+            return candidate(email, [page.text_evidence(line)])
         for page in order:  # shown nowhere as text: the address of a "Contact us" mailto link
             for email in page.page.structured.get("emails") or []:
                 if isinstance(email, str) and email.split("@", 1)[0].lower() not in PLACEHOLDER_MAILBOXES:

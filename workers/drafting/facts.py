@@ -29,11 +29,12 @@ from .reading import (
 from .text import clean, normalise, sentence_key, sentences
 
 MAX_ANSWER_CHARS = 1_500
-NAME = (r"[A-Z][a-z\u00c0-\u024f'\u2019-]+(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos)\s+)?"
-        r"[A-Z][a-z\u00c0-\u024f'\u2019-]+){1,3}")
+_NAME_WORD = r"[A-Z][a-z\u00c0-\u024f'\u2019-]+(?:[A-Z][a-z\u00c0-\u024f]+)?"  # "MacLeod", "DiNapoli" too
+NAME = (rf"{_NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos)\s+)?"
+        rf"{_NAME_WORD}){{1,3}}")
 FOUNDER_WORD = re.compile(
     r"\b(?:co-?founder|founder|founding (?:ceo|cto|partner)|(?:mit)?gr\u00fcnder(?:in)?|co-?fundador(?:a)?|fundador(?:a)?"
-    r"|co-?fondat(?:eur|rice)|fondat(?:eur|rice))\b",
+    r"|co-?fondat(?:eur|rice)|fondat(?:eur|rice)|(?:mede)?oprichter|(?:mede)?oprichtster|co-?fondator[ei]|fondator[ei])\b",
     re.IGNORECASE,
 )
 FOUNDER_LINE = re.compile(
@@ -41,8 +42,17 @@ FOUNDER_LINE = re.compile(
 )
 FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+\d{{4}}\s+)?by\s+(?P<names>{NAME}(?:\s*(?:,|and|&)\s*{NAME})*)")
 NAME_ONLY = re.compile(rf"^{NAME}$")
+# A founder introducing themself: "Hi, I'm Wren Albright, founder of Inkpot", "Ich bin Ada Muster, Gründerin von ..."
+FIRST_PERSON_FOUNDER = re.compile(
+    rf"\b(?:I'm|I\u2019m|I am|my name is|ich bin|je suis|soy|sono|ik ben|eu sou)\s+(?P<name>{NAME}),\s+"
+    r"(?P<title>(?:the\s+|der\s+|die\s+|le\s+|la\s+|el\s+)?[^,.;:!?]{0,40}?\b(?:co-?founder|founder|(?:mit)?gr\u00fcnder(?:in)?"
+    r"|co-?fundador(?:a)?|fundador(?:a)?|co-?fondat(?:eur|rice)|fondat(?:eur|rice)|(?:mede)?oprichter|co-?fondator[ei])\b"
+    r"(?:\s+(?:of|von|de|del|van|di|do|da)\s+[^,.;:!?]{1,40})?)",
+    re.IGNORECASE,
+)
 FAQ_HEADING = re.compile(
-    r"\bfaqs?\b|frequently asked|\bquestions\b|h\u00e4ufige fragen|\bfragen\b|preguntas|questions fr\u00e9quentes",
+    r"\bfaqs?\b|frequently asked|\bquestions\b|h\u00e4ufige fragen|\bfragen\b|preguntas|questions fr\u00e9quentes"
+    r"|veelgestelde vragen|\bvragen\b|domande frequenti|\bdomande\b|perguntas frequentes|\bperguntas\b",
     re.IGNORECASE,
 )
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "\u00ab", "\u2014", "\u2013 ", "- ")  # a testimonial or its attribution
@@ -56,6 +66,10 @@ LOCATION_ELSEWHERE = (
     re.compile(rf"\b(?i:sitz|ans\u00e4ssig|wurde|gegr\u00fcndet|entwickelt|zuhause|zu hause)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:sede|ubicad[ao]s?|basad[ao]s?|fundad[ao]|hech[ao]|desarrollad[ao]|oficinas?|equipo)\b[^.!?]{{0,60}}?\ben\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:bas\u00e9e?s?|situ\u00e9e?s?|install\u00e9e?s?|fond\u00e9e?|n\u00e9e?|con\u00e7ue?|si\u00e8ge|\u00e9quipe|bureaux?)\b[^.!?]{{0,60}}?\b\u00e0\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    # Dutch "gevestigd in Utrecht", Italian "con sede a Milano", Portuguese "sediada em Lisboa"
+    re.compile(rf"\b(?i:gevestigd|opgericht|gemaakt|kantoor|hoofdkantoor)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    re.compile(rf"\b(?i:sede|basata|fondata|nata|ufficio|uffici)\b[^.!?]{{0,60}}?\ba\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    re.compile(rf"\b(?i:sediada|sede|fundada|criada|escrit\u00f3rio)\b[^.!?]{{0,60}}?\bem\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
 )
 NOT_PLACES = frozenset(
     "january february march april may june july august september october november december monday tuesday "
@@ -117,11 +131,23 @@ def _text_faqs(page: SitePage) -> list[Candidate]:
             if is_heading(following) and not answer:
                 break
             answer.append(following)
+        question, answer = _unmarked(line, _QUESTION_MARK), [_unmarked(a, _ANSWER_MARK) for a in answer]
         if answer and any(is_sentence(a, min_words=2) for a in answer):
-            evidence = [page.text_evidence(line)] + [page.text_evidence(a) for a in answer]
+            evidence = [page.text_evidence(question)] + [page.text_evidence(a) for a in answer]
             text = " ".join(a if a.endswith((".", "!", "?")) else a + "." for a in answer)
-            faqs.append({"question": line, "answer": text, "evidence": evidence})
+            faqs.append({"question": question, "answer": text, "evidence": evidence})
     return faqs
+
+
+# "Q: Is it open source?" / "A: The runner is." and the same in German, Spanish, French, Dutch, Italian, Portuguese
+_QUESTION_MARK = re.compile(r"^(?:q|question|frage|f|pregunta|p|vraag|v|domanda|d|pergunta)\s*[:.)]\s+(?=\S)", re.I)
+_ANSWER_MARK = re.compile(r"^(?:a|answer|antwort|respuesta|r|r\u00e9ponse|antwoord|risposta|resposta)\s*[:.)]\s+(?=\S)", re.I)
+
+
+def _unmarked(line: str, mark: re.Pattern[str]) -> str:
+    """The line without its "Q:" / "A:" marker (the rest is still a quote of the page)."""
+    match = mark.match(line)
+    return line[match.end():] if match and len(line) > match.end() + 3 else line
 
 
 # --- founders ------------------------------------------------------------------------------------
@@ -164,6 +190,12 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             if NAME_ONLY.match(line) and FOUNDER_WORD.search(following) and len(following) <= 100 \
                     and not _testimonial(page.lines, index, following, product_name):
                 founders.append(_founder_card(page, index))
+                continue
+            me = FIRST_PERSON_FOUNDER.search(line)
+            if me and not _testimonial(page.lines, index, me.group("title"), product_name):
+                title = me.group("title").strip()
+                founders.append({"name": me.group("name"), "title": title[0].upper() + title[1:], "bio": None,
+                                 "evidence": [page.text_evidence(line)]})
                 continue
             by = FOUNDED_BY.search(line)
             if by:

@@ -20,18 +20,23 @@ from workers.adapters.websites import CrawledPage, CrawlResult
 from .model import Evidence
 from .text import contains_phrase, normalise, words
 
-# Path words per page kind, in English, German, French and Spanish ("preise", "ueber-uns", "tarifs", "precios").
+# Path words per page kind, in English, German, French, Spanish, Dutch, Italian and Portuguese ("preise", "tarifs").
 PAGE_KINDS: dict[str, tuple[str, ...]] = {
-    "about": ("about", "company", "story", "mission", "us", "ueber", "uber", "unternehmen", "firma",
-              "propos", "entreprise", "histoire", "nosotros", "empresa", "sobre", "quienes", "historia"),
+    "about": ("about", "company", "story", "mission", "us", "ueber", "uber", "\u00fcber", "unternehmen", "firma",
+              "propos", "entreprise", "histoire", "nosotros", "empresa", "sobre", "quienes", "historia",
+              "siamo", "azienda", "storia", "somos", "verhaal"),
     "pricing": ("pricing", "price", "prices", "plans", "plan", "preise", "preis", "tarife", "tarif", "tarifs",
-                "prix", "precios", "precio", "planes", "tarifas"),
+                "prix", "precios", "precio", "planes", "tarifas", "prijzen", "tarieven", "prezzi", "piani",
+                "precos", "pre\u00e7os", "planos"),
     "features": ("features", "feature", "tour", "product", "how", "funktionen", "produkt", "fonctionnalites",
-                 "produit", "funciones", "caracteristicas", "producto"),
-    "faq": ("faq", "faqs", "questions", "help", "fragen", "hilfe", "aide", "preguntas", "ayuda"),
-    "team": ("team", "people", "founders", "leadership", "gruender", "equipe", "equipo", "fundadores", "fondateurs"),
-    "contact": ("contact", "kontakt", "contacto", "contactez"),
-    "imprint": ("impressum", "imprint", "aviso", "mentions", "legal", "legals", "colophon"),
+                 "produit", "funciones", "caracteristicas", "producto", "functies", "funzionalita",
+                 "funzionalit\u00e0", "funcionalidades", "recursos", "prodotto", "produto"),
+    "faq": ("faq", "faqs", "questions", "help", "fragen", "hilfe", "aide", "preguntas", "ayuda", "vragen",
+            "veelgestelde", "domande", "aiuto", "perguntas", "ajuda"),
+    "team": ("team", "people", "founders", "leadership", "gruender", "equipe", "\u00e9quipe", "equipo", "fundadores",
+             "fondateurs", "squadra", "oprichters"),
+    "contact": ("contact", "kontakt", "contacto", "contactez", "contatti", "contato", "contatto"),
+    "imprint": ("impressum", "imprint", "aviso", "mentions", "legal", "legals", "colophon", "colofon", "legali"),
 }
 NAV_WORDS = frozenset(
     "home about us pricing plans plan faq faqs team blog contact features feature login log in sign up signup "
@@ -95,9 +100,21 @@ def _site_page(page: CrawledPage, kind: str) -> SitePage:
 
 
 def is_legal(line: str) -> bool:
-    """A copyright, rights or legal-links line ("\u00a9 2025 Acme Ltd \u00b7 Impressum \u00b7 Datenschutz")."""
+    """A copyright, rights or legal-links line ("\u00a9 2025 Acme Ltd \u00b7 Impressum \u00b7 Datenschutz"), or a
+    cookie notice whose banner the markup does not mark ("This website uses cookies. ... Accept Decline")."""
     return len(line) <= 300 and bool(re.search(r"\u00a9|\(c\)\s*\d{4}|all rights reserved|alle rechte vorbehalten"
-                                               r"|derechos reservados|droits r\u00e9serv\u00e9s", line, re.IGNORECASE))
+                                               r"|derechos reservados|droits r\u00e9serv\u00e9s", line, re.IGNORECASE)
+                                     or _COOKIE_NOTICE.search(line))
+
+
+_COOKIE_NOTICE = re.compile(
+    r"\b(?:we|this (?:site|website)) uses? cookies\b|\bwe use cookies\b|\baccept (?:all )?cookies\b"
+    r"|\b(?:usamos|utilizamos) cookies\b|(?:este|el) sitio(?: web)? (?:usa|utiliza) cookies"
+    r"|\bwir verwenden cookies\b|\bdiese (?:web)?seite verwendet cookies\b|\bnous utilisons des cookies\b"
+    r"|\bce site utilise des cookies\b|\bwij gebruiken cookies\b|\butilizziamo (?:i )?cookie"
+    r"|\bquesto sito utilizza (?:i )?cookie|\butilizamos cookies\b|\beste site usa cookies\b",
+    re.IGNORECASE,
+)
 
 
 def page_kind(url: str, is_home: bool = False) -> str:

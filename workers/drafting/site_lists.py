@@ -14,19 +14,21 @@ from .text import first_upper, normalise, words
 
 FEATURE_HEADING = re.compile(
     r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b|\bhighlights\b|\bfunktionen\b|\bfunciones\b|\bcaracter\u00edsticas\b"
-    r"|\bfonctionnalit\u00e9s\b"
+    r"|\bfonctionnalit\u00e9s\b|\bfuncties\b|\bfunzionalit\u00e0\b|\bfuncionalidades\b|\brecursos\b"
 )
 USP_HEADING = re.compile(
     r"\bwhy\b|\bbenefits?\b|\badvantages?\b|\bdifferent\b|\bwarum\b|\bvorteile\b|\bpor qu\u00e9\b"
-    r"|\bventajas\b|\bpourquoi\b|\bavantages\b"
+    r"|\bventajas\b|\bpourquoi\b|\bavantages\b|\bwaarom\b|\bvoordelen\b|\bperch\u00e9\b|\bvantaggi\b"
+    r"|\bpor que\b|\bvantagens\b"
 )
 OTHER_SECTION = re.compile(
     r"\b(pricing|plans?|faq|frequently|about|team|contact|testimonials?|customers|blog|get started|ready to|"
     r"sign up|start (?:your )?free|newsletter|subscribe|what (?:people|our customers) say|footer|legal|"
     r"preise|tarife|precios|planes|tarifs|prix|fragen|preguntas|questions|\u00fcber uns|nosotros|equipo|"
-    r"\u00e9quipe|kontakt|contacto|impressum|kunden|clientes|clients)\b"
+    r"\u00e9quipe|kontakt|contacto|impressum|kunden|clientes|clients|prijzen|prezzi|pre\u00e7os|vragen|domande|"
+    r"perguntas|contatti|contato|over ons|chi siamo|sobre n\u00f3s)\b"
 )
-_QUOTED = ("\"", "\u201c", "\u201e", "\u00ab", "\u2018", "\u2014", "\u2013 ", "- ")  # a testimonial and its attribution
+QUOTED = ("\"", "\u201c", "\u201e", "\u00ab", "\u2018", "\u2014", "\u2013 ", "- ")  # a testimonial and its attribution
 SECTION_END = re.compile(OTHER_SECTION.pattern + "|" + FEATURE_HEADING.pattern + "|" + USP_HEADING.pattern)
 
 
@@ -54,30 +56,59 @@ def feature_grid(pages: list[SitePage]) -> Candidate | None:
 
 
 def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
-    """The longest run of (label, sentence) line pairs, when it has at least three pairs."""
-    best: list[str] = []
-    run: list[str] = []
+    """The longest run of cards of one kind, when it has at least three: a label line followed by a
+    sentence, or one "Label — sentence." / "Label: sentence." line; icon lines (no letters) between
+    cards are skipped. A heading followed by a sentence opening with it ("Acme" / "Acme links your
+    notes.") is the product's own heading, and a lower-case line continues a sentence: neither is a card."""
+    best: list[tuple[str, str]] = []
+    run: list[tuple[str, str]] = []
+    kind = ""
     index = 0
     lines = page.lines
-    while index < len(lines) - 1:
-        label, following = lines[index], lines[index + 1]
-        is_pair = (
-            is_heading(label) and len(words(label)) <= 6 and not label.endswith("?")
-            and following.endswith((".", "!")) and len(words(following)) >= 3 and not is_nav(following)
-        )
-        if is_pair:
-            run.append(label)
-            index += 2
+    while index < len(lines):
+        label = lines[index]
+        if run and not any(c.isalnum() for c in label):
+            index += 1  # an emoji or icon glyph above the next card
             continue
-        if len(run) > len(best):
-            best = run
-        run = []
-        index += 1
+        inline = _card_line(label)
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        is_pair = inline is None and (
+            is_heading(label) and len(words(label)) <= 8 and not label.endswith("?")
+            and following.endswith((".", "!")) and len(words(following)) >= 3 and not is_nav(following)
+            and not following.startswith(QUOTED) and following[:1].isupper()
+            and not normalise(following).startswith(normalise(label)) and not _starts_cards(lines, index + 1)
+        )
+        found = "line" if inline else "pair" if is_pair else ""
+        if run and found != kind:
+            best, run = (run if len(run) > len(best) else best), []
+        kind = found
+        if inline:
+            run.append((inline, label))
+            index += 1
+        elif is_pair:
+            run.append((label, label))
+            index += 2
+        else:
+            index += 1
     if len(run) > len(best):
         best = run
     if len(best) < 3:
         return [], []
-    return best[:20], [page.text_evidence(label) for label in best[:20]]
+    return [item for item, _ in best[:20]], [page.text_evidence(line) for _, line in best[:20]]
+
+
+def _starts_cards(lines: tuple[str, ...], index: int) -> bool:
+    """Lines ``index`` and ``index + 1`` are both one-line cards: a run starts there (a sentence with a dash
+    under a heading is that heading's text, not a card)."""
+    return index + 1 < len(lines) and _card_line(lines[index]) is not None and _card_line(lines[index + 1]) is not None
+
+
+def _card_line(line: str) -> str | None:
+    """The label of a one-line card, "Readable reports: percentiles on one page." -> "Readable reports"."""
+    match = _LABEL_DASH.match(line) or _LABEL_COLON.match(line)
+    if match is None or len(words(match.group("label"))) > 6 or line.startswith(QUOTED):
+        return None
+    return match.group("label").strip()
 
 
 def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, str]]]:
@@ -86,7 +117,7 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
     evidence: list[dict[str, str]] = []
     for line in page.lines[index + 1:]:
         key = normalise(line)
-        if len(items) >= 20 or is_nav(line) or (is_heading(line) and SECTION_END.search(key)) or line.startswith(_QUOTED):
+        if len(items) >= 20 or is_nav(line) or (is_heading(line) and SECTION_END.search(key)) or line.startswith(QUOTED):
             break
         parts = _comma_list(line)
         if parts:
@@ -110,6 +141,7 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
 
 
 _LABEL_DASH = re.compile(r"^(?P<label>[A-Z\u00c0-\u00de][^.!?:\u2013\u2014]{1,60}?)\s+[\u2013\u2014-]\s+\S.*[.!]$")
+_LABEL_COLON = re.compile(r"^(?P<label>[A-Z\u00c0-\u00de][^.!?:\u2013\u2014]{1,60}?):\s+\S.*[.!]$")
 _INLINE_LIST = re.compile(r"^(?P<head>[^:]{2,40}):\s+(?P<body>[^:]+?)\.?$")
 
 

@@ -1,8 +1,9 @@
 """What a site's pricing pages say: the pricing model and a short summary of its prices, for the extractive drafter.
 
 The model comes from cue phrases (`vocab.pricing_cues`): "freemium", or a
-free plan beside a paid one, else the first of subscription, one-time,
-usage-based, open source, paid, free. The summary is the first few lines that
+free plan beside a paid one, or a trial beside a paid offer ("free trial"), else the first of subscription, one-time,
+usage-based, open source, paid, free, and last "contact" (only an invitation
+to ask for a price). The summary is the first few lines that
 state a price, a trial or a free plan, each quoted as it stands.
 """
 
@@ -16,7 +17,10 @@ from .text import normalise, words
 from .vocab import TRIAL, has_price, is_paid, prices, pricing_cues
 
 MAX_PRICING_LINES = 6
-PRICING_HEADING = re.compile(r"^(?:pricing|prices|plans|plans and pricing|preise|tarife|precios|planes|tarifs|prix)$")
+PRICING_HEADING = re.compile(
+    r"^(?:pricing|prices|plans|plans and pricing|preise|tarife|precios|planes|tarifs|prix|prijzen|tarieven|prezzi|piani"
+    r"|pre\u00e7os|planos)$"
+)
 
 
 def _section_below(page: SitePage, heading: re.Pattern[str]) -> list[int]:
@@ -53,8 +57,13 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
         model = ("freemium", [hits["freemium"]])
     elif "free plan" in hits and paid:
         model = ("freemium", [hits["free plan"], paid])
+    elif "free trial" in hits and paid:  # paid plans only, tried before buying
+        model = ("free trial", [hits["free trial"], paid])
     else:
-        single = next((c for c in ("subscription", "one-time", "usage-based", "open source", "paid", "free") if c in hits), None)
+        single = next(
+            (c for c in ("subscription", "one-time", "usage-based", "open source", "paid", "free", "contact") if c in hits),
+            None,
+        )  # "contact" only when the pages name no price, plan or model at all
         model = (single, [hits[single]]) if single else None
     model_candidate = candidate(model[0], [p.text_evidence(l) for p, l in model[1]]) if model else None
     summary: list[tuple[SitePage, str]] = []

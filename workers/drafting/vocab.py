@@ -5,6 +5,11 @@ So a drafted ``pricing_model`` or ``stage`` is one value of a small vocabulary
 and is supported when its quotes contain the value itself or one of its cue
 phrases below (all matched on word boundaries after normalisation).  "free"
 never counts inside "free trial": a trial says nothing about a free plan.
+``contact`` is a pricing page that names no price and asks visitors to get in
+touch ("Contact sales", "Preis auf Anfrage", "Sur devis").
+``free trial`` is the model of a site that sells only paid plans and lets
+people try them first ("14-day free trial", "7 Tage kostenlos testen"): what
+a visitor choosing a tool wants to know, and what "paid" alone would hide.
 """
 
 from __future__ import annotations
@@ -17,14 +22,18 @@ import httpx
 from .socials import host_matches, normalised_host
 from .text import contains_phrase, normalise
 
-PRICING_MODELS: tuple[str, ...] = ("free", "freemium", "subscription", "one-time", "usage-based", "open source", "paid")
+PRICING_MODELS: tuple[str, ...] = (
+    "free", "freemium", "free trial", "subscription", "one-time", "usage-based", "open source", "paid", "contact",
+)
 STAGES: tuple[str, ...] = ("pre-launch", "alpha", "beta", "launched")
 
 PRICING_ALIASES: dict[str, str] = {
     "one time": "one-time", "onetime": "one-time", "lifetime": "one-time", "one-off": "one-time",
     "open-source": "open source", "opensource": "open source", "usage based": "usage-based",
     "pay as you go": "usage-based", "pay-as-you-go": "usage-based", "subscriptions": "subscription",
-    "free plan": "freemium", "commercial": "paid",
+    "free plan": "freemium", "commercial": "paid", "free_trial": "free trial", "free-trial": "free trial",
+    "trial": "free trial", "paid with free trial": "free trial", "contact us": "contact", "on request": "contact",
+    "contact for pricing": "contact", "custom": "contact",
 }
 STAGE_ALIASES: dict[str, str] = {
     "prelaunch": "pre-launch", "pre launch": "pre-launch", "coming soon": "pre-launch", "waitlist": "pre-launch",
@@ -43,6 +52,9 @@ _FREE_TRIAL = re.compile(
     # German, Spanish, French trials: "14 Tage kostenlos testen", "prueba gratuita", "essai gratuit"
     r"|\b(?:kostenlos|gratis|unverbindlich)\s+(?:\w+\s+)?testen\b|\bkostenlose[nr]?\s+test\w*"
     r"|\bprueba\s+(?:gratuita|gratis)\b|\bessai\s+gratuit\b|\bgratuit\s+pendant\b"
+    # Dutch, Italian, Portuguese: "gratis proberen", "prova gratuita", "teste grátis"
+    r"|\bgratis\s+(?:\w+\s+)?(?:proberen|uitproberen)\b|\bproefperiode\b|\bprova\s+gratuita\b"
+    r"|\bperiodo\s+di\s+prova\b|\bteste\s+gr\u00e1tis\b|\bper\u00edodo\s+de\s+teste\b"
 )
 TRIAL = re.compile(r"\btrial\b|" + _FREE_TRIAL.pattern)  # a trial offer, in any of the languages above
 _SUBSCRIPTION_CUES = (
@@ -51,6 +63,9 @@ _SUBSCRIPTION_CUES = (
     "pro monat", "und monat", "im monat", "monatlich", "/monat", "pro jahr", "j\u00e4hrlich", "abonnement",
     "al mes", "/mes", "por mes", "y mes", "mensual", "al a\u00f1o", "anual", "suscripci\u00f3n",
     "par mois", "/mois", "mensuel", "par an", "annuel",
+    "per maand", "/maand", "per jaar", "maandelijks", "jaarlijks", "abonnement",
+    "al mese", "/mese", "all'anno", "mensile", "annuale", "abbonamento",
+    "por m\u00eas", "/m\u00eas", "por ano", "mensal", "assinatura",
 )
 _ONE_TIME_CUES = ("one-time", "one time", "lifetime", "pay once", "single payment", "one-off", "once-off")
 _USAGE_CUES = ("usage-based", "pay as you go", "pay-as-you-go", "per request", "per api call", "metered")
@@ -59,9 +74,22 @@ _FREE_PLAN_CUES = (
     "free plan", "free tier", "free forever", "free version", "free edition", "free account",
     "kostenloser tarif", "kostenlose version", "f\u00fcr immer kostenlos", "dauerhaft kostenlos", "gratis hasta",
     "plan gratuito", "plan gratis", "siempre gratis", "gratis para siempre", "offre gratuite", "formule gratuite",
-    "gratuit pour toujours", "version gratuite",
+    "gratuit pour toujours", "version gratuite", "gratis abonnement", "gratis versie", "gratis plan",
+    "piano gratuito", "versione gratuita", "plano gratuito", "plano gr\u00e1tis", "vers\u00e3o gratuita",
+    # the product itself is free, and paying is for an extra ("The app is free. You only pay for sync.")
+    "app is free", "is free to use", "free to use", "stays free", "always free", "free for individuals",
+    "app ist kostenlos", "bleibt kostenlos", "la app es gratis", "la app es gratuita", "l'app est gratuite",
+    "reste gratuit", "blijft gratis",
 )
-_FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita")
+# No price on the page, only an invitation to ask: "Contact sales", "Preis auf Anfrage", "Sur devis"
+_CONTACT_CUES = (
+    "contact us", "contact sales", "talk to sales", "talk to us", "request a quote", "get a quote", "request pricing",
+    "custom pricing", "custom quote", "let's talk", "auf anfrage", "angebot anfordern", "vertrieb kontaktieren",
+    "sprechen sie uns an", "sur devis", "nous contacter", "contactez-nous", "a consultar", "cont\u00e1ctanos",
+    "contactar con ventas", "solicita una cotizaci\u00f3n", "presupuesto a medida", "op aanvraag", "neem contact op",
+    "su richiesta", "contattaci", "sob consulta", "fale conosco",
+)
+_FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita", "gr\u00e1tis")
 _STAGE_CUES: dict[str, tuple[str, ...]] = {
     "pre-launch": ("pre-launch", "prelaunch", "coming soon", "join the waitlist", "waitlist", "launching soon"),
     "alpha": ("alpha",),
@@ -119,6 +147,8 @@ def pricing_cues(quote: str) -> set[str]:
     """Which pricing models a single quote speaks for (before combining quotes)."""
     q = _without_trials(quote)
     found: set[str] = set()
+    if TRIAL.search(normalise(quote)):
+        found.add("free trial")
     if contains_phrase(q, "freemium"):
         found.add("freemium")
     if _any_cue(q, _SUBSCRIPTION_CUES):
@@ -143,6 +173,8 @@ def pricing_cues(quote: str) -> set[str]:
         found.add("free")
     if has_price(q) or contains_phrase(q, "paid"):
         found.add("paid")
+    if _any_cue(q, _CONTACT_CUES):
+        found.add("contact")
     return found
 
 
@@ -155,7 +187,8 @@ def supports_pricing_model(value: str, quotes: Iterable[str]) -> list[int]:
     """Indexes of the quotes that together support ``value`` (empty: not supported).
 
     "freemium" needs the word itself, or a free plan in one quote and a price or
-    subscription in another (or the same).
+    subscription in another (or the same); "free trial" a trial and a paid offer
+    the same way.
     """
     cues = [pricing_cues(q) for q in quotes]
     if value == "freemium":
@@ -167,6 +200,10 @@ def supports_pricing_model(value: str, quotes: Iterable[str]) -> list[int]:
         return sorted(set(free[:1] + paid[:1])) if free and paid else []
     if value == "paid":
         return [i for i, c in enumerate(cues) if is_paid(c)]
+    if value == "free trial":  # a trial of something paid: both must be quoted
+        trial = [i for i, c in enumerate(cues) if "free trial" in c]
+        paid = [i for i, c in enumerate(cues) if is_paid(c)]
+        return sorted(set(trial[:1] + paid[:1])) if trial and paid else []
     return [i for i, c in enumerate(cues) if value in c]
 
 

@@ -23,7 +23,7 @@ import lxml.html
 from extruct.jsonld import JsonLdExtractor
 from extruct.utils import parse_xmldom_html
 
-from .regions import boilerplate_regions, hide_by_stylesheet, hide_permalinks, logo_sources, refresh_target
+from .regions import boilerplate_regions, hide_by_stylesheet, hide_permalinks, is_boilerplate, logo_sources, refresh_target
 
 MAX_HTML_CHARS = 5_000_000
 """Input beyond this many characters is ignored (the crawler caps pages lower)."""
@@ -56,6 +56,9 @@ _EMAIL = re.compile(r"[^@\s<>()\[\]:;\\\"',]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z
 _CONTROL_CHARS = {code: None for code in range(32) if code not in (9, 10, 13)} | {0x7F: None}
 # Source line breaks are ordinary whitespace in HTML; only block elements break lines.
 _SOURCE_WHITESPACE = str.maketrans("\n\r\t\f\v", "     ")
+# Hyphenation hints and zero-width breaks: a visitor never sees them ("Sprecher\u00aderkennung" reads
+# "Sprechererkennung"), so the visible text does not hold them either and a quote of what is shown matches.
+_INVISIBLE_FORMAT = str.maketrans("", "", "\u00ad\u200b\u2060\ufeff")
 
 
 @dataclass(frozen=True)
@@ -135,7 +138,7 @@ def _parse(html: str) -> lxml.html.HtmlElement | None:
 
 
 def _normalise(text: str) -> str:
-    return " ".join(text.split())
+    return " ".join(text.translate(_INVISIBLE_FORMAT).split())
 
 
 def _title(root: lxml.html.HtmlElement) -> str:
@@ -255,7 +258,7 @@ def _links(root: lxml.html.HtmlElement, base_url: str) -> Iterator[tuple[str, st
 
 def _empty_structured() -> dict[str, Any]:
     return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": [], "emails": [], "embeds": [],
-            "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": []}
+            "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": ""}
 
 
 def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[str, Any]:
@@ -272,14 +275,35 @@ def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[s
     result["refresh"] = (_join(base, target) or "") if target else ""
     result["lang"] = (root.get("lang") or "").strip().lower()[:20]
     result["tags"] = _tag_links(root)
+    result["headline"] = _headline(root)
     return result
 
 
+def _headline(root: lxml.html.HtmlElement) -> str:
+    """The text of the page's first visible ``h1`` outside boilerplate: the line the page leads with."""
+    for heading in root.iter("h1"):
+        if _hidden_by_ancestor(heading) or any(is_boilerplate(a) for a in heading.iterancestors()):
+            continue
+        text = _normalise(_visible_text_of(heading))
+        if text:
+            return text[:300]
+    return ""
+
+
+_TAG_ARCHIVE = re.compile(
+    r"^(?:https?://[^/?#]+)?/(?:[\w-]+/)?(?:tag|tags|etiqueta|etiquetas|schlagwort|schlagworte|stichwort|mot-cle"
+    r"|mots-cles|etiquette|trefwoord|tema)/[^/?#]+/?$",
+    re.IGNORECASE,
+)
+
+
 def _tag_links(root: lxml.html.HtmlElement) -> list[str]:
-    """Texts of visible ``rel="tag"`` links: the tags a blog or shop puts on its own posts and products."""
+    """Texts of visible tag links: the tags a blog or shop puts on its own posts and products, marked
+    ``rel="tag"`` or linking to a tag archive (``/tag/sync/``, ``/etiqueta/cfdi/``: themes that omit the rel)."""
     found: list[str] = []
     for anchor in root.iter("a"):
-        if "tag" not in (anchor.get("rel") or "").lower().split() or _hidden_by_ancestor(anchor):
+        is_tag = "tag" in (anchor.get("rel") or "").lower().split() or bool(_TAG_ARCHIVE.search(anchor.get("href") or ""))
+        if not is_tag or _hidden_by_ancestor(anchor):
             continue
         text = _normalise(_visible_text_of(anchor))
         if text and len(text) <= 100 and text not in found:

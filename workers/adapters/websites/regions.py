@@ -31,6 +31,7 @@ _HIDING = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*(?:hidde
 _SIMPLE_SELECTOR = re.compile(r"^[A-Za-z0-9_\-\.#\s>\[\]=\"'*]+$")
 _BOILER_TOKENS = re.compile(r"cookie|consent|gdpr|footer|navbar|topbar|top-bar|announcement|eyebrow|site-nav|skip-link", re.I)
 _BOILER_ROLES = frozenset({"contentinfo", "navigation"})
+_CONTENT_TAGS = frozenset({"html", "body", "main", "article", "h1", "h2", "h3", "h4", "h5", "h6"})
 _REFRESH_URL = re.compile(r"^\s*\d*(?:\.\d*)?\s*[;,]?\s*(?:url\s*=\s*)?['\"]?([^'\"\s]+)['\"]?\s*$", re.IGNORECASE)
 _SCRIPT_REDIRECT = re.compile(
     r"^\s*(?:(?:window|document|top|self)\.)?location(?:\.href)?\s*=\s*(['\"])([^'\"]+)\1\s*;?\s*$"
@@ -83,8 +84,10 @@ def is_boilerplate(element: lxml.html.HtmlElement) -> bool:
         return True
     if tag == "header" or role == "banner":
         return next(element.iter("h1"), None) is None
+    if tag in _CONTENT_TAGS:
+        return False  # a heading's class names how it scrolls ("anchorWithStickyNavbar"), not a region
     tokens = f"{element.get('class') or ''} {element.get('id') or ''}"
-    return bool(tokens.strip()) and bool(_BOILER_TOKENS.search(tokens)) and tag not in ("html", "body", "main")
+    return bool(tokens.strip()) and bool(_BOILER_TOKENS.search(tokens))
 
 
 def boilerplate_regions(root: lxml.html.HtmlElement) -> Iterator[lxml.html.HtmlElement]:
@@ -114,7 +117,8 @@ def refresh_target(root: lxml.html.HtmlElement) -> str | None:
 
 
 def logo_sources(root: lxml.html.HtmlElement, home_hrefs: frozenset[str]) -> Iterator[str]:
-    """``src`` of images that are the site's own logo: in a link to the homepage, or marked logo/brand in a header bar."""
+    """``src`` of images that are the site's own logo: in a link to the homepage, or marked logo/brand in a header
+    bar or in a link marked logo/brand."""
     for image in root.iter("img"):
         src = (image.get("src") or "").strip()
         if not src:
@@ -123,6 +127,8 @@ def logo_sources(root: lxml.html.HtmlElement, home_hrefs: frozenset[str]) -> Ite
         home_link = any(a.tag == "a" and (a.get("href") or "").strip() in home_hrefs for a in ancestors)
         in_bar = any(is_boilerplate(a) and a.tag != "footer" and "footer" not in (a.get("class") or "").lower()
                      and (a.get("role") or "") != "contentinfo" for a in ancestors)
-        hinted = bool(_LOGO_HINT.search(" ".join((src, image.get("class") or "", image.get("id") or ""))))
-        if home_link and (in_bar or hinted) or (in_bar and hinted):
+        hinted = bool(_LOGO_HINT.search(" ".join((src, image.get("class") or "", image.get("id") or "", image.get("alt") or ""))))
+        # a link the site itself marks as its logo ('<a href="/home" class="logo">'), wherever it points
+        marked_link = any(a.tag == "a" and _LOGO_HINT.search(f"{a.get('class') or ''} {a.get('id') or ''}") for a in ancestors)
+        if home_link and (in_bar or hinted) or (in_bar and hinted) or (marked_link and hinted):
             yield src

@@ -26,6 +26,18 @@ KEYWORD_WEIGHTS: dict[str, int] = {
     "customers": 6, "customer": 6, "testimonials": 5, "case": 4, "studies": 4, "showcase": 4,
     "contact": 6,
     "blog": 4, "news": 3, "changelog": 3, "press": 3,
+    # the same pages in German, French, Spanish, Dutch, Italian and Portuguese
+    "preise": 10, "tarife": 8, "funktionen": 9, "produkt": 8, "ueber": 9, "uber": 9, "\u00fcber": 9,
+    "unternehmen": 7, "fragen": 6, "hilfe": 4, "kontakt": 6, "impressum": 7, "imprint": 7,
+    "tarifs": 10, "prix": 9, "fonctionnalites": 9, "fonctionnalit\u00e9s": 9, "produit": 8, "propos": 9,
+    "entreprise": 7, "equipe": 7, "\u00e9quipe": 7, "mentions": 6, "contactez": 5,
+    "precios": 10, "planes": 8, "funciones": 9, "caracteristicas": 8, "caracter\u00edsticas": 8, "producto": 8,
+    "nosotros": 9, "empresa": 7, "equipo": 7, "preguntas": 6, "ayuda": 4, "contacto": 6, "aviso": 5,
+    "prijzen": 10, "tarieven": 9, "functies": 9, "vragen": 6, "veelgestelde": 6,
+    "prezzi": 10, "piani": 8, "funzionalita": 9, "funzionalit\u00e0": 9, "siamo": 8, "azienda": 7,
+    "squadra": 5, "domande": 6, "contatti": 6,
+    "precos": 10, "pre\u00e7os": 10, "planos": 8, "funcionalidades": 9, "recursos": 7, "sobre": 8,
+    "perguntas": 6, "contato": 6,
 }
 MAX_CANDIDATES = 2_000
 
