@@ -6,10 +6,11 @@ then), no pressed buttons. So its body depends only on the address, the day
 and the projections it reads, like the API's documents in the executor's
 response cache, and is kept the same way: stamped with those projections'
 positions and generations and dropped when any of them moves (every process
-hears every move, `projections/runtime.py`). Rendering the listing page cost
-more of the server's CPU than all the reads it makes (docs/performance.md,
-"The website's pages"). What a signed-out visit still does per request (count
-a view, give a new browser its CSRF cookie) stays with the caller.
+hears every move, `projections/runtime.py`). No single part of the listing
+page's build dominated its CPU (the render, the reads, the hand-offs to worker
+threads: docs/performance.md, "The website's pages"), so the whole page is
+kept. What a signed-out visit still does per request (count a view, give a new
+browser its CSRF cookie) stays with the caller.
 """
 
 from __future__ import annotations
