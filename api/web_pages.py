@@ -160,10 +160,13 @@ class WebPages:
                    "me": me, "errors": {}, "values": {}, **ctx}
         response = self.templates.TemplateResponse(request, template, context, status_code=status)
         if new_browser:
-            response.set_cookie(self.id.csrf.cookie_name, new_browser, httponly=True, samesite="lax",
-                                secure=self.secure, path="/")
+            self._browser_cookie(response, new_browser)
         self._private(response)
         return response
+
+    def _browser_cookie(self, response: Response, value: str) -> None:
+        """The CSRF browser cookie a browser without one gets with its first page."""
+        response.set_cookie(self.id.csrf.cookie_name, value, httponly=True, samesite="lax", secure=self.secure, path="/")
 
     @staticmethod
     def _private(response: Response) -> None:

@@ -15,6 +15,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from api.csrf import Csrf
+from api.web_page_cache import CachedPage, PageCache
 from api.web_public import PageProblem, PublicSite
 from api.web_review_section import review_section
 from queries import updates as updates_q
@@ -36,7 +38,15 @@ def ids_of(*groups: list[dict[str, Any]]) -> list[int]:
     return out
 
 
+# What a listing page shows: the profile and alternatives, badges, reviews and card ids, the site's facts.
+LISTING_PAGE_READS = ("listing_view", "catalog_view", "launches_view", "reviews_view", "updates_view")
+
+
 class DirectoryPages(PublicSite):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.signed_out = PageCache(self.s.runtime, LISTING_PAGE_READS)
+
     def routes(self) -> list[BaseRoute]:
         p = self.page
         return [
@@ -69,6 +79,26 @@ class DirectoryPages(PublicSite):
         })
 
     async def listing(self, request: Request) -> Response:
+        """A listing's profile; a signed-out visitor's is rendered once per move of what it shows (`api.web_page_cache`)."""
+        if self.id.sessions.lookup(request.cookies.get(self.session_cookie)) is not None:
+            return (await self._listing(request))[0]
+        key = (request.url.path, request.url.query, self.s.today())
+        hit = self.signed_out.get(key)
+        if hit is not None:
+            self.s.views.hit(hit.listing_id)  # counted as get_listing counts a cached answer
+            response = Response(hit.body, headers=dict(hit.headers))
+            if not request.cookies.get(self.id.csrf.cookie_name):
+                self._browser_cookie(response, Csrf.new_browser_value())
+            return response
+        stamp = self.signed_out.stamp()
+        response, listing_id = await self._listing(request)
+        if response.status_code == 200 and isinstance(response.body, bytes):
+            headers = tuple((k, v) for k, v in response.headers.items() if k not in ("set-cookie", "content-length"))
+            self.signed_out.put(key, stamp, CachedPage(response.body, headers, listing_id))
+        return response
+
+    async def _listing(self, request: Request) -> tuple[Response, int]:
+        """The page and the listing it shows."""
         slug = request.path_params["slug"]
         doc = await self.op(request, "get_listing", {"slug": slug})
         alternatives = await self.op(request, "get_alternatives", {"slug": slug, "per_page": 6})
@@ -93,13 +123,14 @@ class DirectoryPages(PublicSite):
         page = request.query_params.get("page") or "1"
         section = await run_in_threadpool(review_section, self.s.reads, int(doc["listing_id"]),
                                           session.account_id if session else None, int(page) if page.isdigit() else 1)
-        return await self.show(request, "public/listing.html", {
+        response = await self.show(request, "public/listing.html", {
             **section, "review_pager": self.pager(request, section["reviews"]),
             "l": doc, "alternatives": others, "badges": badges["badges"], "jsonld": ld,
             "listing_ids": [doc["listing_id"], *ids_of(others)], "og_type": "product",
             "description": doc.get("short_description") or doc.get("tagline") or "",
             "og_image": doc.get("logo_url"),
         })
+        return response, int(doc["listing_id"])
 
     async def launches_index(self, request: Request) -> Response:
         section = request.query_params.get("section") or "recent"

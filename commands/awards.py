@@ -56,11 +56,16 @@ def _launched_in(store: EventStore, listing_id: int, week: str) -> bool:
 
 
 def _standings(store: EventStore, cmd: CloseLaunchWeek) -> list[awards.Standing]:
-    """The standings handed in, less any listing that is not a live launch of the week."""
+    """The standings handed in that can win: voted-for live launches of the week.
+
+    A listing without votes is never ranked (`awards.rank`), so it is dropped
+    before its stream is loaded: a week of many launches and few votes (a bulk
+    import) would otherwise load every launch on each scheduler tick.
+    """
     return [
         awards.Standing(s.listing_id, s.votes, s.first_vote_at)
         for s in cmd.standings
-        if _launched_in(store, s.listing_id, cmd.week)
+        if s.votes > 0 and _launched_in(store, s.listing_id, cmd.week)
     ]
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from projections.reads import ReadStore
 from queries.search import VIEW, Correction, run_with_settings
+from queries.word_cache import word_cache
 
 MAX_CORRECTIONS = 3
 MAX_COMPLETIONS = 5  # vocabulary words the last query word may be the beginning of
@@ -37,21 +38,44 @@ def correct(reads: ReadStore, tokens: list[str]) -> tuple[Correction, ...]:
 
     The last word also gains the shortest vocabulary words it begins
     (type-ahead: `notio` finds `notion`), at most MAX_COMPLETIONS of them.
+
+    Each word's result is kept until the listing view moves (`queries.word_cache`),
+    so a word another query already corrected costs no round trip.
     """
     if not tokens:
         return ()
-    with reads.pool.connection() as conn:
-        close, loose = CANDIDATE_SIMILARITIES
-        found = dict(_candidates(reads, conn, tokens, close))
-        missing = [tok for tok in tokens if not found.get(tok) and len(tok) >= MIN_CORRECTABLE]
-        if missing:
-            found |= _one_edit(reads, conn, missing)
-        missing = [tok for tok in missing if not found.get(tok) and len(tok) > SHORT_WORD]
-        if missing:
-            found |= dict(_candidates(reads, conn, missing, loose))
-        completions = _completions(reads, conn, tokens[-1])
-    return tuple(Correction(tok, tuple(found.get(tok) or ()), completions if i == len(tokens) - 1 else ())
+    cache = word_cache(reads)
+    stamp = cache.stamp()  # before reading: what the vocabulary moves to meanwhile is not kept
+    found: dict[str, tuple[str, ...]] = {}
+    for tok in dict.fromkeys(tokens):
+        hit = cache.get(("fix", tok))
+        if isinstance(hit, tuple):
+            found[tok] = hit
+    begins = cache.get(("begins", tokens[-1]))
+    completions = begins if isinstance(begins, tuple) else None
+    todo = [tok for tok in dict.fromkeys(tokens) if tok not in found]
+    if todo or completions is None:
+        with reads.pool.connection() as conn:
+            fresh = _corrections(reads, conn, todo) if todo else {}
+            if completions is None:
+                completions = _completions(reads, conn, tokens[-1])
+        cache.put(stamp, {("fix", tok): words for tok, words in fresh.items()} | {("begins", tokens[-1]): completions})
+        found |= fresh
+    return tuple(Correction(tok, found.get(tok, ()), completions if i == len(tokens) - 1 else ())
                  for i, tok in enumerate(tokens))
+
+
+def _corrections(reads: ReadStore, conn: Any, tokens: list[str]) -> dict[str, tuple[str, ...]]:
+    """Each token's vocabulary words by the three steps of `correct` (empty when none is close)."""
+    close, loose = CANDIDATE_SIMILARITIES
+    found = dict(_candidates(reads, conn, tokens, close))
+    missing = [tok for tok in tokens if not found.get(tok) and len(tok) >= MIN_CORRECTABLE]
+    if missing:
+        found |= _one_edit(reads, conn, missing)
+    missing = [tok for tok in missing if not found.get(tok) and len(tok) > SHORT_WORD]
+    if missing:
+        found |= dict(_candidates(reads, conn, missing, loose))
+    return {tok: tuple(found.get(tok) or ()) for tok in tokens}
 
 
 def one_edit_variants(word: str) -> set[str]:
@@ -72,14 +96,14 @@ def _one_edit(reads: ReadStore, conn: Any, tokens: list[str]) -> dict[str, list[
     (docs/performance.md, "Search under distinct queries").
     """
     words = reads.tables(VIEW)["words"]
-    conn.execute(f"SELECT {BTREE_ONLY}")
     found = {}
-    for tok in tokens:
-        rows = conn.execute(
-            f"SELECT word FROM {words} WHERE word = ANY(%(variants)s) "
-            "ORDER BY levenshtein(word, %(tok)s), similarity(word, %(tok)s) DESC, word LIMIT %(n)s",
-            {"variants": sorted(one_edit_variants(tok)), "tok": tok, "n": MAX_CORRECTIONS},
-        ).fetchall()
+    for i, tok in enumerate(tokens):
+        # The variants travel as one space-separated text (folded words hold no spaces): binding several
+        # hundred array elements one by one cost more of the server's CPU than the lookup itself.
+        sql = (f"SELECT word FROM {words} WHERE word = ANY(string_to_array(%(variants)s, ' ')) "
+               "ORDER BY levenshtein(word, %(tok)s), similarity(word, %(tok)s) DESC, word LIMIT %(n)s")
+        params = {"variants": " ".join(sorted(one_edit_variants(tok))), "tok": tok, "n": MAX_CORRECTIONS}
+        rows = run_with_settings(conn, BTREE_ONLY, sql, params) if i == 0 else conn.execute(sql, params).fetchall()
         found[tok] = [row[0] for row in rows]
     return found
 

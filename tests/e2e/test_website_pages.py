@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from xml.etree import ElementTree
@@ -74,6 +75,35 @@ def test_the_listing_page_shows_the_profile_the_api_answers(http: httpx.Client) 
     assert ld["@type"] == "SoftwareApplication" and ld["name"] == doc["name"]
     assert ld["url"].endswith(f"/listings/{slug}")
     assert "/badges/" in page  # the listing's badge images
+
+
+def _quiet_positions(site: RunningServer) -> dict[str, int]:
+    """The projections' positions once they held still for a second (the demo's catch-up and first ticks done)."""
+    runtime = site.container.runtime
+    deadline = time.monotonic() + 60
+    while True:
+        before = dict(runtime.positions)
+        time.sleep(1.0)
+        if dict(runtime.positions) == before or time.monotonic() > deadline:
+            return before
+
+
+def test_a_signed_out_listing_page_is_the_same_for_every_new_browser_and_each_gets_its_cookie(site: RunningServer) -> None:
+    # The second browser is answered from the kept signed-out page; it still needs a CSRF cookie of its own.
+    for _ in range(5):  # again if a projection moved meanwhile (then the second answer was rendered anew)
+        quiet = _quiet_positions(site)
+        with httpx.Client(base_url=site.url, timeout=20) as first, httpx.Client(base_url=site.url, timeout=20) as second:
+            slug = _a_live_slug(first)
+            a, b = first.get(f"/listings/{slug}"), second.get(f"/listings/{slug}")
+            again = first.get(f"/listings/{slug}")  # a browser that has its cookie gets none again
+        if dict(site.container.runtime.positions) == quiet:
+            break
+    assert a.status_code == b.status_code == again.status_code == 200
+    assert a.text == b.text == again.text  # nothing of the visitor in a signed-out page
+    assert a.cookies.get("ld_csrf") and b.cookies.get("ld_csrf") and a.cookies["ld_csrf"] != b.cookies["ld_csrf"]
+    assert "set-cookie" not in again.headers
+    for r in (a, b, again):
+        assert r.headers["content-type"].startswith("text/html") and r.headers["cache-control"] == "no-store"
 
 
 def test_week_and_boards_carry_item_lists_and_the_billboard_is_labelled_paid(http: httpx.Client) -> None:

@@ -187,3 +187,13 @@ def test_trending_ties_fall_back_to_votes_then_launch(container) -> None:  # typ
     make(container, "Tie C", at=AT - timedelta(days=3))
     community.cast_vote(container.store, a.listing_id, "x", META)
     assert slugs(container, sort="trending") == ["tie-a", "tie-c", "tie-b"]  # no votes: launched earlier first
+
+
+def test_a_corrected_word_is_corrected_again_when_the_vocabulary_grows(directory) -> None:  # type: ignore[no-untyped-def]
+    # "kanbam" is corrected (to nothing: no listing has a word near it) and kept per word until listing_view moves.
+    assert slugs(directory, q="kanbam") == []
+    assert slugs(directory, q="kanbam") == []  # answered with the kept correction
+    make(directory, "Boardly", categories=("project-management",), tagline="Boards for teams",
+         description="A kanban board for small teams.")
+    # only the description has the word, so only a fresh correction (kanbam -> kanban) can find it
+    assert slugs(directory, q="kanbam") == ["boardly"]
