@@ -40,18 +40,15 @@ from projections.rebuild import rebuild as rebuild_projection
 from projections.repairs import Status
 
 __all__ = [  # names other modules import from here
-    "BATCH", "BEHIND_RETRY", "CATCH_UP_BATCH", "CHANNEL", "META", "REBUILD_LOCK", "SETUP_LOCK", "SKIPS", "STUCK_RETRY", "Failure",
+    "BATCH", "BEHIND_RETRY", "CHANNEL", "META", "REBUILD_LOCK", "SETUP_LOCK", "SKIPS", "STUCK_RETRY", "Failure",
     "ProjectionRuntime", "ReadModelBehind", "RebuildBlocked", "RetryPolicy", "Skip", "Status", "UndecodableEvent",
 ]
 
 log = logging.getLogger(__name__)
 
 BATCH = 1000
-"""Events per transaction for the live runner: small enough that every projection it holds gets its turn soon."""
-CATCH_UP_BATCH = 5000
-"""Events per transaction when catching up over a long log (a rebuild, a new projection, `launchdir projections`):
-the per-batch work (the read, the locked position row, the commit) and the batched writes of `flush` are shared
-by five times as many events."""
+"""Events per transaction for the live runner: small enough that every projection it holds gets its turn soon.
+Catching up over a long log uses each projection's `catch_up_batch`."""
 
 
 class ProjectionRuntime:
@@ -155,7 +152,7 @@ class ProjectionRuntime:
         target = self.events.head()
         position = -1
         while True:
-            moved = self.step(name, generation, batch=CATCH_UP_BATCH, upto=target)
+            moved = self.step(name, generation, batch=self.projections[name].catch_up_batch, upto=target)
             if moved < 0:
                 return max(position, self._position_of(name, generation))
             position = moved
