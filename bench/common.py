@@ -54,6 +54,30 @@ def scratch_database(keep: bool = False) -> Iterator[str]:
                 conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+@contextmanager
+def copied_database(source: str) -> Iterator[str]:
+    """A scratch copy of database `source` (CREATE DATABASE ... TEMPLATE), dropped afterwards.
+
+    A kept history is copied for every run, so each run starts from the same
+    log with every projection at position 0, and no run alters the original.
+    No session may be connected to `source` while it is copied.
+    """
+    params = psycopg.conninfo.conninfo_to_dict(source)
+    original = str(params["dbname"])
+    name = f"{original[:40]}_copy_{uuid.uuid4().hex[:6]}"
+    with psycopg.connect(source, autocommit=True) as conn:
+        conn.execute("SELECT 1")
+    params_admin = dict(params, dbname="postgres")
+    admin = psycopg.conninfo.make_conninfo(**params_admin)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}" TEMPLATE "{original}"')
+    try:
+        yield psycopg.conninfo.make_conninfo(**dict(params, dbname=name))
+    finally:
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

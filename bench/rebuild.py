@@ -12,10 +12,15 @@ service runs:
 
 Each row: the events the projection reads (its topics), the log positions
 scanned, seconds, events/s. Then the rebuild of every projection one after
-the other, and, for `listing_view`, the time from the start of its rebuild
+the other and two at a time (threads, own connections), and, for `listing_view`, the time from the start of its rebuild
 until a read in this process is answered from the new generation.
 
-    python -m bench.rebuild [--listings 10000] [--votes 5000] [--database URL] [--keep]
+With `--keep` the generated history is kept before any projection ran, and
+its URL printed; `--database URL` reuses it. Each run then works on a copy
+of it (dropped afterwards), so every run catches up from position 0 over
+the same log.
+
+    python -m bench.rebuild [--listings 10000] [--votes 5000] [--database URL] [--keep] [--only a,b]
 """
 
 from __future__ import annotations
@@ -23,13 +28,14 @@ from __future__ import annotations
 import argparse
 import threading
 import time
-from collections.abc import Callable
-from contextlib import nullcontext
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 from bench.bench_directory import generate
-from bench.common import scratch_database
+from bench.common import copied_database, scratch_database
 
 
 def _row(label: str, events: int, positions: int, seconds: float) -> str:
@@ -78,52 +84,86 @@ def switch_time(c: Any, name: str) -> tuple[float, float]:
     return (answered[0] if answered else float("nan")), total
 
 
+PARALLEL = 2  # rebuilds at once: the machine's cores (each rebuild is one Python thread and one connection)
+
+
+def rebuild_in_parallel(c: Any, names: list[str]) -> None:
+    """Rebuild every projection in `names`, `PARALLEL` at a time, each in its own thread and connections."""
+    with ThreadPoolExecutor(max_workers=PARALLEL) as pool:
+        for done in [pool.submit(c.runtime.rebuild, name) for name in names]:
+            done.result()
+
+
+def measure(db: str, names: list[str] | None) -> None:
+    """Catch-up of every projection (or `names`) from where it is, then a rebuild of each, then the switch time."""
+    from launchdir.bootstrap import bootstrap, ensure_catalog
+    from launchdir.settings import Settings
+
+    c = bootstrap(Settings(database_url=db, data_dir=Path("/tmp"), rate_limits=False))
+    try:
+        ensure_catalog(c)
+        head = c.store.position()
+        counts = c.runtime.events.topic_counts()
+        names = names or list(c.runtime.projections)
+        print(f"log head {head:,}; {sum(counts.values()):,} stored events\n")
+        header = "| projection | events read | log positions | seconds | events/s | positions/s |\n|---|---|---|---|---|---|"
+        print("catch-up from position 0 (skipped when the reused database is caught up)\n" + header)
+        for name in names:
+            if c.runtime.positions.get(name, 0) < head:
+                print(_row(name, read_events(c, counts, name), head, _timed(lambda n=name: c.runtime.catch_up(n))),
+                      flush=True)
+        print("\nrebuild (new generation from event 0, switch, drop the old one)\n" + header)
+        total = 0.0
+        for name in names:
+            seconds = _timed(lambda n=name: c.runtime.rebuild(n))
+            total += seconds
+            print(_row(name, read_events(c, counts, name), head, seconds), flush=True)
+        every = sum(read_events(c, counts, n) for n in names)
+        print(_row("all, one after the other", every, head * len(names), total))
+        print(_row(f"all, {PARALLEL} at a time", every, head * len(names),
+                   _timed(lambda: rebuild_in_parallel(c, names))), flush=True)
+        if "listing_view" in names:
+            answered, whole = switch_time(c, "listing_view")
+            print(f"\nlisting_view rebuilt again while serving: reads answered from the new generation "
+                  f"{answered:.1f} s after the rebuild started (rebuild with drop: {whole:.1f} s)")
+    finally:
+        c.close()
+
+
+def generated(listings: int, votes: int | None, keep: bool) -> Iterator[str]:
+    """A scratch database holding the directory history (no projection has run yet); kept when `keep`."""
+    from launchdir.bootstrap import bootstrap, ensure_catalog
+    from launchdir.settings import Settings
+
+    with scratch_database(keep=keep) as db:
+        c = bootstrap(Settings(database_url=db, data_dir=Path("/tmp"), rate_limits=False))
+        try:
+            ensure_catalog(c)
+            votes = listings // 2 if votes is None else votes
+            took, head = generate(c, listings, votes)
+            print(f"history: {listings:,} listings, {votes:,} votes: {head:,} events appended in {took:.1f} s")
+        finally:
+            c.close()
+        if keep:
+            print(f"kept (no projection ran in it; runs work on a copy): --database '{db}'")
+        yield db
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--listings", type=int, default=10_000)
     parser.add_argument("--votes", type=int, default=None, help="default: half the listings")
-    parser.add_argument("--database", default=None, help="reuse a database a run kept (--keep): skips generation")
-    parser.add_argument("--keep", action="store_true", help="keep the generated database and print its URL")
+    parser.add_argument("--database", default=None,
+                        help="reuse a history a run kept (--keep): skips generation; the run works on a copy of it")
+    parser.add_argument("--keep", action="store_true", help="keep the generated history and print its URL")
     parser.add_argument("--only", default=None, help="comma-separated projection names (default: all)")
     args = parser.parse_args()
+    names = args.only.split(",") if args.only else None
 
-    from launchdir.bootstrap import bootstrap, ensure_catalog
-    from launchdir.settings import Settings
-
-    with (nullcontext(args.database) if args.database else scratch_database(keep=args.keep)) as db:
-        c = bootstrap(Settings(database_url=db, data_dir=Path("/tmp"), rate_limits=False))
-        try:
-            ensure_catalog(c)
-            if not args.database:
-                votes = args.listings // 2 if args.votes is None else args.votes
-                took, head = generate(c, args.listings, votes)
-                print(f"history: {args.listings:,} listings, {votes:,} votes: {head:,} events appended in {took:.1f} s")
-            if args.keep:
-                print(f"kept: --database '{db}'")
-            head = c.store.position()
-            counts = c.runtime.events.topic_counts()
-            names = args.only.split(",") if args.only else list(c.runtime.projections)
-            print(f"log head {head:,}; {sum(counts.values()):,} stored events\n")
-            header = "| projection | events read | log positions | seconds | events/s | positions/s |\n|---|---|---|---|---|---|"
-            print("catch-up from position 0 (skipped when the reused database is caught up)\n" + header)
-            for name in names:
-                if c.runtime.positions.get(name, 0) < head:
-                    print(_row(name, read_events(c, counts, name), head, _timed(lambda n=name: c.runtime.catch_up(n))),
-                          flush=True)
-            print("\nrebuild (new generation from event 0, switch, drop the old one)\n" + header)
-            total = 0.0
-            for name in names:
-                seconds = _timed(lambda n=name: c.runtime.rebuild(n))
-                total += seconds
-                print(_row(name, read_events(c, counts, name), head, seconds), flush=True)
-            every = sum(read_events(c, counts, n) for n in names)
-            print(_row("all, one after the other", every, head * len(names), total))
-            if "listing_view" in names:
-                answered, whole = switch_time(c, "listing_view")
-                print(f"\nlisting_view rebuilt again while serving: reads answered from the new generation "
-                      f"{answered:.1f} s after the rebuild started (rebuild with drop: {whole:.1f} s)")
-        finally:
-            c.close()
+    with ExitStack() as stack:
+        source = args.database or stack.enter_context(contextmanager(generated)(args.listings, args.votes, args.keep))
+        db = stack.enter_context(copied_database(source)) if (args.database or args.keep) else source
+        measure(db, names)
 
 
 if __name__ == "__main__":

@@ -57,6 +57,10 @@ class Projection:
     tables: ClassVar[tuple[str, ...]]
     positioned: ClassVar[bool] = False
     """True when handlers also take the event's log position: `handler(self, cur, t, event, position)`."""
+    catch_up_batch: ClassVar[int] = 5000
+    """Events per transaction when catching up over a long log (a rebuild, a new projection): the per-batch
+    work and the one-statement-per-table writes of `flush` are shared by that many. A projection whose
+    statements cost more in a long pipeline than the batch saves sets it lower (`listing_view`)."""
     _handlers: ClassVar[dict[type[Any], Handler]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -92,18 +96,20 @@ class Projection:
         and after every event when it applies a failed batch event by event.
         """
 
-    def apply(self, cur: Cursor[Any], t: Tables, event: Any, position: int = 0) -> None:
+    def apply(self, cur: Cursor[Any], t: Tables, event: Any, position: int = 0, checked: bool = False) -> None:
         """Dispatch one event to its handler, with every string in it storable.
 
         Events stored before the text rule reached every door may hold NUL or
         lone surrogates, which PostgreSQL refuses in `text` and `jsonb`. The
         handler sees a copy with those characters replaced by U+FFFD (the log
         keeps the original). A clean event is passed as it is, after a quick look
-        (about 1.5 µs for a small one; docs/projections.md).
+        (about 1.5 µs for a small one, tens for a listing's profile;
+        docs/projections.md). `checked` says the stored JSON already showed it
+        clean (`projections/decoding.py`), which skips the look.
         """
         handler = self._handlers.get(type(event))
         if handler is not None:
-            if not all(map(_clean, vars(event).values())):  # a quick look first: copying costs more than looking
+            if not checked and not all(map(_clean, vars(event).values())):  # copying costs more than looking
                 event = storable_value(event)
             if self.positioned:
                 handler(self, cur, t, event, position)

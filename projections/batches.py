@@ -37,22 +37,25 @@ class UndecodableEvent(Exception):
 
 
 def apply(pool: ConnectionPool, projection: Projection, gen: int, start: int, end: int,
-          notes: list[tuple[int, Any]], skips: set[int], policy: RetryPolicy, moved: Moved, stopped: Stopped) -> int:
+          notes: list[tuple[int, Any]], skips: set[int], policy: RetryPolicy, moved: Moved, stopped: Stopped,
+          clean: frozenset[int] | set[int] = frozenset()) -> int:
     """Apply the events after `start` up to `end` (but `skips`) to generation `gen`; return the new position, or -1.
 
     The whole batch first; when it fails, event by event up to the one that
-    fails, which stops the generation there.
+    fails, which stops the generation there. `clean`: ids of events already
+    known to keep the text rule (`EventLog.read`).
     """
     try:
-        return apply_batch(pool, projection, gen, start, end, notes, skips, moved)
+        return apply_batch(pool, projection, gen, start, end, notes, skips, moved, clean)
     except Exception as exc:  # find the event, apply what comes before it, stop there
         log.info("projection %s: the batch after position %d failed (%s); applying it event by event",
                  projection.name, start, error_text(exc))
-        return apply_each(pool, projection, gen, start, end, notes, skips, policy, moved, stopped)
+        return apply_each(pool, projection, gen, start, end, notes, skips, policy, moved, stopped, clean)
 
 
 def apply_batch(pool: ConnectionPool, projection: Projection, gen: int, start: int, end: int,
-                notes: list[tuple[int, Any]], skips: set[int], moved: Moved) -> int:
+                notes: list[tuple[int, Any]], skips: set[int], moved: Moved,
+                clean: frozenset[int] | set[int] = frozenset()) -> int:
     """Apply the batch in one transaction with the new position (nothing when another runner moved the row)."""
     name = projection.name
     tables = Tables(name, gen, projection.tables)
@@ -65,7 +68,7 @@ def apply_batch(pool: ConnectionPool, projection: Projection, gen: int, start: i
         with conn.pipeline():  # handlers write without waiting for each round trip
             for event_id, event in notes:
                 if event_id not in skips:
-                    _apply_one(projection, cur, tables, event_id, event)
+                    _apply_one(projection, cur, tables, event_id, event, event_id in clean)
             projection.flush(cur, tables)  # rows the handlers kept back, each written once
         cur.execute(f"UPDATE {META} SET position=%s, {CLEARED} WHERE name=%s AND generation=%s", (end, name, gen))
         cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"move:{name}:{gen}:{end}"))
@@ -77,7 +80,7 @@ def apply_batch(pool: ConnectionPool, projection: Projection, gen: int, start: i
 
 def apply_each(pool: ConnectionPool, projection: Projection, gen: int, start: int, end: int,
                notes: list[tuple[int, Any]], skips: set[int], policy: RetryPolicy, moved: Moved,
-               stopped: Stopped) -> int:
+               stopped: Stopped, clean: frozenset[int] | set[int] = frozenset()) -> int:
     """Apply the batch one event at a time, each in a savepoint, up to the first event that fails."""
     name = projection.name
     tables = Tables(name, gen, projection.tables)
@@ -94,7 +97,7 @@ def apply_each(pool: ConnectionPool, projection: Projection, gen: int, start: in
                 continue
             try:
                 with conn.transaction():  # a savepoint: the failed event leaves nothing behind
-                    _apply_one(projection, cur, tables, event_id, event)
+                    _apply_one(projection, cur, tables, event_id, event, event_id in clean)
                     projection.flush(cur, tables)
             except Exception as exc:
                 failure = _block(cur, policy, name, gen, event_id, event, exc, before)
@@ -136,7 +139,8 @@ def _block(cur: psycopg.Cursor[Any], policy: RetryPolicy, name: str, gen: int, e
     return Failure(event_id, topic, error, row[0], attempts, row[1], failing)
 
 
-def _apply_one(projection: Projection, cur: psycopg.Cursor[Any], tables: Tables, event_id: int, event: Any) -> None:
+def _apply_one(projection: Projection, cur: psycopg.Cursor[Any], tables: Tables, event_id: int, event: Any,
+               checked: bool) -> None:
     if isinstance(event, Undecodable):
         raise UndecodableEvent(f"the stored event cannot be read: {event.error}")
-    projection.apply(cur, tables, event, event_id)
+    projection.apply(cur, tables, event, event_id, checked)

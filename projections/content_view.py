@@ -13,6 +13,7 @@ and tags, then the Markdown body).
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from psycopg import Cursor
 from psycopg.types.json import Jsonb
@@ -38,6 +39,7 @@ from events.listing import (
     ListingUnpublished,
     SlugClaimed,
 )
+from projections import bulk
 from projections.base import Projection, Tables, handles
 
 FOUNDER_COLUMNS = ("name", "bio", "country", "socials", "avatar_url", "account_id")
@@ -103,17 +105,27 @@ class ContentView(Projection):
 
     @handles(ListingCreated)
     def _company(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
+        self._batch(cur)
         p = e.profile
-        cur.execute(
-            f"""INSERT INTO {t['companies']} (listing_id, stream, slug, name, tagline, logo_url, url, status, story)
-                VALUES (%s, %s, %s, %s, %s, %s, %s, 'draft', %s) ON CONFLICT (listing_id) DO NOTHING""",
-            (e.listing_id, e.originator_id, e.slug, str(p.get("name") or ""), p.get("tagline"), p.get("logo_url"),
-             p.get("website_url"), Jsonb(dict(e.story))),
-        )
-        _relink(cur, t, e.listing_id, e.founders)
+        row: dict[str, Any] = {"listing_id": e.listing_id, "stream": e.originator_id, "slug": e.slug, "name": str(p.get("name") or ""),
+               "tagline": p.get("tagline"), "logo_url": p.get("logo_url"), "url": p.get("website_url"),
+               "status": "draft", "plan": None, "unlocked": [], "story": dict(e.story), "launched_at": None}
+        if e.originator_id in self._pending or e.listing_id in self._ids:  # created twice: written as it comes
+            self.flush(cur, t)
+            cur.execute(
+                f"""INSERT INTO {t['companies']} (listing_id, stream, slug, name, tagline, logo_url, url, status, story)
+                    VALUES (%s, %s, %s, %s, %s, %s, %s, 'draft', %s) ON CONFLICT (listing_id) DO NOTHING""",
+                (e.listing_id, e.originator_id, e.slug, row["name"], row["tagline"], row["logo_url"], row["url"],
+                 Jsonb(row["story"])),
+            )
+            _relink(cur, t, e.listing_id, e.founders)
+            return
+        self._pending[e.originator_id] = self._ids[e.listing_id] = row
+        self._links += _links(e.listing_id, e.founders)  # a new listing has no links to delete
 
     @handles(ListingEdited, ListingEditReverted)  # a staff revert puts fields back like an edit (the story too)
     def _company_edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited | ListingEditReverted) -> None:
+        self._written(cur, t, e.originator_id)
         sets = [f"{column} = %s" for key, column in COMPANY_COLUMNS.items() if key in e.changes]
         values = [e.changes[key] if key != "name" else str(e.changes[key] or "") for key in COMPANY_COLUMNS if key in e.changes]
         row = cur.execute(
@@ -128,14 +140,21 @@ class ContentView(Projection):
 
     @handles(SlugClaimed)
     def _slug(self, cur: Cursor[Any], t: Tables, e: SlugClaimed) -> None:
+        self._batch(cur)
+        if e.listing_id in self._ids:
+            self._ids[e.listing_id]["slug"] = e.slug
+            return
         cur.execute(f"UPDATE {t['companies']} SET slug = %s WHERE listing_id = %s", (e.slug, e.listing_id))
 
     @handles(ListingStorySet)
     def _story(self, cur: Cursor[Any], t: Tables, e: ListingStorySet) -> None:
+        if self._kept(cur, e.originator_id, story=dict(e.story)):
+            return
         cur.execute(f"UPDATE {t['companies']} SET story = %s WHERE stream = %s", (Jsonb(dict(e.story)), e.originator_id))
 
     @handles(ListingSectionsUnlocked)
     def _unlocked(self, cur: Cursor[Any], t: Tables, e: ListingSectionsUnlocked) -> None:
+        self._written(cur, t, e.originator_id)  # the set is merged by PostgreSQL, in its order
         cur.execute(
             f"""UPDATE {t['companies']} SET unlocked = (
                     SELECT jsonb_agg(DISTINCT s) FROM jsonb_array_elements_text(unlocked || %s) AS s)
@@ -147,6 +166,11 @@ class ContentView(Projection):
     def _status(self, cur: Cursor[Any], t: Tables, e: Any) -> None:
         status = {ListingQueuedForFree: "awaiting_badge", ListingScheduled: "scheduled", ListingUnpublished: "unpublished"}[type(e)]
         plan = getattr(e, "plan", None) or ("free" if isinstance(e, ListingQueuedForFree) else None)
+        self._batch(cur)
+        kept = self._pending.get(e.originator_id)
+        if kept is not None:
+            kept.update(status=status, plan=plan if plan is not None else kept["plan"])
+            return
         cur.execute(
             f"UPDATE {t['companies']} SET status = %s, plan = coalesce(%s, plan) WHERE stream = %s",
             (status, plan, e.originator_id),
@@ -154,10 +178,50 @@ class ContentView(Projection):
 
     @handles(ListingLaunched, ListingPublishedByStaff)
     def _live(self, cur: Cursor[Any], t: Tables, e: ListingLaunched | ListingPublishedByStaff) -> None:
+        if self._kept(cur, e.originator_id, status="live", plan=e.plan, launched_at=e.timestamp):
+            return
         cur.execute(
             f"UPDATE {t['companies']} SET status = 'live', plan = %s, launched_at = %s WHERE stream = %s",
             (e.plan, e.timestamp, e.originator_id),
         )
+
+    # ------------------------------------------------------------ batch memory
+    #
+    # Companies created in this batch (and their founder links) are kept in memory, changed there by the
+    # events that follow, and written at `flush` with one statement per table (`projections/bulk.py`).
+    # The memory belongs to the batch's cursor (one transaction): a new cursor forgets it.
+
+    _batch_cursor: Any = None
+    _pending: dict[UUID, dict[str, Any]] = {}  # stream id -> the company row kept back
+    _ids: dict[int, dict[str, Any]] = {}  # listing id -> the same rows
+    _links: list[tuple[int, str, int, str | None]] = []
+
+    def _batch(self, cur: Cursor[Any]) -> None:
+        if self._batch_cursor is not cur:
+            self._batch_cursor, self._pending, self._ids, self._links = cur, {}, {}, []
+
+    def _kept(self, cur: Cursor[Any], stream: UUID, **changes: Any) -> bool:
+        """Change the kept-back row of `stream` in memory; False when it is not kept back (write it in SQL)."""
+        self._batch(cur)
+        row = self._pending.get(stream)
+        if row is not None:
+            row.update(changes)
+        return row is not None
+
+    def _written(self, cur: Cursor[Any], t: Tables, stream: UUID) -> None:
+        """Flush when `stream`'s row is kept back: the statement that follows changes it in the table."""
+        self._batch(cur)
+        if stream in self._pending:
+            self.flush(cur, t)
+
+    def flush(self, cur: Cursor[Any], t: Tables) -> None:
+        """Write the companies and founder links kept back, one statement per table."""
+        self._batch(cur)
+        bulk.insert(cur, t["companies"], COMPANY_ROW,
+                    [tuple(Jsonb(r[c]) if kind == "jsonb" else r[c] for c, kind in COMPANY_ROW)
+                     for r in self._pending.values()], "ON CONFLICT (listing_id) DO NOTHING")
+        bulk.insert(cur, t["links"], LINK_ROW, self._links, "ON CONFLICT (listing_id, founder_slug) DO NOTHING")
+        self._pending, self._ids, self._links = {}, {}, []
 
     # ------------------------------------------------------------ blog
 
@@ -203,11 +267,27 @@ def _sets(changes: dict[str, Any], columns: tuple[str, ...]) -> tuple[list[str],
 def _relink(cur: Cursor[Any], t: Tables, listing_id: int, founders: list[dict[str, Any]]) -> None:
     """A listing founder links to a profile through its `founder_slug`; the list order is kept."""
     cur.execute(f"DELETE FROM {t['links']} WHERE listing_id = %s", (listing_id,))
+    for row in _links(listing_id, founders):
+        cur.execute(
+            f"""INSERT INTO {t['links']} (listing_id, founder_slug, position, title) VALUES (%s, %s, %s, %s)
+                ON CONFLICT (listing_id, founder_slug) DO NOTHING""",
+            row,
+        )
+
+
+def _links(listing_id: int, founders: list[dict[str, Any]]) -> list[tuple[int, str, int, str | None]]:
+    """The link rows of a listing's founders that name a profile, in the list's order."""
+    rows = []
     for position, founder in enumerate(founders):
         slug = founder.get("founder_slug") if isinstance(founder, dict) else None
         if slug:
-            cur.execute(
-                f"""INSERT INTO {t['links']} (listing_id, founder_slug, position, title) VALUES (%s, %s, %s, %s)
-                    ON CONFLICT (listing_id, founder_slug) DO NOTHING""",
-                (listing_id, str(slug), position, founder.get("title")),
-            )
+            rows.append((listing_id, str(slug), position, founder.get("title")))
+    return rows
+
+
+COMPANY_ROW = (
+    ("listing_id", "bigint"), ("stream", "uuid"), ("slug", "text"), ("name", "text"), ("tagline", "text"),
+    ("logo_url", "text"), ("url", "text"), ("status", "text"), ("plan", "text"), ("unlocked", "jsonb"),
+    ("story", "jsonb"), ("launched_at", "timestamptz"),
+)
+LINK_ROW = (("listing_id", "bigint"), ("founder_slug", "text"), ("position", "int"), ("title", "text"))

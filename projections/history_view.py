@@ -21,6 +21,7 @@ Tables (per generation):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
@@ -39,6 +40,7 @@ from events.listing import (
     ListingVersionAccepted,
     SlugClaimed,
 )
+from projections import bulk
 from projections.base import Projection, Tables, handles
 
 NAME = "history_view"
@@ -84,10 +86,18 @@ class HistoryView(Projection):
 
     @handles(ListingCreated)
     def _created(self, cur: Cursor[Any], t: Tables, e: ListingCreated, position: int) -> None:
-        cur.execute(f"INSERT INTO {t['listings']} (listing_id, stream_id, slug) VALUES (%s, %s, %s) "
-                    "ON CONFLICT DO NOTHING", (e.listing_id, e.originator_id, e.slug))
+        self._batch(cur)
+        if e.originator_id in self._known or e.listing_id in self._by_id:  # created twice: write as it comes
+            self.flush(cur, t)
+            cur.execute(f"INSERT INTO {t['listings']} (listing_id, stream_id, slug) VALUES (%s, %s, %s) "
+                        "ON CONFLICT DO NOTHING", (e.listing_id, e.originator_id, e.slug))
+            listing = _Listing(e.listing_id, e.slug, pending=False)
+        else:
+            listing = _Listing(e.listing_id, e.slug, pending=True)
+            self._known[e.originator_id] = self._by_id[e.listing_id] = listing
+            self._new_listings.append((listing, e.originator_id))
         for m in e.milestones:
-            self._keep_milestone(cur, t, e.listing_id, dict(m))
+            self._keep_milestone(e.listing_id, dict(m))
         changes = {k: {"before": None, "after": v} for k, v in e.profile.items() if v not in (None, "", [], {})}
         for key in CREATED_LISTS:
             value = getattr(e, key)
@@ -95,16 +105,18 @@ class HistoryView(Projection):
                 changes[key] = {"before": None, "after": value}
         if e.milestones:
             changes["milestones"] = {"before": None, "after": list(e.milestones)}
-        self._version(cur, t, e, position, changes, review="not_needed", found=(e.listing_id, e.slug))
+        self._version(cur, t, e, position, changes, review="not_needed", found=listing)
 
     @handles(SlugClaimed)
     def _slug(self, cur: Cursor[Any], t: Tables, e: SlugClaimed, position: int) -> None:
         """A listing that takes a new slug: its versions are found under it from now on."""
-        # One statement, nothing fetched: it stays in the batch's pipeline (no round trip per event).
-        cur.execute(f"WITH moved AS (UPDATE {t['listings']} SET slug = %(slug)s WHERE listing_id = %(id)s "
-                    f"AND slug <> %(slug)s RETURNING listing_id) "
-                    f"UPDATE {t['versions']} SET slug = %(slug)s WHERE listing_id IN (SELECT listing_id FROM moved)",
-                    {"slug": e.slug, "id": e.listing_id})
+        self._batch(cur)
+        listing = self._by_id.get(e.listing_id)
+        if listing is not None:  # versions kept back take the listing's slug when written
+            listing.slug = e.slug
+            if listing.pending:  # created in this batch: none of its rows is written yet
+                return
+        self._claims[e.listing_id] = e.slug  # the rows written before: moved at `flush`, before anything is added
 
     # ------------------------------------------------------------ content changes
 
@@ -122,10 +134,11 @@ class HistoryView(Projection):
         m = {"milestone_id": e.milestone_id, "date": e.date, "title": e.title, "description": e.description, "url": e.url}
         listing_id = self._version(cur, t, e, position, {"milestones": {"before": None, "after": m}})
         if listing_id is not None:
-            self._keep_milestone(cur, t, listing_id, m)
+            self._keep_milestone(listing_id, m)
 
     @handles(ListingMilestoneDeleted)
     def _milestone_deleted(self, cur: Cursor[Any], t: Tables, e: ListingMilestoneDeleted, position: int) -> None:
+        self.flush(cur, t)
         row = cur.execute(
             f"DELETE FROM {t['milestones']} m USING {t['listings']} l WHERE l.stream_id = %s "
             "AND m.listing_id = l.listing_id AND m.milestone_id = %s RETURNING m.doc",
@@ -145,10 +158,11 @@ class HistoryView(Projection):
     def _reverted(self, cur: Cursor[Any], t: Tables, e: ListingEditReverted, position: int) -> None:
         changes = {k: {"before": e.before.get(k), "after": v} for k, v in e.changes.items()}
         listing_id = self._version(cur, t, e, position, changes, review="not_needed", revert_of=e.version_id)
+        self.flush(cur, t)  # what follows changes rows that may have been kept back
         if listing_id is not None and "milestones" in e.changes:
             cur.execute(f"DELETE FROM {t['milestones']} WHERE listing_id = %s", (listing_id,))
             for m in e.changes["milestones"] or []:
-                self._keep_milestone(cur, t, listing_id, dict(m))
+                self._keep_milestone(listing_id, dict(m))
         cur.execute(
             f"""UPDATE {t['versions']} SET review = 'reverted', reviewed_by = %s, reviewed_at = %s,
                     reverted_fields = ARRAY(SELECT DISTINCT f FROM unnest(reverted_fields || %s::text[]) AS f ORDER BY f),
@@ -159,43 +173,112 @@ class HistoryView(Projection):
 
     @handles(ListingVersionAccepted)
     def _accepted(self, cur: Cursor[Any], t: Tables, e: ListingVersionAccepted, position: int) -> None:
+        self.flush(cur, t)
         cur.execute(
             f"UPDATE {t['versions']} SET review = 'accepted', reviewed_by = %s, reviewed_at = %s "
             "WHERE version_id = %s AND review <> 'reverted'",
             (e.actor, e.timestamp, e.version_id),
         )
 
+    # ------------------------------------------------------------ batch memory
+    #
+    # Versions, new listings and milestones are kept in memory and written at `flush`, one statement per
+    # table (`projections/bulk.py`). The memory belongs to the batch's cursor (one transaction): a new
+    # cursor forgets it, so nothing kept back can outlive a rollback. Handlers that change rows already
+    # written (a slug claimed by an older listing, a revert, an acceptance) flush first and write as before.
+
+    _batch_cursor: Any = None
+    _known: dict[UUID, _Listing] = {}  # stream id -> listing, for the listings this batch has met
+    _by_id: dict[int, _Listing] = {}
+    _new_listings: list[tuple[_Listing, UUID]] = []
+    _versions: list[tuple[Any, ...]] = []
+    _milestones: dict[tuple[int, int], dict[str, Any]] = {}
+    _claims: dict[int, str] = {}  # listing id -> the slug it claimed last, for rows written before this batch
+
+    def _batch(self, cur: Cursor[Any]) -> None:
+        if self._batch_cursor is not cur:
+            self._batch_cursor, self._known, self._by_id = cur, {}, {}
+            self._new_listings, self._versions, self._milestones, self._claims = [], [], {}, {}
+
+    def flush(self, cur: Cursor[Any], t: Tables) -> None:
+        """Write what was kept back: slugs claimed by listings written before, then new rows, a statement per table.
+
+        The claims go first, so they move only rows that existed when they were
+        made (a listing created later in the batch keeps the slug it was created with).
+        """
+        self._batch(cur)
+        if self._claims:
+            cur.execute(
+                f"""WITH v AS (SELECT * FROM {bulk.unnested(CLAIM_COLUMNS)}),
+                    moved AS (UPDATE {t['listings']} l SET slug = v.slug FROM v
+                              WHERE l.listing_id = v.listing_id AND l.slug <> v.slug RETURNING l.listing_id, l.slug)
+                    UPDATE {t['versions']} x SET slug = moved.slug FROM moved WHERE x.listing_id = moved.listing_id""",
+                bulk.params(list(self._claims.items()), len(CLAIM_COLUMNS)),
+            )
+            self._claims = {}
+        bulk.insert(cur, t["listings"], LISTING_COLUMNS,
+                    [(listing.listing_id, stream, listing.slug) for listing, stream in self._new_listings],
+                    "ON CONFLICT DO NOTHING")
+        bulk.insert(cur, t["milestones"], MILESTONE_COLUMNS,
+                    [(listing_id, milestone_id, Jsonb(doc)) for (listing_id, milestone_id), doc in self._milestones.items()],
+                    "ON CONFLICT (listing_id, milestone_id) DO UPDATE SET doc = EXCLUDED.doc")
+        bulk.insert(cur, t["versions"], VERSION_COLUMNS,
+                    [(v[0], v[1].listing_id, v[2], v[1].slug, *v[3:]) for v in self._versions],
+                    "ON CONFLICT (version_id) DO NOTHING")
+        for listing, _ in self._new_listings:
+            listing.pending = False
+        self._new_listings, self._versions, self._milestones = [], [], {}
+
     # ------------------------------------------------------------ writing
 
     def _version(self, cur: Cursor[Any], t: Tables, e: Event, position: int, changes: dict[str, Any],
                  review: str | None = None, revert_of: int | None = None,
-                 found: tuple[int, str] | None = None) -> int | None:
-        """Record one version of the listing the event's stream belongs to; its listing id (None when unknown).
+                 found: _Listing | None = None) -> int | None:
+        """Keep one version of the listing the event's stream belongs to; its listing id (None when unknown).
 
-        `found` is the (listing id, slug) when the caller knows it (a creation), which saves a round trip.
+        The version's slug is the listing's when it is written: a slug claimed
+        later in the batch moves every version of the listing, these too.
         """
-        found = found or self._listing(cur, t, e.originator_id)
-        if found is None:  # an event for a listing this generation never saw created: nothing to show
+        self._batch(cur)
+        listing = found or self._listing(cur, t, e.originator_id)
+        if listing is None:  # an event for a listing this generation never saw created: nothing to show
             return None
-        listing_id, slug = found
-        cur.execute(
-            f"""INSERT INTO {t['versions']} (version_id, listing_id, stream_id, slug, stream_version, at, actor, channel,
-                    via, kind, changes, review, revert_of)
-                VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (version_id) DO NOTHING""",
-            (position, listing_id, e.originator_id, slug, e.originator_version, e.timestamp, e.actor, e.channel,
-             e.via, KINDS[type(e)], Jsonb(changes), review or review_of(e.actor), revert_of),
-        )
-        return listing_id
+        self._versions.append((position, listing, e.originator_id, e.originator_version, e.timestamp, e.actor,
+                               e.channel, e.via, KINDS[type(e)], Jsonb(changes), review or review_of(e.actor),
+                               revert_of))
+        return listing.listing_id
 
-    @staticmethod
-    def _listing(cur: Cursor[Any], t: Tables, stream_id: UUID) -> tuple[int, str] | None:
+    def _listing(self, cur: Cursor[Any], t: Tables, stream_id: UUID) -> _Listing | None:
+        """The listing of a stream: from this batch's memory, else read once (it is then remembered)."""
+        self._batch(cur)
+        listing = self._known.get(stream_id)
+        if listing is not None:
+            return listing
         row = cur.execute(f"SELECT listing_id, slug FROM {t['listings']} WHERE stream_id = %s", (stream_id,)).fetchone()
-        return (int(row[0]), str(row[1])) if row is not None else None
+        if row is None:
+            return None
+        listing = _Listing(int(row[0]), self._claims.get(int(row[0]), str(row[1])), pending=False)
+        self._known[stream_id] = self._by_id[listing.listing_id] = listing
+        return listing
 
-    @staticmethod
-    def _keep_milestone(cur: Cursor[Any], t: Tables, listing_id: int, m: dict[str, Any]) -> None:
-        cur.execute(
-            f"INSERT INTO {t['milestones']} (listing_id, milestone_id, doc) VALUES (%s, %s, %s) "
-            "ON CONFLICT (listing_id, milestone_id) DO UPDATE SET doc = EXCLUDED.doc",
-            (listing_id, int(m["milestone_id"]), Jsonb(m)),
-        )
+    def _keep_milestone(self, listing_id: int, m: dict[str, Any]) -> None:
+        self._milestones[(listing_id, int(m["milestone_id"]))] = m
+
+
+@dataclass
+class _Listing:
+    """A listing as this batch knows it; `pending` while its row is kept back (created in this batch)."""
+
+    listing_id: int
+    slug: str
+    pending: bool
+
+
+CLAIM_COLUMNS = (("listing_id", "int"), ("slug", "text"))
+LISTING_COLUMNS = (("listing_id", "int"), ("stream_id", "uuid"), ("slug", "text"))
+MILESTONE_COLUMNS = (("listing_id", "int"), ("milestone_id", "int"), ("doc", "jsonb"))
+VERSION_COLUMNS = (
+    ("version_id", "bigint"), ("listing_id", "int"), ("stream_id", "uuid"), ("slug", "text"),
+    ("stream_version", "int"), ("at", "timestamptz"), ("actor", "text"), ("channel", "text"), ("via", "text"),
+    ("kind", "text"), ("changes", "jsonb"), ("review", "text"), ("revert_of", "bigint"),
+)

@@ -47,6 +47,8 @@ __all__ = [  # names other modules import from here
 log = logging.getLogger(__name__)
 
 BATCH = 1000
+"""Events per transaction for the live runner: small enough that every projection it holds gets its turn soon.
+Catching up over a long log uses each projection's `catch_up_batch`."""
 
 
 class ProjectionRuntime:
@@ -138,17 +140,19 @@ class ProjectionRuntime:
         if row is None or int(row[0]) >= head or row[1]:
             return -1
         start, skips = int(row[0]), {int(i) for i in row[2]}
-        notes = self.events.read(after=start, upto=head, topics=self.projections[name].topics(), limit=batch)
+        clean: set[int] = set()
+        notes = self.events.read(after=start, upto=head, topics=self.projections[name].topics(), limit=batch,
+                                 clean=clean)
         end = notes[-1][0] if len(notes) == batch else head
         return batches.apply(self.pool, self.projections[name], gen, start, end, notes, skips, self.retry_policy,
-                             self._after_move, self._stopped)
+                             self._after_move, self._stopped, clean)
 
     def catch_up(self, name: str, generation: int | None = None, progress: Callable[[int, int], None] | None = None) -> int:
         """Apply batches until the projection reaches the head seen at the start, or stops at an event; return its position."""
         target = self.events.head()
         position = -1
         while True:
-            moved = self.step(name, generation, upto=target)
+            moved = self.step(name, generation, batch=self.projections[name].catch_up_batch, upto=target)
             if moved < 0:
                 return max(position, self._position_of(name, generation))
             position = moved

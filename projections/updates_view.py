@@ -19,13 +19,17 @@ Tables (per generation):
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 from psycopg import Cursor
 
 from events.community import ListingFollowed, ListingUnfollowed
 from events.listing import ListingCreated, ListingEdited, ListingEditReverted, ListingUpdatePosted
 from events.updates import UpdateFollowersNotified
+from projections import bulk
 from projections.base import Projection, Tables, handles
 from projections.listing_status import LIVE, STATUS_EVENTS, status_after
 
@@ -62,60 +66,118 @@ class UpdatesView(Projection):
 
     @handles(ListingCreated)
     def _created(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
-        cur.execute(
-            f"INSERT INTO {t['listings']} (listing_id, stream_id, slug, name, status) VALUES (%s, %s, %s, %s, 'draft') "
-            "ON CONFLICT (listing_id) DO NOTHING",
-            (e.listing_id, e.originator_id, e.slug, str(e.profile.get("name") or "")),
-        )
+        self._batch(cur)
+        name = str(e.profile.get("name") or "")
+        if e.originator_id in self._known or e.listing_id in self._ids:  # created twice: written as it comes
+            self.flush(cur, t)
+            cur.execute(
+                f"INSERT INTO {t['listings']} (listing_id, stream_id, slug, name, status) "
+                "VALUES (%s, %s, %s, %s, 'draft') ON CONFLICT (listing_id) DO NOTHING",
+                (e.listing_id, e.originator_id, e.slug, name),
+            )
+            return
+        listing = self._known[e.originator_id] = _Listing(e.listing_id, e.slug, name, "draft", pending=True)
+        self._new.append((e.originator_id, listing))
+        self._ids.add(e.listing_id)
 
     @handles(ListingEdited, ListingEditReverted)
     def _renamed(self, cur: Cursor[Any], t: Tables, e: ListingEdited | ListingEditReverted) -> None:
         if "name" not in e.changes:
             return
+        self._batch(cur)
         name = str(e.changes["name"] or "")
-        row = cur.execute(f"UPDATE {t['listings']} SET name = %s WHERE stream_id = %s RETURNING listing_id",
-                          (name, e.originator_id)).fetchone()
-        if row is not None:
-            cur.execute(f"UPDATE {t['updates']} SET name = %s WHERE listing_id = %s", (name, row[0]))
+        listing = self._known.get(e.originator_id)
+        if listing is not None:  # updates kept back take the listing's name when written
+            listing.name = name
+            if listing.pending:
+                return
+        # One statement, nothing fetched: it stays in the batch's pipeline.
+        cur.execute(f"WITH l AS (UPDATE {t['listings']} SET name = %(name)s WHERE stream_id = %(stream)s "
+                    f"RETURNING listing_id) "
+                    f"UPDATE {t['updates']} SET name = %(name)s WHERE listing_id IN (SELECT listing_id FROM l)",
+                    {"name": name, "stream": e.originator_id})
 
     @handles(*STATUS_EVENTS)
     def _status(self, cur: Cursor[Any], t: Tables, e: Any) -> None:
+        self._batch(cur)
         status = status_after(e)
-        row = cur.execute(f"UPDATE {t['listings']} SET status = %s WHERE stream_id = %s RETURNING listing_id",
-                          (status, e.originator_id)).fetchone()
-        if row is not None:
-            cur.execute(f"UPDATE {t['updates']} SET live = %s WHERE listing_id = %s AND live <> %s",
-                        (status == LIVE, row[0], status == LIVE))
+        listing = self._known.get(e.originator_id)
+        if listing is not None:  # updates kept back take `live` from the listing when written
+            listing.status = status
+            if listing.pending:
+                return
+        cur.execute(f"WITH l AS (UPDATE {t['listings']} SET status = %(status)s WHERE stream_id = %(stream)s "
+                    f"RETURNING listing_id) "
+                    f"UPDATE {t['updates']} SET live = %(live)s WHERE listing_id IN (SELECT listing_id FROM l) "
+                    f"AND live <> %(live)s",
+                    {"status": status, "stream": e.originator_id, "live": status == LIVE})
 
     # ------------------------------------------------------------ updates and their fan-out
 
     @handles(ListingUpdatePosted)
     def _posted(self, cur: Cursor[Any], t: Tables, e: ListingUpdatePosted) -> None:
-        row = cur.execute(f"SELECT listing_id, slug, name, status FROM {t['listings']} WHERE stream_id = %s",
-                          (e.originator_id,)).fetchone()
-        if row is None:  # a listing this generation never saw created
+        listing = self._listing(cur, t, e.originator_id)
+        if listing is None:  # a listing this generation never saw created
             return
-        listing_id, slug, name, status = row
-        live = status == LIVE
-        cur.execute(
-            f"""INSERT INTO {t['updates']} (listing_id, update_id, slug, name, title, body, posted_at, live)
-                VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT DO NOTHING""",
-            (listing_id, e.update_id, slug, name, e.title, e.body, e.timestamp, live),
-        )
+        live = listing.status == LIVE
+        self._updates.append((listing, e.update_id, e.title, e.body, e.timestamp))
         if live:
             author = e.actor.removeprefix("account:") if e.actor.startswith("account:") else None
-            cur.execute(
-                f"INSERT INTO {t['fanout']} (listing_id, update_id, author, posted_at) VALUES (%s, %s, %s, %s) "
-                "ON CONFLICT DO NOTHING",
-                (listing_id, e.update_id, author, e.timestamp),
-            )
+            self._fanout.append((listing.listing_id, e.update_id, author, e.timestamp))
 
     @handles(UpdateFollowersNotified)
     def _notified(self, cur: Cursor[Any], t: Tables, e: UpdateFollowersNotified) -> None:
+        self.flush(cur, t)
         cur.execute(
             f"UPDATE {t['fanout']} SET notified_at = %s, recipients = %s WHERE listing_id = %s AND update_id = %s",
             (e.timestamp, e.recipients, e.listing_id, e.update_id),
         )
+
+    # ------------------------------------------------------------ batch memory
+    #
+    # New listings, updates and fan-out rows are kept in memory and written at `flush`, one statement per
+    # table (`projections/bulk.py`); an update takes its listing's name and `live` when written, as the
+    # statements that rename a listing or change its status would have moved it. The memory belongs to
+    # the batch's cursor (one transaction): a new cursor forgets it, so nothing survives a rollback.
+
+    _batch_cursor: Any = None
+    _known: dict[UUID, _Listing] = {}  # stream id -> listing, for the listings this batch has met
+    _ids: set[int] = set()
+    _new: list[tuple[UUID, _Listing]] = []  # the listings created in this batch and not written yet
+    _updates: list[tuple[_Listing, int, str, str, datetime]] = []
+    _fanout: list[tuple[int, int, str | None, datetime]] = []
+
+    def _batch(self, cur: Cursor[Any]) -> None:
+        if self._batch_cursor is not cur:
+            self._batch_cursor, self._known, self._ids, self._new, self._updates, self._fanout = cur, {}, set(), [], [], []
+
+    def flush(self, cur: Cursor[Any], t: Tables) -> None:
+        """Write the listings, updates and fan-out rows kept back, one statement per table."""
+        self._batch(cur)
+        pending, self._new = self._new, []
+        bulk.insert(cur, t["listings"], LISTING_COLUMNS,
+                    [(x.listing_id, stream, x.slug, x.name, x.status) for stream, x in pending],
+                    "ON CONFLICT (listing_id) DO NOTHING")
+        bulk.insert(cur, t["updates"], UPDATE_COLUMNS,
+                    [(x.listing_id, update_id, x.slug, x.name, title, body, at, x.status == LIVE)
+                     for x, update_id, title, body, at in self._updates], "ON CONFLICT DO NOTHING")
+        bulk.insert(cur, t["fanout"], FANOUT_COLUMNS, self._fanout, "ON CONFLICT DO NOTHING")
+        for _, listing in pending:
+            listing.pending = False
+        self._updates, self._fanout = [], []
+
+    def _listing(self, cur: Cursor[Any], t: Tables, stream_id: UUID) -> _Listing | None:
+        """The listing of a stream: from this batch's memory, else read once (it is then remembered)."""
+        self._batch(cur)
+        listing = self._known.get(stream_id)
+        if listing is not None:
+            return listing
+        row = cur.execute(f"SELECT listing_id, slug, name, status FROM {t['listings']} WHERE stream_id = %s",
+                          (stream_id,)).fetchone()
+        if row is None:
+            return None
+        listing = self._known[stream_id] = _Listing(int(row[0]), str(row[1]), str(row[2]), str(row[3]), pending=False)
+        return listing
 
     # ------------------------------------------------------------ followers
 
@@ -130,3 +192,20 @@ class UpdatesView(Projection):
     def _unfollowed(self, cur: Cursor[Any], t: Tables, e: ListingUnfollowed) -> None:
         cur.execute(f"DELETE FROM {t['followers']} WHERE listing_id = %s AND account_id = %s",
                     (e.listing_id, e.account_id))
+
+
+@dataclass
+class _Listing:
+    """A listing as this batch knows it; `pending` while its row is kept back (created in this batch)."""
+
+    listing_id: int
+    slug: str
+    name: str
+    status: str
+    pending: bool
+
+
+LISTING_COLUMNS = (("listing_id", "int"), ("stream_id", "uuid"), ("slug", "text"), ("name", "text"), ("status", "text"))
+UPDATE_COLUMNS = (("listing_id", "int"), ("update_id", "int"), ("slug", "text"), ("name", "text"), ("title", "text"),
+                  ("body", "text"), ("posted_at", "timestamptz"), ("live", "boolean"))
+FANOUT_COLUMNS = (("listing_id", "int"), ("update_id", "int"), ("author", "text"), ("posted_at", "timestamptz"))

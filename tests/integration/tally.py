@@ -27,6 +27,7 @@ META = Meta(at=datetime(2026, 11, 16, tzinfo=timezone.utc), actor="staff:bench",
 class EventTally(Projection):
     name = "event_tally"
     tables = ("seen",)
+    catch_up_batch = 1000  # a few thousand events make several batches: tests see a catch-up move batch by batch
     delay = float(os.environ.get("TALLY_DELAY", "0"))
 
     def create(self, cur: Cursor[Any], t: Tables) -> None:
