@@ -101,11 +101,20 @@ class WebPages:
         return []
 
     def _page(self, handler: Callable[..., Response], form: bool = False, delay_on: int | None = None,
-              invalid: Redisplay | None = None) -> Callable[..., Any]:
-        """An endpoint around `handler`; `invalid` shows the form again with errors (else a message page)."""
+              invalid: Redisplay | None = None, threads: anyio.CapacityLimiter | None = None) -> Callable[..., Any]:
+        """An endpoint around `handler`; `invalid` shows the form again with errors (else a message page).
+
+        `threads`: a pool of its own for handlers that wait for the projections
+        (a vote's answer waits until the rankings show it), so a burst of them
+        never takes every thread of the shared pool that renders the pages.
+        """
         async def endpoint(request: Request) -> Response:
             data = await request.form() if form else FormData()
-            response = await run_in_threadpool(self._run, handler, request, data, form, invalid)
+            if threads is None:
+                response = await run_in_threadpool(self._run, handler, request, data, form, invalid)
+            else:
+                response = await anyio.to_thread.run_sync(
+                    lambda: self._run(handler, request, data, form, invalid), limiter=threads)
             if delay_on is not None and response.status_code == delay_on:
                 await anyio.sleep(FAILED_SIGNIN_DELAY)
             return response

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import anyio
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -39,6 +40,9 @@ from queries import listings as listings_q
 VOTE_QUOTA = 30  # votes or unvotes per account per minute
 VOTE_HOURLY = 300
 VIEWS = ["launches_view", "listing_view", "updates_view"]
+VOTE_THREADS = 64
+"""Threads of the votes' own pool: each answer waits (bounded) for the views, and a launch-day burst of such
+waits must not hold the threads that render every other page (docs/voting.md, "A burst of votes")."""
 
 
 def vote_limits() -> Limits:
@@ -51,14 +55,15 @@ class VotePages(WebPages):
         super().__init__(identity)
         self.limiter = LocalRateLimiter(vote_limits()) if limited else None  # off with LAUNCHDIR_RATE_LIMITS=off
         self.signals = VoteSignals(vote_signal_key(vote_secret, self.s.reads))  # keyed hashes, never raw values
+        self.threads = anyio.CapacityLimiter(VOTE_THREADS)
 
     def routes(self) -> list[BaseRoute]:
-        page = self._page
+        page, own = self._page, self.threads
         return [
-            Route("/listings/{slug}/vote", page(self.vote, form=True), methods=["POST"]),
-            Route("/listings/{slug}/unvote", page(self.unvote, form=True), methods=["POST"]),
-            Route("/listings/{slug}/follow", page(self.follow, form=True), methods=["POST"]),
-            Route("/listings/{slug}/unfollow", page(self.unfollow, form=True), methods=["POST"]),
+            Route("/listings/{slug}/vote", page(self.vote, form=True, threads=own), methods=["POST"]),
+            Route("/listings/{slug}/unvote", page(self.unvote, form=True, threads=own), methods=["POST"]),
+            Route("/listings/{slug}/follow", page(self.follow, form=True, threads=own), methods=["POST"]),
+            Route("/listings/{slug}/unfollow", page(self.unfollow, form=True, threads=own), methods=["POST"]),
             Route("/account/following", page(self.following), methods=["GET"]),
         ]
 
