@@ -31,7 +31,7 @@ from pathlib import Path
 import httpx
 import psycopg
 
-from bench.common import load, scratch_database, server_process
+from bench.common import load, process_rss, scratch_database, server_process
 
 REAL = ["Notion", "Notion Calendar", "Figma", "FigJam", "Linear", "Obsidian", "Slack", "Miro", "Airtable", "Zapier"]
 SYLLABLES = ["zor", "vik", "plen", "ta", "lum", "ora", "kwi", "bex", "dal", "fyn", "mor", "qua", "rix", "sol", "tem",
@@ -226,7 +226,8 @@ def main() -> None:
             print(_line("search, in process (typo queries)", search_in_process(c, args.rounds)))
         finally:
             c.close()
-        with server_process(db) as url:
+        pids: list[int] = []
+        with server_process(db, pids=pids) as url:
             print(_line("search over HTTP (typo queries)", search_over_http(url, args.rounds)))
             slug = httpx.get(url + "/api/v1/listings", params={"q": "notion", "per_page": "1"}).json()["items"][0]["slug"]
             for path in ("/api/v1/_bare", f"/api/v1/listings/{slug}"):
@@ -241,6 +242,7 @@ def main() -> None:
             print(f"  search under load: {args.connections} connections, {args.seconds:.0f} s, the typo queries in turn, "
                   "every request a real search")
             print("  " + searches.line() + f"   ratio to bare {searches.rps / bare.rps:.3f}")
+            print(f"  server RSS after the read benchmarks: {process_rss(pids[0]) / 2**20:.0f} MiB")
 
 
 if __name__ == "__main__":

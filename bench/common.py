@@ -85,14 +85,20 @@ def free_port() -> int:
 
 
 @contextmanager
-def server_process(database_url: str, extra_env: dict[str, str] | None = None, root: Path = ROOT) -> Iterator[str]:
-    """`launchdir serve` of the checkout at `root` in its own process (so client and server do not share a core)."""
+def server_process(database_url: str, extra_env: dict[str, str] | None = None, root: Path = ROOT,
+                   pids: list[int] | None = None) -> Iterator[str]:
+    """`launchdir serve` of the checkout at `root` in its own process (so client and server do not share a core).
+
+    `pids`, when given, receives the server's process id (its memory is read from /proc).
+    """
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "LAUNCHDIR_PORT": str(port),
            "LAUNCHDIR_RATE_LIMITS": "off", "PYTHONPATH": str(root), **(extra_env or {})}
     proc = subprocess.Popen([sys.executable, "-m", "launchdir.cli", "serve"], env=env, cwd=root,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
+    if pids is not None:
+        pids.append(proc.pid)
     try:
         deadline = time.monotonic() + 180  # a start on a busy shared machine (catch-up of a large history) is slow
         while True:

@@ -58,10 +58,11 @@ def _hold_inserts_of(conninfo: str, stream: Any) -> None:
 
 def _release(conninfo: str) -> None:
     with psycopg.connect(conninfo, autocommit=True) as conn:
-        conn.execute("DROP TRIGGER IF EXISTS test_hold ON launchdir_events")
-        # the killed client's backend: closed by the server as it would be after a crash
+        # the killed client's backend first: closed by the server as it would be after a crash (it holds the
+        # table's lock while it sleeps, so dropping the trigger before it would wait for its whole sleep)
         conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                      "WHERE datname = current_database() AND wait_event = 'PgSleep'")
+        conn.execute("DROP TRIGGER IF EXISTS test_hold ON launchdir_events")
 
 
 def _held(conninfo: str, timeout: float = 30.0) -> bool:
