@@ -29,12 +29,15 @@ from .reading import (
 from .text import clean, normalise, sentence_key, sentences
 
 MAX_ANSWER_CHARS = 1_500
-_NAME_WORD = r"[A-Z][a-z\u00c0-\u024f'\u2019-]+(?:[A-Z][a-z\u00c0-\u024f]+)?"  # "MacLeod", "DiNapoli" too
-NAME = (rf"{_NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos)\s+)?"
+# Upper-case initials include accented ones ("Élodie", "Ángela"); "MacLeod", "DiNapoli" too.
+_UPPER = "A-Z\u00c0-\u00d6\u00d8-\u00de"
+_NAME_WORD = rf"[{_UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'\u2019-]+(?:[{_UPPER}][a-z\u00df-\u00f6\u00f8-\u024f]+)?"
+# Particles between given name and surname, the Irish "Ó"/"Ní" among them ("Tomás Ó Súilleabháin").
+NAME = (rf"{_NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos|\u00d3|N\u00ed|Mac)\s+)?"
         rf"{_NAME_WORD}){{1,3}}")
 FOUNDER_WORD = re.compile(
     r"\b(?:co-?founder|founder|founding (?:ceo|cto|partner)|(?:mit)?gr\u00fcnder(?:in)?|co-?fundador(?:a)?|fundador(?:a)?"
-    r"|co-?fondat(?:eur|rice)|fondat(?:eur|rice)|(?:mede)?oprichter|(?:mede)?oprichtster|co-?fondator[ei]|fondator[ei])\b",
+    r"|co-?fondat(?:eur|rice)|fondat(?:eur|rice)|(?:mede)?oprichter|(?:mede)?oprichtster|co-?fondator[ei]|fondator[ei])s?\b",
     re.IGNORECASE,
 )
 FOUNDER_LINE = re.compile(
@@ -42,6 +45,14 @@ FOUNDER_LINE = re.compile(
 )
 FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+\d{{4}}\s+)?by\s+(?P<names>{NAME}(?:\s*(?:,|and|&)\s*{NAME})*)")
 NAME_ONLY = re.compile(rf"^{NAME}$")
+# A sentence naming its makers and then their role: "made in Pittsburgh by Dana Whitcomb and Luis Ortega,
+# co-founders", "criada em Florianópolis por Rafael Tavares, fundador".
+_AND = r"(?:,|and|&|und|y|e|et|en)"
+MADE_BY_FOUNDERS = re.compile(
+    rf"\b(?:by|von|por|par|door|da)\s+(?P<names>{NAME}(?:\s*{_AND}\s*{NAME})*),\s+(?:(?:the|its|our|ihre?|sus?|ses|seus?)\s+)?"
+    r"(?P<title>(?:co-?founders?|founders?|(?:mit)?gr\u00fcnder(?:in|innen)?|co-?fundador(?:a|es|as)?|fundador(?:a|es|as)?"
+    r"|co-?fondat(?:eur|rice)s?|fondat(?:eur|rice)s?|(?:mede)?oprichters?|co-?fondator[ei]|fondator[ei]))\b"
+)
 # A founder introducing themself: "Hi, I'm Wren Albright, founder of Inkpot", "Ich bin Ada Muster, Gründerin von ..."
 FIRST_PERSON_FOUNDER = re.compile(
     rf"\b(?:I'm|I\u2019m|I am|my name is|ich bin|je suis|soy|sono|ik ben|eu sou)\s+(?P<name>{NAME}),\s+"
@@ -178,6 +189,10 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
     ]
     for page in ordered:
         for index, line in enumerate(page.lines):
+            row = _table_row_founder(line)
+            if row and not _testimonial(page.lines, index, row[1], product_name):
+                founders.append({"name": row[0], "title": row[1], "bio": None, "evidence": [page.text_evidence(line)]})
+                continue
             match = FOUNDER_LINE.match(line)
             if match and FOUNDER_WORD.search(match.group("title")):
                 if not _testimonial(page.lines, index, match.group("title"), product_name):
@@ -188,6 +203,7 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                 continue
             following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
             if NAME_ONLY.match(line) and FOUNDER_WORD.search(following) and len(following) <= 100 \
+                    and not _table_row_founder(following) \
                     and not _testimonial(page.lines, index, following, product_name):
                 founders.append(_founder_card(page, index))
                 continue
@@ -196,6 +212,14 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                 title = me.group("title").strip()
                 founders.append({"name": me.group("name"), "title": title[0].upper() + title[1:], "bio": None,
                                  "evidence": [page.text_evidence(line)]})
+                continue
+            made = MADE_BY_FOUNDERS.search(line)
+            if made and not _testimonial(page.lines, index, line, product_name):
+                title = made.group("title")
+                for name in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en)\b)\s*", made.group("names")):
+                    if name.strip():
+                        founders.append({"name": name.strip(), "title": title[0].upper() + title[1:], "bio": None,
+                                         "evidence": [page.text_evidence(line)]})
                 continue
             by = FOUNDED_BY.search(line)
             if by:
@@ -220,6 +244,18 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             existing["bio"] = existing.get("bio") or founder.get("bio")
             existing["evidence"] = existing["evidence"] + [e for e in founder["evidence"] if e not in existing["evidence"]]
     return unique[:6]
+
+
+def _table_row_founder(line: str) -> tuple[str, str] | None:
+    """A team table's row read as one line, name cell then role cell: "Priya Raman Co-founder, lead
+    maintainer", "Nadine Roth Gründerin, Maintainerin" (the name is everything before the founder word)."""
+    word = FOUNDER_WORD.search(line)
+    if word is None or word.start() == 0 or len(line) > 160:
+        return None
+    name, title = line[:word.start()].strip(), line[word.start():].strip()
+    if not NAME_ONLY.match(name) or re.search(r"[.!?]", title):
+        return None
+    return name, title
 
 
 def _founder_line(page: SitePage, index: int, name: str, title: str) -> Candidate:
