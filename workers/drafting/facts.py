@@ -74,7 +74,9 @@ LOCATION = re.compile(
 )
 # The same in German, Spanish and French: "wurde 2020 in Hamburg gegründet", "con sede en Valencia", "basée à Lyon".
 LOCATION_ELSEWHERE = (
-    re.compile(rf"\b(?i:sitz|ans\u00e4ssig|wurde|gegr\u00fcndet|entwickelt|zuhause|zu hause)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    # "in Winterthur in der Schweiz": the country may follow the town with a second "in"
+    re.compile(rf"\b(?i:sitz|ans\u00e4ssig|wurde|gegr\u00fcndet|entwickelt|zuhause|zu hause)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})"
+               rf"(?:(?:,\s*|\s+in\s+(?:der\s+|den\s+)?)(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:sede|ubicad[ao]s?|basad[ao]s?|fundad[ao]|hech[ao]|desarrollad[ao]|oficinas?|equipo)\b[^.!?]{{0,60}}?\ben\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:bas\u00e9e?s?|situ\u00e9e?s?|install\u00e9e?s?|fond\u00e9e?|n\u00e9e?|con\u00e7ue?|si\u00e8ge|\u00e9quipe|bureaux?)\b[^.!?]{{0,60}}?\b\u00e0\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     # Dutch "gevestigd in Utrecht", Italian "con sede a Milano", Portuguese "sediada em Lisboa"
