@@ -52,11 +52,13 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
         for cue in c:
             hits.setdefault(cue, (p, l))
     paid = next(((p, l) for p, l, c in cues if is_paid(c)), None)
+    # a line may give the free allowance and the price after it: "Free for up to 5 hires. After that, $6 per month"
+    priced = paid or next(((p, l) for p, l, _ in cues if has_price(l)), None)
     model: tuple[str, list[tuple[SitePage, str]]] | None = None
     if "freemium" in hits:
         model = ("freemium", [hits["freemium"]])
-    elif "free plan" in hits and paid:
-        model = ("freemium", [hits["free plan"], paid])
+    elif "free plan" in hits and priced:
+        model = ("freemium", [hits["free plan"]] + ([priced] if priced != hits["free plan"] else []))
     elif "free trial" in hits and paid:  # paid plans only, tried before buying
         model = ("free trial", [hits["free trial"], paid])
     else:
