@@ -54,6 +54,13 @@ MAX_DESCRIPTION_LINES = 8
 MAX_DESCRIPTION_CHARS = 1_500
 EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+")
 PLACEHOLDER_MAILBOXES = frozenset({"you", "your", "name", "email", "yourname", "your.name", "john", "jane", "user", "example"})
+# Mailboxes for one purpose only ("For security reports, write to security@"): the general address the
+# site also shows is its contact address.
+PURPOSE_MAILBOXES = frozenset({
+    "security", "abuse", "privacy", "datenschutz", "dpo", "gdpr", "legal", "jobs", "careers", "karriere", "bewerbung",
+    "empleo", "recrutement", "vacatures", "press", "presse", "prensa", "pers", "noreply", "no-reply", "postmaster",
+    "webmaster", "billing", "invoices", "rechnungen", "facturation",
+})
 YEAR_SENTENCE = re.compile(
     r"\b(?:founded|established|incorporated|started|since|est\.|gegr\u00fcndet|seit|fundad[ao]|fund\u00f3|desde"
     r"|naci\u00f3|nacimos|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis|opgericht|sinds|fondata|nata|fundada|nasceu)"
@@ -308,6 +315,8 @@ class _Reader:
             for match in EMAIL_IN_TEXT.finditer(line)
             if match.group(0).split("@", 1)[0].lower() not in PLACEHOLDER_MAILBOXES
         ]
+        general = [s for s in shown if s[0].split("@", 1)[0].lower() not in PURPOSE_MAILBOXES]
+        shown = general + [s for s in shown if s not in general]
         if shown:
             email, page, line = shown[0]
             # footer links set without spaces read "ImpressumDatenschutzhallo@acme.example": the same address
