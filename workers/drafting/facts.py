@@ -141,6 +141,8 @@ def _text_faqs(page: SitePage) -> list[Candidate]:
                 break
             if sum(len(a) for a in answer) + len(following) > MAX_ANSWER_CHARS:
                 break
+            if not any(c.isalnum() for c in following):
+                continue  # an accordion's toggle icon ("+", "▾") between the question and its answer
             if is_heading(following) and not answer:
                 break
             answer.append(following)
