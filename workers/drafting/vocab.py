@@ -71,7 +71,12 @@ _SUBSCRIPTION_CUES = (
 )
 _ONE_TIME_CUES = ("one-time", "one time", "lifetime", "pay once", "single payment", "one-off", "once-off")
 _USAGE_CUES = ("usage-based", "pay as you go", "pay-as-you-go", "per request", "per api call", "metered")
-_OPEN_SOURCE_CUES = ("open source", "open-source", "opensource")
+_OPEN_SOURCE_CUES = (
+    "open source", "open-source", "opensource",
+    # "free software" in the languages where it is the usual word ("freie Software unter der AGPL")
+    "freie software", "quelloffen", "logiciel libre", "software libre", "c\u00f3digo abierto", "vrije software",
+    "software libero", "software livre", "c\u00f3digo aberto",
+)
 _FREE_PLAN_CUES = (
     "free plan", "free tier", "free forever", "free version", "free edition", "free account",
     "kostenloser tarif", "kostenlose version", "f\u00fcr immer kostenlos", "dauerhaft kostenlos", "gratis hasta",
