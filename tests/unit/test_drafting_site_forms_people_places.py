@@ -148,3 +148,17 @@ def test_the_headlines_word_said_again_makes_a_category() -> None:
         "<h1>Les newsletters des associations</h1>"
         "<p>Acme est l'outil de newsletters pens\u00e9 pour les associations.</p>", title="Acme")})
     assert "email-marketing" in (result.value("categories") or [])
+
+
+def test_founders_telling_the_founding_year_in_the_first_person() -> None:
+    result = draft({"/": page("<h1>Acme</h1>"), "/nosotros": page(
+        "<h1>Nosotros</h1><p>Fundamos Acme en 2023 en C\u00f3rdoba, despu\u00e9s de diez a\u00f1os dirigiendo obras.</p>")})
+    assert result.value("founded_year") == "2023"
+
+
+def test_the_line_under_a_name_heading_that_repeats_the_header_brand_is_the_tagline() -> None:
+    result = draft({"/": page(
+        "<header><a href='/'>Pegel</a></header><main><h1>Pegel</h1>"
+        "<p><strong>Uptime-Monitoring, das auf deinem Server bleibt</strong></p>"
+        "<p>Pegel \u00fcberwacht Websites von deinem eigenen Server aus.</p></main>", title="Pegel")})
+    assert result.value("tagline") == "Uptime-Monitoring, das auf deinem Server bleibt"

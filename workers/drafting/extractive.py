@@ -63,7 +63,9 @@ PURPOSE_MAILBOXES = frozenset({
 })
 YEAR_SENTENCE = re.compile(
     r"\b(?:founded|established|incorporated|started|since|est\.|gegr\u00fcndet|seit|fundad[ao]|fund\u00f3|desde"
-    r"|naci\u00f3|nacimos|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis|opgericht|sinds|fondata|nata|fundada|nasceu)"
+    r"|naci\u00f3|nacimos|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis|opgericht|sinds|fondata|nata|fundada|nasceu"
+    # the founders telling it: "Fundamos Cuadrilla en 2023", "gründeten wir 2019", "fundou em 2020"
+    r"|fundamos|fund\u00e9|gr\u00fcndeten|fondammo|fondato|fundou|criad[ao]|fundaram)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,40}?\b(?:gegr\u00fcndet|opgericht|into a company|became a company)\b",
@@ -250,13 +252,16 @@ class _Reader:
         """The short line right under the name heading ("Pagewright" / "Docs as code, without the yak shaving.")."""
         assert self.home is not None
         lines = self.home.lines
-        at = next((i for i, l in enumerate(lines[:6]) if normalise(l) == name_key), None)
-        if at is None or at + 1 >= len(lines):
-            return None
-        line = lines[at + 1]
-        if 2 <= len(words(line)) <= 12 and len(line) <= 100 and not is_nav(line) and not line.endswith((":", "?")) \
-                and name_key not in normalise(line):  # "Acme links your notes..." describes; a tagline does not name
-            return line
+        # the name heading may repeat the header bar's brand word for word, and then only the page's full
+        # lines show it: the line under it must still be a content line
+        every = self.home.all_lines[:16]
+        content = set(lines[:6])
+        for at in (i for i, l in enumerate(every[:-1]) if normalise(l) == name_key):
+            line = every[at + 1]
+            if line in content and 2 <= len(words(line)) <= 12 and len(line) <= 100 and not is_nav(line) \
+                    and not line.endswith((":", "?")) \
+                    and name_key not in normalise(line):  # "Acme links your notes..." describes; a tagline does not name
+                return line
         return None
 
     def short_description(self) -> Candidate | None:
