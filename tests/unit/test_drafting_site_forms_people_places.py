@@ -162,3 +162,13 @@ def test_the_line_under_a_name_heading_that_repeats_the_header_brand_is_the_tagl
         "<p><strong>Uptime-Monitoring, das auf deinem Server bleibt</strong></p>"
         "<p>Pegel \u00fcberwacht Websites von deinem eigenen Server aus.</p></main>", title="Pegel")})
     assert result.value("tagline") == "Uptime-Monitoring, das auf deinem Server bleibt"
+
+
+def test_tags_in_an_article_footer_and_a_linkless_tag_list_are_the_sites_tags() -> None:
+    result = draft({"/": page(
+        "<main><h1>Acme</h1><nav class='md-tags'><span class='md-tag'>Monitoring</span> "
+        "<span class='md-tag'>Self-Hosting</span></nav><p>Uptime checks from your own server.</p></main>"),
+        "/blog/post": page(
+        "<article><h1>New: photo locations</h1><p>Every photo now keeps where it was taken.</p>"
+        "<footer><span>Etiquetas:</span> <a href='/tag/fotos-de-obra/' rel='tag'>Fotos de obra</a></footer></article>")})
+    assert result.value("tags") == ["Monitoring", "Self-Hosting", "Fotos de obra"]

@@ -407,7 +407,9 @@ class _Reader:
             for tag in page.page.structured.get("tags") or []:
                 if not isinstance(tag, str) or normalise(tag) in {normalise(i) for i in items}:
                     continue
-                line = line_with(page, normalise(tag))
+                # a post's tag links often sit in its article footer: any visible line of the page shows them
+                line = line_with(page, normalise(tag)) or next(
+                    (l for l in page.all_lines if contains_phrase(normalise(l), normalise(tag))), None)
                 if line is None:
                     continue
                 items.append(clean(tag))
