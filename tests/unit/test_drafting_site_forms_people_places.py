@@ -172,3 +172,12 @@ def test_tags_in_an_article_footer_and_a_linkless_tag_list_are_the_sites_tags() 
         "<article><h1>New: photo locations</h1><p>Every photo now keeps where it was taken.</p>"
         "<footer><span>Etiquetas:</span> <a href='/tag/fotos-de-obra/' rel='tag'>Fotos de obra</a></footer></article>")})
     assert result.value("tags") == ["Monitoring", "Self-Hosting", "Fotos de obra"]
+
+
+def test_a_meta_description_repeating_the_headline_gives_way_to_the_first_sentence() -> None:
+    result = draft({"/": page(
+        "<h1>Tu obra, al d\u00eda. Sin planillas ni grupos de WhatsApp.</h1>"
+        "<p>Acme es la app para constructoras y contratistas que ordena tareas y fotos de cada obra.</p>",
+        title="Acme").replace("</title>", "</title><meta name='description' "
+                               "content='Tu obra, al d\u00eda. Sin planillas ni grupos de WhatsApp.'>")})
+    assert (result.value("short_description") or "").startswith("Acme es la app para constructoras")

@@ -274,6 +274,10 @@ class _Reader:
             if types_of(item) & (PRODUCT_TYPES | ORGANIZATION_TYPES) and isinstance(item.get("description"), str):
                 options.append(item["description"])
         options = [o for o in (clean(o) for o in options) if 20 <= len(o) and len(words(o)) >= 4]
+        # a meta description that only repeats the page's headline is its slogan, not a description
+        headline = home.page.structured.get("headline")
+        slogan = normalise(headline) if isinstance(headline, str) else ""
+        options = [o for o in options if normalise(o) != slogan]
         if options:
             # a description also shown on the page is preferred, and quoted from the page too
             option = next((o for o in options if line_with(home, normalise(o))), options[0])
@@ -282,7 +286,7 @@ class _Reader:
             if line and sentence_key(line) == sentence_key(option):
                 evidence.insert(0, home.text_evidence(line))
             return candidate(option, evidence)
-        line = next((l for l in home.lines if is_sentence(l)), None)
+        line = next((l for l in home.lines if is_sentence(l) and normalise(l) != slogan), None)
         return candidate(line, [home.text_evidence(line)]) if line else None
 
     def description(self, name: str = "") -> Candidate | None:
