@@ -181,3 +181,10 @@ def test_a_meta_description_repeating_the_headline_gives_way_to_the_first_senten
         title="Acme").replace("</title>", "</title><meta name='description' "
                                "content='Tu obra, al d\u00eda. Sin planillas ni grupos de WhatsApp.'>")})
     assert (result.value("short_description") or "").startswith("Acme es la app para constructoras")
+
+
+def test_a_docs_sites_introduction_describes_the_product() -> None:
+    result = draft({"/": page("<h1>Acme</h1><p>Mock any HTTP API from an OpenAPI file.</p>"), "/docs/intro": page(
+        "<h1>Introduction</h1><p>Acme reads your OpenAPI schema and serves a fake version of the API that behaves "
+        "like the real one.</p>")})
+    assert "serves a fake version of the API" in (result.value("description") or "")
