@@ -188,3 +188,9 @@ def test_a_docs_sites_introduction_describes_the_product() -> None:
         "<h1>Introduction</h1><p>Acme reads your OpenAPI schema and serves a fake version of the API that behaves "
         "like the real one.</p>")})
     assert "serves a fake version of the API" in (result.value("description") or "")
+
+
+def test_free_for_open_source_projects_is_an_offer_not_an_open_source_product() -> None:
+    result = draft({"/": page("<h1>Acme</h1>"), "/pricing": page(
+        "<h1>Pricing</h1><p>Team: $29 per month.</p><p>Acme is free for open-source projects.</p>")})
+    assert result.value("pricing_model") != "open source"

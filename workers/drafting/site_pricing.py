@@ -58,7 +58,7 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
     # a line may give the free allowance and the price after it: "Free for up to 5 hires. After that, $6 per month"
     priced = paid or next(((p, l) for p, l, _ in cues if has_price(l)), None)
     model: tuple[str, list[tuple[SitePage, str]]] | None = None
-    free_software = next(((p, l) for p, l, c in cues if {"open source", "free"} <= c), None)
+    free_software = next(((p, l) for p, l, c in cues if {"open source", "free"} <= c and not _FOR_OPEN_SOURCE.search(l)), None)
     if "freemium" in hits:
         model = ("freemium", [hits["freemium"]])
     elif "free plan" in hits and priced:
@@ -100,6 +100,10 @@ def _labelled(page: SitePage, index: int) -> str:
     return line
 
 
+# "Free for open-source projects" is an offer of a paid product, not the product being open source
+_FOR_OPEN_SOURCE = re.compile(
+    r"\b(?:for|f\u00fcr|pour|para|per|voor)\s+(?:\w+\s+){0,2}(?:open[- ]?source|freie|libre|livre|vrije)", re.IGNORECASE
+)
 _OPEN_SOURCE = re.compile(r"\bopen[- ]source\b.{0,60}\b(?:licen[cs]e|mit|apache|gpl|bsd|mpl)\b|\bfree and open[- ]source\b", re.I)
 
 
