@@ -194,3 +194,10 @@ def test_free_for_open_source_projects_is_an_offer_not_an_open_source_product() 
     result = draft({"/": page("<h1>Acme</h1>"), "/pricing": page(
         "<h1>Pricing</h1><p>Team: $29 per month.</p><p>Acme is free for open-source projects.</p>")})
     assert result.value("pricing_model") != "open source"
+
+
+def test_singular_and_plural_of_one_word_are_one_term() -> None:
+    result = draft({"/": page(
+        "<h1>Acme</h1><p>Acme runs your automations so no task is forgotten.</p>"
+        "<p>Automations finish the tasks nobody likes.</p>")})
+    assert "project-management" not in (result.value("categories") or [])

@@ -59,7 +59,7 @@ def categorise(found: Mapping[str, Candidate | None], categories: Sequence[Mappi
                 support.append(quote)
         # the headline's own word, said again elsewhere ("Les newsletters des associations" and "l'outil de
         # newsletters"), counts one more: the site says twice what it is
-        named = named or bool(in_tagline & elsewhere)
+        named = named or bool({_singular(t) for t in in_tagline} & {_singular(t) for t in elsewhere})
         score = len(distinct_terms(hits)) + (1 if named else 0)
         if slug and score >= MIN_SCORE:
             scored.append((score, 1 if category.get("parent") else 0, -position, slug, support))
@@ -72,5 +72,11 @@ def categorise(found: Mapping[str, Candidate | None], categories: Sequence[Mappi
 
 
 def distinct_terms(hits: set[str]) -> set[str]:
-    """The terms found, one per mention: "AI-powered" holds both "ai" and "ai-powered" but is one word of support."""
-    return {term for term in hits if not any(other != term and contains_phrase(other, term) for other in hits)}
+    """The terms found, one per mention and word: "AI-powered" holds both "ai" and "ai-powered", "task" and
+    "tasks" are one word; each is one word of support, not two."""
+    outer = {term for term in hits if not any(other != term and contains_phrase(other, term) for other in hits)}
+    return {_singular(term) for term in outer}
+
+
+def _singular(term: str) -> str:
+    return term[:-1] if len(term) > 3 and term.endswith("s") and not term.endswith("ss") else term
