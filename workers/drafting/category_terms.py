@@ -79,7 +79,7 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
                  "leaked credentials", "credentials", "sicherheit", "seguridad", "s\u00e9curit\u00e9",
         "sso", "single sign-on", "authentication", "passkeys", "two-factor", "2fa", "mfa", "scim", "saml", "oidc", "access control", "identity", "privacy", "gdpr", "dsgvo", "rgpd", "authentifizierung", "datenschutz",
         # Dutch, Italian, Portuguese and more forms sites use
-        "password manager", "password managers", "password", "passwords", "vault", "vaults", "encrypted", "end-to-end encrypted", "data breach", "data leak", "passwort-manager", "passwortmanager", "passw\u00f6rter", "gestor de contrase\u00f1as", "contrase\u00f1as", "gestionnaire de mots de passe", "mots de passe", "wachtwoorden", "wachtwoordmanager", "password manager", "gerenciador de senhas", "senhas"),
+        "password manager", "password managers", "vault", "vaults", "encrypted", "end-to-end encrypted", "data breach", "data leak", "passwort-manager", "passwortmanager", "gestor de contrase\u00f1as", "gestionnaire de mots de passe", "wachtwoordmanager", "gerenciador de senhas"),
     "no-code": ("no-code", "no code", "nocode", "without writing code", "without code", "sin c\u00f3digo",
                 "ohne code", "sans code", "ohne programmieren"),
     "education": ("education", "learning", "learn", "courses", "course", "students", "teachers", "tutoring",
