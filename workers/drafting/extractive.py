@@ -10,7 +10,7 @@ This module reads the facts a homepage states once (name, tagline,
 descriptions, contact address, founding year, video, logo, keywords, social
 links) and assembles the candidate; the finders with rules of their own live
 beside it: lists (`site_lists.py`), pricing (`site_pricing.py`), categories
-(`site_categories.py`), FAQs, founders and location (`facts.py`).
+(`site_categories.py`), FAQs and location (`facts.py`), founders (`founders.py`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from workers.adapters.websites import CrawlResult
 
 from events.draft_fields import SOCIAL_PLATFORMS
 
-from .facts import find_faqs, find_founders, find_location
+from .facts import find_faqs, find_location
+from .founders import find_founders
 from .model import ProfileDraft
 from .reading import (
     ORGANIZATION_TYPES,
