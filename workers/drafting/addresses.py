@@ -26,6 +26,7 @@ import re
 
 from .countries import country_code
 from .reading import Candidate, SitePage
+from .text import normalise
 
 _TOWN = r"[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*(?:\s+(?:am|an der|im|upon|sur|de|del|la)?\s*[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*){0,2}"
 _REGION = rf"(?:,\s*{_TOWN}(?=\s*,))?"  # a state or province between the town and the country
@@ -43,6 +44,9 @@ _SEPARATORS = re.compile(r"\s+[\u00b7\u2022|\u2013\u2014]\s+|\s*;\s*")
 _COMPANY_WORDS = re.compile(r"\b(?:ltd|llc|inc|gmbh|ag|s\.?l\.?|s\.?a\.?|sas|sarl|b\.?v|oy|ab|plc|ug)\b\.?", re.IGNORECASE)
 _NOT_ADDRESS = re.compile(r"\u00a9|\bcopyright\b|\(c\)", re.IGNORECASE)
 _ADDRESS_PAGES = ("imprint", "contact", "about")
+# "Florianópolis – SC, Brasil", "Florianópolis/SC": a state code after a dash or slash is one more address part
+_STATE_AFTER_DASH = re.compile(r"(?:\s+[\u2013\u2014-]\s+|/)(?=[A-Z]{2}\b)")
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00de])")
 _FULL_ADDRESS = re.compile(r"\d+\w?,\s*(?:\d{4,5}|\d{4}\s?[A-Z]{2})\s+[A-Z]")  # "Keizersgracht 241, 1016 EA Amsterdam"
 
 
@@ -59,17 +63,31 @@ def address_lines(pages: list[SitePage]) -> list[tuple[SitePage, tuple[str, ...]
 
 
 def find_address(pages: list[SitePage], product_name: str = "") -> dict[str, Candidate]:
-    """``city`` and/or ``country`` from the first address found, each quoted with the line(s) stating it."""
+    """``city`` and/or ``country`` from the first address found, each quoted with the line(s) stating it.
+
+    When that address names no country (a footer's "35000 Rennes"), a later address of the same town
+    that does (the imprint's "…, 35000 Rennes, France.") supplies it."""
+    first: dict[str, Candidate] = {}
     for page, lines in address_lines(pages):
         for index, line in enumerate(lines):
-            found = _read(line, lines[index + 1] if index + 1 < len(lines) else "", page, product_name)
-            if found:
-                return found
-    return {}
+            following = lines[index + 1] if index + 1 < len(lines) else ""
+            # an imprint writes its address inside a sentence: read the sentences of a long line too
+            parts = _SENTENCE_BREAK.split(line)
+            for part in [line] + (parts if len(parts) > 1 else []):
+                found = _read(part, following if part == line else "", page, product_name)
+                if not found:
+                    continue
+                if not first:
+                    first = found
+                elif "country" in found and normalise(found["city"]["value"]) == normalise(first["city"]["value"]):
+                    first["country"] = found["country"]
+                if "country" in first:
+                    return first
+    return first
 
 
 def _read(line: str, following: str, page: SitePage, product_name: str) -> dict[str, Candidate]:
-    segments = [s.strip() for s in _SEPARATORS.split(line) if s.strip()]
+    segments = [s.strip() for s in _SEPARATORS.split(_STATE_AFTER_DASH.sub(", ", line)) if s.strip()]
     for position, segment in enumerate(segments):
         city, country = _town_of(segment)
         if not city or _COMPANY_WORDS.search(city) or _STREET.search(city) or _NOT_ADDRESS.search(segment) \
@@ -99,9 +117,23 @@ def _town_of(segment: str) -> tuple[str | None, str | None]:
             if raw_country and code is None:
                 continue  # "1200 Boylston Street, Suite 400": not a town and a country
             return match.group("city").rstrip("."), code
-    parts = [p.strip() for p in segment.split(",")]
-    for tail in (segment, ", ".join(parts[-2:]) if len(parts) > 2 else ""):  # "..., Melbourne, Australia"
-        match = TOWN_COUNTRY.match(tail)
-        if match and country_code(match.group("country")) and not country_code(match.group("city")):
-            return match.group("city"), country_code(match.group("country"))
+    parts = [p.strip() for p in segment.rstrip(".").split(",")]
+    code = country_code(parts[-1]) if len(parts) > 1 and TOWN_COUNTRY.match(f"X, {parts[-1]}") else None
+    if code is None:
+        return None, None
+    # "..., Melbourne, Australia", "12 Camden Row, Dublin 8, D08 XY12, Ireland", "Wellington 6011, New Zealand",
+    # "Florianópolis, SC, Brasil": the town is the nearest part before the country once postal codes and
+    # state codes are set aside
+    for part in reversed(parts[:-1]):
+        words = part.split()
+        while words and any(c.isdigit() for c in words[-1]):
+            words.pop()
+        while words and any(c.isdigit() for c in words[0]):
+            words.pop(0)
+        town = " ".join(words)
+        if not town or re.fullmatch(r"[A-Z]{2,3}", town):
+            continue
+        if re.fullmatch(_TOWN, town) and not country_code(town) and not any(c.isdigit() for c in town):
+            return town, code
+        return None, None
     return None, None

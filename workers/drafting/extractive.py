@@ -10,7 +10,7 @@ This module reads the facts a homepage states once (name, tagline,
 descriptions, contact address, founding year, video, logo, keywords, social
 links) and assembles the candidate; the finders with rules of their own live
 beside it: lists (`site_lists.py`), pricing (`site_pricing.py`), categories
-(`site_categories.py`), FAQs, founders and location (`facts.py`).
+(`site_categories.py`), FAQs and location (`facts.py`), founders (`founders.py`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from workers.adapters.websites import CrawlResult
 
 from events.draft_fields import SOCIAL_PLATFORMS
 
-from .facts import find_faqs, find_founders, find_location
+from .facts import find_faqs, find_location
+from .founders import find_founders
 from .model import ProfileDraft
 from .reading import (
     ORGANIZATION_TYPES,
@@ -54,9 +55,18 @@ MAX_DESCRIPTION_LINES = 8
 MAX_DESCRIPTION_CHARS = 1_500
 EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+")
 PLACEHOLDER_MAILBOXES = frozenset({"you", "your", "name", "email", "yourname", "your.name", "john", "jane", "user", "example"})
+# Mailboxes for one purpose only ("For security reports, write to security@"): the general address the
+# site also shows is its contact address.
+PURPOSE_MAILBOXES = frozenset({
+    "security", "abuse", "privacy", "datenschutz", "dpo", "gdpr", "legal", "jobs", "careers", "karriere", "bewerbung",
+    "empleo", "recrutement", "vacatures", "press", "presse", "prensa", "pers", "noreply", "no-reply", "postmaster",
+    "webmaster", "billing", "invoices", "rechnungen", "facturation",
+})
 YEAR_SENTENCE = re.compile(
     r"\b(?:founded|established|incorporated|started|since|est\.|gegr\u00fcndet|seit|fundad[ao]|fund\u00f3|desde"
-    r"|naci\u00f3|nacimos|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis|opgericht|sinds|fondata|nata|fundada|nasceu)"
+    r"|naci\u00f3|nacimos|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis|opgericht|sinds|fondata|nata|fundada|nasceu"
+    # the founders telling it: "Fundamos Cuadrilla en 2023", "gründeten wir 2019", "fundou em 2020"
+    r"|fundamos|fund\u00e9|gr\u00fcndeten|fondammo|fondato|fundou|criad[ao]|fundaram)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,40}?\b(?:gegr\u00fcndet|opgericht|into a company|became a company)\b",
@@ -243,13 +253,16 @@ class _Reader:
         """The short line right under the name heading ("Pagewright" / "Docs as code, without the yak shaving.")."""
         assert self.home is not None
         lines = self.home.lines
-        at = next((i for i, l in enumerate(lines[:6]) if normalise(l) == name_key), None)
-        if at is None or at + 1 >= len(lines):
-            return None
-        line = lines[at + 1]
-        if 2 <= len(words(line)) <= 12 and len(line) <= 100 and not is_nav(line) and not line.endswith((":", "?")) \
-                and name_key not in normalise(line):  # "Acme links your notes..." describes; a tagline does not name
-            return line
+        # the name heading may repeat the header bar's brand word for word, and then only the page's full
+        # lines show it: the line under it must still be a content line
+        every = self.home.all_lines[:16]
+        content = set(lines[:6])
+        for at in (i for i, l in enumerate(every[:-1]) if normalise(l) == name_key):
+            line = every[at + 1]
+            if line in content and 2 <= len(words(line)) <= 12 and len(line) <= 100 and not is_nav(line) \
+                    and not line.endswith((":", "?")) \
+                    and name_key not in normalise(line):  # "Acme links your notes..." describes; a tagline does not name
+                return line
         return None
 
     def short_description(self) -> Candidate | None:
@@ -262,6 +275,10 @@ class _Reader:
             if types_of(item) & (PRODUCT_TYPES | ORGANIZATION_TYPES) and isinstance(item.get("description"), str):
                 options.append(item["description"])
         options = [o for o in (clean(o) for o in options) if 20 <= len(o) and len(words(o)) >= 4]
+        # a meta description that only repeats the page's headline is its slogan, not a description
+        headline = home.page.structured.get("headline")
+        slogan = normalise(headline) if isinstance(headline, str) else ""
+        options = [o for o in options if normalise(o) != slogan]
         if options:
             # a description also shown on the page is preferred, and quoted from the page too
             option = next((o for o in options if line_with(home, normalise(o))), options[0])
@@ -270,7 +287,7 @@ class _Reader:
             if line and sentence_key(line) == sentence_key(option):
                 evidence.insert(0, home.text_evidence(line))
             return candidate(option, evidence)
-        line = next((l for l in home.lines if is_sentence(l)), None)
+        line = next((l for l in home.lines if is_sentence(l) and normalise(l) != slogan), None)
         return candidate(line, [home.text_evidence(line)]) if line else None
 
     def description(self, name: str = "") -> Candidate | None:
@@ -308,6 +325,8 @@ class _Reader:
             for match in EMAIL_IN_TEXT.finditer(line)
             if match.group(0).split("@", 1)[0].lower() not in PLACEHOLDER_MAILBOXES
         ]
+        general = [s for s in shown if s[0].split("@", 1)[0].lower() not in PURPOSE_MAILBOXES]
+        shown = general + [s for s in shown if s not in general]
         if shown:
             email, page, line = shown[0]
             # footer links set without spaces read "ImpressumDatenschutzhallo@acme.example": the same address
@@ -393,7 +412,9 @@ class _Reader:
             for tag in page.page.structured.get("tags") or []:
                 if not isinstance(tag, str) or normalise(tag) in {normalise(i) for i in items}:
                     continue
-                line = line_with(page, normalise(tag))
+                # a post's tag links often sit in its article footer: any visible line of the page shows them
+                line = line_with(page, normalise(tag)) or next(
+                    (l for l in page.all_lines if contains_phrase(normalise(l), normalise(tag))), None)
                 if line is None:
                     continue
                 items.append(clean(tag))

@@ -1,4 +1,4 @@
-"""Extractive finders for FAQs, founders and location (city, country).
+"""Extractive finders for FAQs and location (city, country); founders are in `founders.py`.
 
 Each returns candidates with the visible lines (or metadata values) they came
 from as quotes; :func:`workers.drafting.verify.verify` checks them like any
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from .addresses import find_address
 from .countries import country_code
@@ -29,27 +28,6 @@ from .reading import (
 from .text import clean, normalise, sentence_key, sentences
 
 MAX_ANSWER_CHARS = 1_500
-_NAME_WORD = r"[A-Z][a-z\u00c0-\u024f'\u2019-]+(?:[A-Z][a-z\u00c0-\u024f]+)?"  # "MacLeod", "DiNapoli" too
-NAME = (rf"{_NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos)\s+)?"
-        rf"{_NAME_WORD}){{1,3}}")
-FOUNDER_WORD = re.compile(
-    r"\b(?:co-?founder|founder|founding (?:ceo|cto|partner)|(?:mit)?gr\u00fcnder(?:in)?|co-?fundador(?:a)?|fundador(?:a)?"
-    r"|co-?fondat(?:eur|rice)|fondat(?:eur|rice)|(?:mede)?oprichter|(?:mede)?oprichtster|co-?fondator[ei]|fondator[ei])\b",
-    re.IGNORECASE,
-)
-FOUNDER_LINE = re.compile(
-    rf"^(?P<name>{NAME})\s*(?:,|\u2014|\u2013|-|\||\u00b7|:|\()\s*(?P<title>[^.!?]{{2,100}}?)\)?(?:\.?$|\.\s+(?P<bio>[A-Z].*)$)"
-)
-FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+\d{{4}}\s+)?by\s+(?P<names>{NAME}(?:\s*(?:,|and|&)\s*{NAME})*)")
-NAME_ONLY = re.compile(rf"^{NAME}$")
-# A founder introducing themself: "Hi, I'm Wren Albright, founder of Inkpot", "Ich bin Ada Muster, Gründerin von ..."
-FIRST_PERSON_FOUNDER = re.compile(
-    rf"\b(?:I'm|I\u2019m|I am|my name is|ich bin|je suis|soy|sono|ik ben|eu sou)\s+(?P<name>{NAME}),\s+"
-    r"(?P<title>(?:the\s+|der\s+|die\s+|le\s+|la\s+|el\s+)?[^,.;:!?]{0,40}?\b(?:co-?founder|founder|(?:mit)?gr\u00fcnder(?:in)?"
-    r"|co-?fundador(?:a)?|fundador(?:a)?|co-?fondat(?:eur|rice)|fondat(?:eur|rice)|(?:mede)?oprichter|co-?fondator[ei])\b"
-    r"(?:\s+(?:of|von|de|del|van|di|do|da)\s+[^,.;:!?]{1,40})?)",
-    re.IGNORECASE,
-)
 FAQ_HEADING = re.compile(
     r"\bfaqs?\b|frequently asked|\bquestions\b|h\u00e4ufige fragen|\bfragen\b|preguntas|questions fr\u00e9quentes"
     r"|veelgestelde vragen|\bvragen\b|domande frequenti|\bdomande\b|perguntas frequentes|\bperguntas\b",
@@ -59,11 +37,13 @@ _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "\u00ab", "\u2014", "\u2013 ", "- ")
 PLACE = r"[A-Z][\w'\u2019.-]*(?:[ -][A-Z][\w'\u2019.-]*){0,2}"
 LOCATION = re.compile(
     r"\b(?i:based|headquartered|located|founded|started|made|built|studio|team|office|offices|company|startup|hq)\b"
-    rf"[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"
+    rf"[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:(?:,\s*|\s+in\s+(?:der\s+|den\s+|the\s+)?)(?P<second>{PLACE}))?"
 )
 # The same in German, Spanish and French: "wurde 2020 in Hamburg gegründet", "con sede en Valencia", "basée à Lyon".
 LOCATION_ELSEWHERE = (
-    re.compile(rf"\b(?i:sitz|ans\u00e4ssig|wurde|gegr\u00fcndet|entwickelt|zuhause|zu hause)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    # "in Winterthur in der Schweiz": the country may follow the town with a second "in"
+    re.compile(rf"\b(?i:sitz|ans\u00e4ssig|wurde|gegr\u00fcndet|entwickelt|zuhause|zu hause)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})"
+               rf"(?:(?:,\s*|\s+in\s+(?:der\s+|den\s+)?)(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:sede|ubicad[ao]s?|basad[ao]s?|fundad[ao]|hech[ao]|desarrollad[ao]|oficinas?|equipo)\b[^.!?]{{0,60}}?\ben\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:bas\u00e9e?s?|situ\u00e9e?s?|install\u00e9e?s?|fond\u00e9e?|n\u00e9e?|con\u00e7ue?|si\u00e8ge|\u00e9quipe|bureaux?)\b[^.!?]{{0,60}}?\b\u00e0\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     # Dutch "gevestigd in Utrecht", Italian "con sede a Milano", Portuguese "sediada em Lisboa"
@@ -128,6 +108,8 @@ def _text_faqs(page: SitePage) -> list[Candidate]:
                 break
             if sum(len(a) for a in answer) + len(following) > MAX_ANSWER_CHARS:
                 break
+            if not any(c.isalnum() for c in following):
+                continue  # an accordion's toggle icon ("+", "▾") between the question and its answer
             if is_heading(following) and not answer:
                 break
             answer.append(following)
@@ -148,103 +130,6 @@ def _unmarked(line: str, mark: re.Pattern[str]) -> str:
     """The line without its "Q:" / "A:" marker (the rest is still a quote of the page)."""
     match = mark.match(line)
     return line[match.end():] if match and len(line) > match.end() + 3 else line
-
-
-# --- founders ------------------------------------------------------------------------------------
-
-
-_CLOSING_QUOTES = ("\"", "\u201d", "\u00bb", "\u201c", "\u2019")
-_OTHER_ORG = re.compile(
-    r"\b[Ff]ounder\s+(?:of|at|bei|chez|de|von)\s+(?P<org>[A-Z][\w&.' -]+)|\s(?:at|bei|chez)\s+(?P<at>[A-Z][\w&.' -]+)"
-)
-
-
-def _testimonial(lines: tuple[str, ...], index: int, title: str, product_name: str) -> bool:
-    """An attribution under a quote, or a founder of another company ("Founder of Northbeam Studio")."""
-    previous = lines[index - 1].strip() if index > 0 else ""
-    if previous.endswith(_CLOSING_QUOTES) or previous.startswith(_CLOSING_QUOTES + ("\u201e", "\u00ab")):
-        return True
-    other = _OTHER_ORG.search(title)
-    org = (other.group("org") or other.group("at")) if other else ""
-    return bool(org) and bool(product_name) and product_name.casefold() not in org.casefold()
-
-
-def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candidate]:
-    """People the site calls founders: structured ``founder`` values, "Name — Co-founder & CEO" lines,
-    "founded by Name and Name" sentences."""
-    founders: list[Candidate] = []
-    ordered = of_kind(pages, "team") + of_kind(pages, "about") + of_kind(pages, "home") + [
-        p for p in pages if p.kind not in ("team", "about", "home")
-    ]
-    for page in ordered:
-        for index, line in enumerate(page.lines):
-            match = FOUNDER_LINE.match(line)
-            if match and FOUNDER_WORD.search(match.group("title")):
-                if not _testimonial(page.lines, index, match.group("title"), product_name):
-                    founder = _founder_line(page, index, match.group("name"), match.group("title").strip())
-                    if match.group("bio") and not founder["bio"]:
-                        founder["bio"] = match.group("bio")
-                    founders.append(founder)
-                continue
-            following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
-            if NAME_ONLY.match(line) and FOUNDER_WORD.search(following) and len(following) <= 100 \
-                    and not _testimonial(page.lines, index, following, product_name):
-                founders.append(_founder_card(page, index))
-                continue
-            me = FIRST_PERSON_FOUNDER.search(line)
-            if me and not _testimonial(page.lines, index, me.group("title"), product_name):
-                title = me.group("title").strip()
-                founders.append({"name": me.group("name"), "title": title[0].upper() + title[1:], "bio": None,
-                                 "evidence": [page.text_evidence(line)]})
-                continue
-            by = FOUNDED_BY.search(line)
-            if by:
-                for name in re.split(r"\s*(?:,|\band\b|&)\s*", by.group("names")):
-                    if name.strip():
-                        founders.append({"name": name.strip(), "title": None, "bio": None, "evidence": [page.text_evidence(line)]})
-    for page in pages:
-        for item in structured_items(page.page.structured):
-            for person in _as_list(item.get("founder")) + _as_list(item.get("founders")):
-                name = string_value(person)
-                if name:
-                    title = string_value(person.get("jobTitle")) if isinstance(person, Mapping) else None
-                    evidence = [page.meta_evidence(name)] + ([page.meta_evidence(title)] if title else [])
-                    founders.append({"name": clean(name), "title": title, "bio": None, "evidence": evidence})
-    unique: list[Candidate] = []
-    for founder in founders:
-        existing = next((f for f in unique if normalise(f["name"]) == normalise(founder["name"])), None)
-        if existing is None:
-            unique.append(founder)
-        else:
-            existing["title"] = existing.get("title") or founder.get("title")
-            existing["bio"] = existing.get("bio") or founder.get("bio")
-            existing["evidence"] = existing["evidence"] + [e for e in founder["evidence"] if e not in existing["evidence"]]
-    return unique[:6]
-
-
-def _founder_line(page: SitePage, index: int, name: str, title: str) -> Candidate:
-    evidence = [page.text_evidence(page.lines[index])]
-    bio = None
-    if index + 1 < len(page.lines):
-        following = page.lines[index + 1]
-        first_name = name.split()[0]
-        if is_sentence(following) and re.match(rf"(?:{re.escape(first_name)}|He|She|They)\b", following):
-            bio = following
-            evidence.append(page.text_evidence(following))
-    return {"name": name, "title": title, "bio": bio, "evidence": evidence}
-
-
-def _founder_card(page: SitePage, index: int) -> Candidate:
-    """A team card: the name on one line, "Founder & CEO" on the next (quoted together)."""
-    name, following = page.lines[index], page.lines[index + 1]
-    title = sentences(following)[0].rstrip(".") if sentences(following) else following.rstrip(".")
-    return {"name": name, "title": title, "bio": None, "evidence": [page.text_evidence(f"{name} {title}")]}
-
-
-def _as_list(value: Any) -> list[Any]:
-    if value is None:
-        return []
-    return list(value) if isinstance(value, list) else [value]
 
 
 # --- location ------------------------------------------------------------------------------------

@@ -3,7 +3,9 @@
 The categories are the catalogue's (slug, name, description), passed in by
 the caller.  A category is proposed only when the site's quotes (name,
 tagline, descriptions, features, keywords) contain two different terms of it
-(`category_terms.py`), its full name counting as one more; the quotes that
+(`category_terms.py`; a term inside another found term is the same mention), its full
+name counting as one more when a name, tagline, short description or keyword quote
+says it; the quotes that
 contain them are its evidence, and the gate checks them the same way.
 Precision over recall: no category is better than a guessed one.
 """
@@ -15,31 +17,50 @@ from typing import Any
 
 from .category_terms import terms_in
 from .reading import Candidate, candidate
-from .text import normalise
+from .text import contains_phrase, normalise
 
 MAX_CATEGORIES = 3
 MIN_SCORE = 2
+# The category's full name counts one more only where the site says what the product is: a "no-code
+# checklist builder" in passing, deep in a description, is one word, not a category.
+_DEFINING = frozenset({"name", "tagline", "short_description", "keywords"})
 
 
 def categorise(found: Mapping[str, Candidate | None], categories: Sequence[Mapping[str, Any]]) -> Candidate | None:
     """Categories the site's own words support, best first (at most three)."""
     quotes: dict[str, dict[str, str]] = {}
+    defining: set[str] = set()  # quotes of the fields that say what the product is
+    headline: set[str] = set()
     for name in ("name", "tagline", "short_description", "description", "features", "keywords"):
         proposed = found.get(name)
         for evidence in proposed["evidence"] if proposed else []:
-            quotes.setdefault(normalise(evidence["quote"]), evidence)
+            key = normalise(evidence["quote"])
+            quotes.setdefault(key, evidence)
+            if name in _DEFINING:
+                defining.add(key)
+            if name == "tagline":
+                headline.add(key)
     scored: list[tuple[int, int, int, str, list[dict[str, str]]]] = []
     for position, category in enumerate(categories):
         slug = str(category.get("slug") or "")
         full_name = normalise(str(category.get("name") or ""))
         hits: set[str] = set()
+        named = False
         support: list[dict[str, str]] = []
-        for quote in quotes.values():
+        in_tagline: set[str] = set()
+        elsewhere: set[str] = set()
+        for key, quote in quotes.items():
             terms = terms_in(quote["quote"], category)
             if terms:
                 hits |= terms
+                named = named or (full_name in terms and key in defining)
+                repeats_headline = any(h in key for h in headline)  # a <title> "Acme – <tagline>" says it once more
+                (in_tagline if repeats_headline else elsewhere).update(terms)
                 support.append(quote)
-        score = len(hits) + (1 if full_name in hits else 0)
+        # the headline's own word, said again elsewhere ("Les newsletters des associations" and "l'outil de
+        # newsletters"), counts one more: the site says twice what it is
+        named = named or bool({_singular(t) for t in in_tagline} & {_singular(t) for t in elsewhere})
+        score = len(distinct_terms(hits)) + (1 if named else 0)
         if slug and score >= MIN_SCORE:
             scored.append((score, 1 if category.get("parent") else 0, -position, slug, support))
     scored.sort(reverse=True)
@@ -48,3 +69,14 @@ def categorise(found: Mapping[str, Candidate | None], categories: Sequence[Mappi
         return None
     evidence = [e for *_, support in chosen for e in support]
     return candidate([slug for _, _, _, slug, _ in chosen], evidence)
+
+
+def distinct_terms(hits: set[str]) -> set[str]:
+    """The terms found, one per mention and word: "AI-powered" holds both "ai" and "ai-powered", "task" and
+    "tasks" are one word; each is one word of support, not two."""
+    outer = {term for term in hits if not any(other != term and contains_phrase(other, term) for other in hits)}
+    return {_singular(term) for term in outer}
+
+
+def _singular(term: str) -> str:
+    return term[:-1] if len(term) > 3 and term.endswith("s") and not term.endswith("ss") else term

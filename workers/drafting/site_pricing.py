@@ -17,9 +17,12 @@ from .text import normalise, words
 from .vocab import TRIAL, has_price, is_paid, prices, pricing_cues
 
 MAX_PRICING_LINES = 6
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00de])")
+# A heading naming prices, also in a pair ("Lizenz und Kosten", "Plans & pricing") or singular ("Preço")
 PRICING_HEADING = re.compile(
-    r"^(?:pricing|prices|plans|plans and pricing|preise|tarife|precios|planes|tarifs|prix|prijzen|tarieven|prezzi|piani"
-    r"|pre\u00e7os|planos)$"
+    r"^(?:[\w-]+\s+(?:and|und|y|et|en|e|&)\s+)?(?:simple\s+|transparent\s+)?(?:pricing|prices?|plans|preise?|kosten|tarife?"
+    r"|precios?|planes|tarifs?|prix|prijz?en|prijs|tarieven|prezzi|prezzo|piani|pre\u00e7os?|planos|costs?)"
+    r"(?:\s+(?:and|und|y|et|en|e|&)\s+[\w-]+)?$"
 )
 
 
@@ -52,11 +55,16 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
         for cue in c:
             hits.setdefault(cue, (p, l))
     paid = next(((p, l) for p, l, c in cues if is_paid(c)), None)
+    # a line may give the free allowance and the price after it: "Free for up to 5 hires. After that, $6 per month"
+    priced = paid or next(((p, l) for p, l, _ in cues if has_price(l)), None)
     model: tuple[str, list[tuple[SitePage, str]]] | None = None
+    free_software = next(((p, l) for p, l, c in cues if {"open source", "free"} <= c and not _FOR_OPEN_SOURCE.search(l)), None)
     if "freemium" in hits:
         model = ("freemium", [hits["freemium"]])
-    elif "free plan" in hits and paid:
-        model = ("freemium", [hits["free plan"], paid])
+    elif "free plan" in hits and priced:
+        model = ("freemium", [hits["free plan"]] + ([priced] if priced != hits["free plan"] else []))
+    elif free_software:  # "freie Software unter der AGPL-3.0 und kostenlos", a hosted edition beside it or not
+        model = ("open source", [free_software])
     elif "free trial" in hits and paid:  # paid plans only, tried before buying
         model = ("free trial", [hits["free trial"], paid])
     else:
@@ -67,12 +75,15 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
         model = (single, [hits[single]]) if single else None
     model_candidate = candidate(model[0], [p.text_evidence(l) for p, l in model[1]]) if model else None
     summary: list[tuple[SitePage, str]] = []
-    for p, l, c in cues:
-        if len(summary) >= MAX_PRICING_LINES:
-            break
-        about_price = has_price(l) or bool(TRIAL.search(normalise(l))) or (c & {"free", "free plan"} and len(words(l)) > 2)
-        if about_price and len(l) <= 200 and l not in [x for _, x in summary]:
-            summary.append((p, l))
+    for p, line, line_cues in cues:
+        # a long paragraph is read sentence by sentence: "… ab 12 € im Monat nutzen; …" without the rest
+        pieces = [(line, line_cues)] if len(line) <= 200 else [(x, pricing_cues(x)) for x in _SENTENCE_BREAK.split(line)]
+        for l, c in pieces:
+            if len(summary) >= MAX_PRICING_LINES:
+                break
+            about_price = has_price(l) or bool(TRIAL.search(normalise(l))) or (c & {"free", "free plan"} and len(words(l)) > 2)
+            if about_price and len(l) <= 200 and l not in [x for _, x in summary]:
+                summary.append((p, l))
     text = " ".join(l if l.endswith((".", "!", "?")) else l + "." for _, l in summary)
     summary_candidate = candidate(text, [p.text_evidence(l) for p, l in summary]) if summary else None
     return model_candidate, summary_candidate
@@ -89,12 +100,18 @@ def _labelled(page: SitePage, index: int) -> str:
     return line
 
 
+# "Free for open-source projects" is an offer of a paid product, not the product being open source
+_FOR_OPEN_SOURCE = re.compile(
+    r"\b(?:for|f\u00fcr|pour|para|per|voor)\s+(?:\w+\s+){0,2}(?:open[- ]?source|freie|libre|livre|vrije)", re.IGNORECASE
+)
 _OPEN_SOURCE = re.compile(r"\bopen[- ]source\b.{0,60}\b(?:licen[cs]e|mit|apache|gpl|bsd|mpl)\b|\bfree and open[- ]source\b", re.I)
 
 
 def open_source_statement(pages: list[SitePage]) -> Candidate | None:
-    """``open source`` when a site without a pricing page says it is ("free and open source under the MIT licence")."""
-    for page in of_kind(pages, "home", "about"):
+    """``open source`` when a site without a pricing page says it is ("free and open source under the MIT licence"),
+    on its home or about page first, then on any other page."""
+    ordered = of_kind(pages, "home", "about") + [p for p in pages if p.kind not in ("home", "about")]
+    for page in ordered:  # a docs site says it on its introduction or licence page
         for line in page.lines:
             if _OPEN_SOURCE.search(line) and len(line) <= 1000:
                 return candidate("open source", [page.text_evidence(line)])

@@ -43,8 +43,10 @@ STAGE_ALIASES: dict[str, str] = {
 
 # Price: a currency sign next to a number, or a number next to a currency code or word.
 PRICE = re.compile(
-    r"(?:[$\u20ac\u00a3\u00a5]\s?\d[\d,.]*(?:\s?[kK])?)"
-    r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
+    r"(?:[$\u20ac\u00a3\u00a5\u20b9]\s?\d[\d,.]*(?:\s?[kK])?)"
+    # currency codes and signs written before the amount: "CHF 12", "R49" (rand, two digits or more), "kr 99"
+    r"|(?:\b(?:chf|usd|eur|gbp|sek|nok|dkk|zar|kr|z\u0142)\s?\d[\d,.]*)|(?:\bR\s?\d{2,}[\d,.]*)"
+    r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|zar|kr|z\u0142|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
     re.IGNORECASE,
 )
 _FREE_TRIAL = re.compile(
@@ -69,7 +71,12 @@ _SUBSCRIPTION_CUES = (
 )
 _ONE_TIME_CUES = ("one-time", "one time", "lifetime", "pay once", "single payment", "one-off", "once-off")
 _USAGE_CUES = ("usage-based", "pay as you go", "pay-as-you-go", "per request", "per api call", "metered")
-_OPEN_SOURCE_CUES = ("open source", "open-source", "opensource")
+_OPEN_SOURCE_CUES = (
+    "open source", "open-source", "opensource",
+    # "free software" in the languages where it is the usual word ("freie Software unter der AGPL")
+    "freie software", "quelloffen", "logiciel libre", "software libre", "c\u00f3digo abierto", "vrije software",
+    "software libero", "software livre", "c\u00f3digo aberto",
+)
 _FREE_PLAN_CUES = (
     "free plan", "free tier", "free forever", "free version", "free edition", "free account",
     "kostenloser tarif", "kostenlose version", "f\u00fcr immer kostenlos", "dauerhaft kostenlos", "gratis hasta",
@@ -80,6 +87,9 @@ _FREE_PLAN_CUES = (
     "app is free", "is free to use", "free to use", "stays free", "always free", "free for individuals",
     "app ist kostenlos", "bleibt kostenlos", "la app es gratis", "la app es gratuita", "l'app est gratuite",
     "reste gratuit", "blijft gratis",
+    # a free allowance, then paying: "Free for up to 5 users", "Kostenlos bis 50 Rechnungen"
+    "free for up to", "free up to", "free for the first", "kostenlos bis", "kostenlos f\u00fcr bis zu", "gratis hasta",
+    "gratuit jusqu'\u00e0", "gratis tot", "gratis voor maximaal", "gratuito fino a", "gr\u00e1tis at\u00e9",
 )
 # No price on the page, only an invitation to ask: "Contact sales", "Preis auf Anfrage", "Sur devis"
 _CONTACT_CUES = (

@@ -297,9 +297,14 @@ _TAG_ARCHIVE = re.compile(
 )
 
 
+# a container of tags by its class: "md-tags", "post-tags", "tags" (a class token ending in "tags")
+_TAG_LIST_CLASS = re.compile(r"(?:^|\s|[-_])tags(?:\s|$)", re.IGNORECASE)
+
+
 def _tag_links(root: lxml.html.HtmlElement) -> list[str]:
     """Texts of visible tag links: the tags a blog or shop puts on its own posts and products, marked
-    ``rel="tag"`` or linking to a tag archive (``/tag/sync/``, ``/etiqueta/cfdi/``: themes that omit the rel)."""
+    ``rel="tag"`` or linking to a tag archive (``/tag/sync/``, ``/etiqueta/cfdi/``: themes that omit the rel);
+    then the items of a tag list a docs theme shows without links (``<nav class="md-tags">``)."""
     found: list[str] = []
     for anchor in root.iter("a"):
         is_tag = "tag" in (anchor.get("rel") or "").lower().split() or bool(_TAG_ARCHIVE.search(anchor.get("href") or ""))
@@ -310,6 +315,16 @@ def _tag_links(root: lxml.html.HtmlElement) -> list[str]:
             found.append(text)
         if len(found) >= MAX_EMBEDDED:
             break
+    for tag_list in root.iter():  # a tag list without links: <nav class="md-tags"><span class="md-tag">Monitoring</span>
+        if not isinstance(tag_list.tag, str) or not _TAG_LIST_CLASS.search(tag_list.get("class") or ""):
+            continue
+        items = [child for child in tag_list if isinstance(child.tag, str)]
+        if not 1 <= len(items) <= MAX_EMBEDDED or _hidden_by_ancestor(tag_list):
+            continue
+        for item in items:
+            text = _normalise(_visible_text_of(item))
+            if text and len(text) <= 40 and text not in found and len(found) < MAX_EMBEDDED:
+                found.append(text)
     return found
 
 

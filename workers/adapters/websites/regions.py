@@ -80,7 +80,9 @@ def is_boilerplate(element: lxml.html.HtmlElement) -> bool:
     """Navigation, a header bar without the page's main heading, a footer, a cookie or consent banner."""
     tag = element.tag.lower() if isinstance(element.tag, str) else ""
     role = (element.get("role") or "").strip().lower()
-    if tag in ("nav", "footer") or role in _BOILER_ROLES:
+    if tag == "nav" and role not in _BOILER_ROLES and next(element.iter("a"), None) is None:
+        pass  # a <nav> holding no link navigates nowhere: site builders wrap accordion answers in one
+    elif tag in ("nav", "footer") or role in _BOILER_ROLES:
         return True
     if tag == "header" or role == "banner":
         return next(element.iter("h1"), None) is None

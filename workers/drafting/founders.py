@@ -1,0 +1,170 @@
+"""Extractive finder for founders: the people a site itself calls its founders.
+
+Read from team cards and tables, "Name — Co-founder & CEO" lines, first-person
+introductions, "founded by A and B" and "made … by A and B, co-founders" sentences
+and structured ``founder`` values, each quoted with the line (or metadata value)
+that says it; never a testimonial's attribution or a founder of another company.
+:func:`workers.drafting.verify.verify` checks them like any other drafter's output.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from .reading import Candidate, SitePage, is_sentence, of_kind, string_value, structured_items
+from .text import clean, normalise, sentences
+
+# Upper-case initials include accented ones ("Élodie", "Ángela"); "MacLeod", "DiNapoli" too.
+_UPPER = "A-Z\u00c0-\u00d6\u00d8-\u00de"
+_NAME_WORD = rf"[{_UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'\u2019-]+(?:[{_UPPER}][a-z\u00df-\u00f6\u00f8-\u024f]+)?"
+# Particles between given name and surname, the Irish "Ó"/"Ní" among them ("Tomás Ó Súilleabháin").
+NAME = (rf"{_NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos|\u00d3|N\u00ed|Mac)\s+)?"
+        rf"{_NAME_WORD}){{1,3}}")
+FOUNDER_WORD = re.compile(
+    r"\b(?:co-?founder|founder|founding (?:ceo|cto|partner)|(?:mit)?gr\u00fcnder(?:in)?|co-?fundador(?:a)?|fundador(?:a)?"
+    r"|co-?fondat(?:eur|rice)|fondat(?:eur|rice)|(?:mede)?oprichter|(?:mede)?oprichtster|co-?fondator[ei]|fondator[ei])s?\b",
+    re.IGNORECASE,
+)
+FOUNDER_LINE = re.compile(
+    rf"^(?P<name>{NAME})\s*(?:,|\u2014|\u2013|-|\||\u00b7|:|\()\s*(?P<title>[^.!?]{{2,100}}?)\)?(?:\.?$|\.\s+(?P<bio>[A-Z].*)$)"
+)
+FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+\d{{4}}\s+)?by\s+(?P<names>{NAME}(?:\s*(?:,|and|&)\s*{NAME})*)")
+NAME_ONLY = re.compile(rf"^{NAME}$")
+# A sentence naming its makers and then their role: "made in Pittsburgh by Dana Whitcomb and Luis Ortega,
+# co-founders", "criada em Florianópolis por Rafael Tavares, fundador".
+_AND = r"(?:,|and|&|und|y|e|et|en)"
+MADE_BY_FOUNDERS = re.compile(
+    rf"\b(?:by|von|por|par|door|da)\s+(?P<names>{NAME}(?:\s*{_AND}\s*{NAME})*),\s+(?:(?:the|its|our|ihre?|sus?|ses|seus?)\s+)?"
+    r"(?P<title>(?:co-?founders?|founders?|(?:mit)?gr\u00fcnder(?:in|innen)?|co-?fundador(?:a|es|as)?|fundador(?:a|es|as)?"
+    r"|co-?fondat(?:eur|rice)s?|fondat(?:eur|rice)s?|(?:mede)?oprichters?|co-?fondator[ei]|fondator[ei]))\b"
+)
+# A founder introducing themself: "Hi, I'm Wren Albright, founder of Inkpot", "Ich bin Ada Muster, Gründerin von ..."
+FIRST_PERSON_FOUNDER = re.compile(
+    rf"\b(?:I'm|I\u2019m|I am|my name is|ich bin|je suis|soy|sono|ik ben|eu sou)\s+(?P<name>{NAME}),\s+"
+    r"(?P<title>(?:the\s+|der\s+|die\s+|le\s+|la\s+|el\s+)?[^,.;:!?]{0,40}?\b(?:co-?founder|founder|(?:mit)?gr\u00fcnder(?:in)?"
+    r"|co-?fundador(?:a)?|fundador(?:a)?|co-?fondat(?:eur|rice)|fondat(?:eur|rice)|(?:mede)?oprichter|co-?fondator[ei])\b"
+    r"(?:\s+(?:of|von|de|del|van|di|do|da)\s+[^,.;:!?]{1,40})?)",
+    re.IGNORECASE,
+)
+
+
+
+_CLOSING_QUOTES = ("\"", "\u201d", "\u00bb", "\u201c", "\u2019")
+_OTHER_ORG = re.compile(
+    r"\b[Ff]ounder\s+(?:of|at|bei|chez|de|von)\s+(?P<org>[A-Z][\w&.' -]+)|\s(?:at|bei|chez)\s+(?P<at>[A-Z][\w&.' -]+)"
+)
+
+
+def _testimonial(lines: tuple[str, ...], index: int, title: str, product_name: str) -> bool:
+    """An attribution under a quote, or a founder of another company ("Founder of Northbeam Studio")."""
+    previous = lines[index - 1].strip() if index > 0 else ""
+    if previous.endswith(_CLOSING_QUOTES) or previous.startswith(_CLOSING_QUOTES + ("\u201e", "\u00ab")):
+        return True
+    other = _OTHER_ORG.search(title)
+    org = (other.group("org") or other.group("at")) if other else ""
+    return bool(org) and bool(product_name) and product_name.casefold() not in org.casefold()
+
+
+def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candidate]:
+    """People the site calls founders: structured ``founder`` values, "Name — Co-founder & CEO" lines,
+    "founded by Name and Name" sentences."""
+    founders: list[Candidate] = []
+    ordered = of_kind(pages, "team") + of_kind(pages, "about") + of_kind(pages, "home") + [
+        p for p in pages if p.kind not in ("team", "about", "home")
+    ]
+    for page in ordered:
+        for index, line in enumerate(page.lines):
+            row = _table_row_founder(line)
+            if row and not _testimonial(page.lines, index, row[1], product_name):
+                founders.append({"name": row[0], "title": row[1], "bio": None, "evidence": [page.text_evidence(line)]})
+                continue
+            match = FOUNDER_LINE.match(line)
+            if match and FOUNDER_WORD.search(match.group("title")):
+                if not _testimonial(page.lines, index, match.group("title"), product_name):
+                    founder = _founder_line(page, index, match.group("name"), match.group("title").strip())
+                    if match.group("bio") and not founder["bio"]:
+                        founder["bio"] = match.group("bio")
+                    founders.append(founder)
+                continue
+            following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
+            if NAME_ONLY.match(line) and FOUNDER_WORD.search(following) and len(following) <= 100 \
+                    and not _table_row_founder(following) \
+                    and not _testimonial(page.lines, index, following, product_name):
+                founders.append(_founder_card(page, index))
+                continue
+            me = FIRST_PERSON_FOUNDER.search(line)
+            if me and not _testimonial(page.lines, index, me.group("title"), product_name):
+                title = me.group("title").strip()
+                founders.append({"name": me.group("name"), "title": title[0].upper() + title[1:], "bio": None,
+                                 "evidence": [page.text_evidence(line)]})
+                continue
+            made = MADE_BY_FOUNDERS.search(line)
+            if made and not _testimonial(page.lines, index, line, product_name):
+                title = made.group("title")
+                for name in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en)\b)\s*", made.group("names")):
+                    if name.strip():
+                        founders.append({"name": name.strip(), "title": title[0].upper() + title[1:], "bio": None,
+                                         "evidence": [page.text_evidence(line)]})
+                continue
+            by = FOUNDED_BY.search(line)
+            if by:
+                for name in re.split(r"\s*(?:,|\band\b|&)\s*", by.group("names")):
+                    if name.strip():
+                        founders.append({"name": name.strip(), "title": None, "bio": None, "evidence": [page.text_evidence(line)]})
+    for page in pages:
+        for item in structured_items(page.page.structured):
+            for person in _as_list(item.get("founder")) + _as_list(item.get("founders")):
+                name = string_value(person)
+                if name:
+                    title = string_value(person.get("jobTitle")) if isinstance(person, Mapping) else None
+                    evidence = [page.meta_evidence(name)] + ([page.meta_evidence(title)] if title else [])
+                    founders.append({"name": clean(name), "title": title, "bio": None, "evidence": evidence})
+    unique: list[Candidate] = []
+    for founder in founders:
+        existing = next((f for f in unique if normalise(f["name"]) == normalise(founder["name"])), None)
+        if existing is None:
+            unique.append(founder)
+        else:
+            existing["title"] = existing.get("title") or founder.get("title")
+            existing["bio"] = existing.get("bio") or founder.get("bio")
+            existing["evidence"] = existing["evidence"] + [e for e in founder["evidence"] if e not in existing["evidence"]]
+    return unique[:6]
+
+
+def _table_row_founder(line: str) -> tuple[str, str] | None:
+    """A team table's row read as one line, name cell then role cell: "Priya Raman Co-founder, lead
+    maintainer", "Nadine Roth Gründerin, Maintainerin" (the name is everything before the founder word)."""
+    word = FOUNDER_WORD.search(line)
+    if word is None or word.start() == 0 or len(line) > 160:
+        return None
+    name, title = line[:word.start()].strip(), line[word.start():].strip()
+    if not NAME_ONLY.match(name) or re.search(r"[.!?]", title):
+        return None
+    return name, title
+
+
+def _founder_line(page: SitePage, index: int, name: str, title: str) -> Candidate:
+    evidence = [page.text_evidence(page.lines[index])]
+    bio = None
+    if index + 1 < len(page.lines):
+        following = page.lines[index + 1]
+        first_name = name.split()[0]
+        if is_sentence(following) and re.match(rf"(?:{re.escape(first_name)}|He|She|They)\b", following):
+            bio = following
+            evidence.append(page.text_evidence(following))
+    return {"name": name, "title": title, "bio": bio, "evidence": evidence}
+
+
+def _founder_card(page: SitePage, index: int) -> Candidate:
+    """A team card: the name on one line, "Founder & CEO" on the next (quoted together)."""
+    name, following = page.lines[index], page.lines[index + 1]
+    title = sentences(following)[0].rstrip(".") if sentences(following) else following.rstrip(".")
+    return {"name": name, "title": title, "bio": None, "evidence": [page.text_evidence(f"{name} {title}")]}
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list) else [value]
