@@ -10,7 +10,9 @@ connection of its own and steps only the projections it holds. A session
 lock lives as long as its connection, so when the process dies (even by
 SIGKILL) PostgreSQL releases it as the socket closes, and the next runner
 loop of another process (at most half a second later, sooner on a NOTIFY)
-takes it over from the position the dead one committed.
+takes it over from the position the dead one committed. The runners share
+the projections out among themselves (`Leases.take`), so several processes
+apply them on several cores.
 """
 
 from __future__ import annotations
@@ -46,7 +48,16 @@ class Leases:
         self._conn: psycopg.Connection[Any] | None = None
 
     def take(self) -> set[str]:
-        """Try to take the leases not held yet; return the ones held.
+        """Take this runner's share of the leases, give back what is above it; return the ones held.
+
+        The share is the names divided among the runners connected now (each
+        holds one lease connection, named by `app_name`), rounded up: with
+        `launchdir serve --workers 2` each process runs about half of the
+        projections, on its own core. A runner above its share (the first one
+        up took everything) gives the last of its names back here, between two
+        rounds of batches, and the others take them at their next round. When
+        a runner dies, its connection closes, the share grows and the others
+        take its names over.
 
         Also checks the connection of the leases already held: when it broke,
         PostgreSQL released them, so none is held any more (and another
@@ -56,24 +67,36 @@ class Leases:
             if self._conn is None or self._conn.closed:
                 self.held = set()
                 self._conn = psycopg.connect(self.conninfo, autocommit=True, application_name=f"{self.app_name}{os.getpid()}")
+            share = self._share(self._conn)
+            above = sorted(self.held)[share:]
+            if above:
+                self._conn.execute("SELECT pg_advisory_unlock(%s, hashtext(n)) FROM unnest(%s::text[]) AS n",
+                                   (self.lock, above))
+                self.held -= set(above)
+                log.info("this process gives %s to the other runners", ", ".join(above))
             missing = [n for n in self.names if n not in self.held]
-            if missing:
-                rows = self._conn.execute(
-                    "SELECT n FROM unnest(%s::text[]) AS n WHERE pg_try_advisory_lock(%s, hashtext(n))",
-                    (missing, self.lock),
+            if missing and len(self.held) < share:
+                rows = self._conn.execute(  # LIMIT stops the scan, so no lock is taken beyond the share
+                    "SELECT n FROM unnest(%s::text[]) AS n WHERE pg_try_advisory_lock(%s, hashtext(n)) LIMIT %s",
+                    (missing, self.lock, share - len(self.held)),
                 ).fetchall()
                 taken = {str(r[0]) for r in rows}
                 if taken:
                     log.info("this process now runs %s", ", ".join(sorted(taken)))
                 self.held |= taken
-            else:
-                self._conn.execute("SELECT 1")
         except psycopg.Error:
             if self.held:
                 log.warning("lost the connection holding the leases of %s; another process may take them over",
                             ", ".join(sorted(self.held)))
             self.close()
         return set(self.held)
+
+    def _share(self, conn: psycopg.Connection[Any]) -> int:
+        """How many names this runner should hold: all of them divided by the runners connected now, rounded up."""
+        row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                           "AND application_name LIKE %s", (self.app_name + "%",)).fetchone()
+        runners = max(1, int(row[0]) if row else 1)
+        return -(-len(self.names) // runners)
 
     def close(self) -> None:
         """Give every lease up (closing the session releases its locks)."""
