@@ -67,6 +67,7 @@ import time
 import uuid
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -257,6 +258,9 @@ def prepare_writers(c: Any, drafts: int, voters: int) -> tuple[list[tuple[str, s
     return seats, [account(f"soak-voter-{i}") for i in range(voters)]
 
 
+MAX_PAGES = 50  # pages of 100 listings the reads choose from (the API serves at most 1,000 pages)
+
+
 def read_fixture(url: str, drafts: list[tuple[str, str]], voters: list[str], seed: int) -> Fixture:
     """What the reads ask for, learnt from the running server's own answers."""
     with httpx.Client(base_url=url + "/api/v1", timeout=30) as http:
@@ -265,7 +269,7 @@ def read_fixture(url: str, drafts: list[tuple[str, str]], voters: list[str], see
         while True:
             doc = http.get("/listings", params={"per_page": 100, "page": page}).raise_for_status().json()
             items += doc["items"]
-            if not doc["has_more"]:
+            if not doc["has_more"] or page == MAX_PAGES:  # a directory of 100k: the first 5,000 listings serve
                 break
             page += 1
         this = http.get("/launches/weeks/this").raise_for_status().json()
@@ -566,6 +570,9 @@ def main() -> int:
     parser.add_argument("--drafts", type=int, default=20, help="drafts edited (one owner and API key each)")
     parser.add_argument("--voters", type=int, default=40, help="voter accounts")
     parser.add_argument("--seed", type=int, default=20261124)
+    parser.add_argument("--database", default=None,
+                        help="soak on this database (e.g. a kept `bench.bench_directory` one at 100k listings) "
+                             "instead of a scratch one; the demo directory and the writers are added to it")
     args = parser.parse_args()
     levels = [int(x) for x in args.clients.split(",") if x.strip()]
 
@@ -575,7 +582,8 @@ def main() -> int:
     from launchdir.demo import load_demo
     from launchdir.settings import Settings
 
-    with scratch_database() as db, tempfile.TemporaryDirectory(prefix="launchdir-soak-") as data_dir:
+    database = nullcontext(args.database) if args.database else scratch_database()
+    with database as db, tempfile.TemporaryDirectory(prefix="launchdir-soak-") as data_dir:
         c = bootstrap(Settings(database_url=db, data_dir=Path(data_dir), rate_limits=False))
         try:
             started = time.perf_counter()
