@@ -36,7 +36,7 @@ class CachedPage:
 
 
 Key = tuple[str, str, date]  # path, raw query, the site's day
-Stamp = tuple[int, ...]
+Stamp = tuple[tuple[int, int], ...]  # (position, generation) of each projection the page reads
 
 
 class PageCache:
@@ -51,7 +51,7 @@ class PageCache:
 
     def stamp(self) -> Stamp:
         positions, generations = self.runtime.positions, self.runtime.generations
-        return tuple(positions.get(p, 0) * 1000 + generations.get(p, 0) for p in self.projections)
+        return tuple((positions.get(p, 0), generations.get(p, 0)) for p in self.projections)
 
     def get(self, key: Key) -> CachedPage | None:
         with self._lock:

@@ -8,7 +8,6 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.application import Application
-from eventsourcing.persistence import Notification
 from eventsourcing.postgres import PostgresApplicationRecorder
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Composed, Identifier
@@ -52,11 +51,9 @@ class EventLog:
         they keep the text rule are added to `clean` when given (their handlers
         then skip the look at every string, `Projection.apply`).
         """
-        recorder = self._app.recorder
-        assert isinstance(recorder, PostgresApplicationRecorder)
-        sql = SQL("SELECT notification_id, originator_id, originator_version, topic, state FROM {}.{} "
-                  "WHERE notification_id > %s AND notification_id <= %s").format(
-            Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+        recorder = self._recorder()
+        sql = SQL("SELECT notification_id, originator_id, originator_version, topic, state FROM {} "
+                  "WHERE notification_id > %s AND notification_id <= %s").format(self._table())
         params: list[Any] = [after, upto]
         if topics:
             sql += SQL(" AND topic = ANY(%s)")
@@ -66,13 +63,9 @@ class EventLog:
             rows = cur.execute(sql, [*params, limit], prepare=True).fetchall()
         notes: list[tuple[int, Any]] = []
         for notification_id, originator_id, originator_version, topic, state in rows:
-            try:
-                decoded = self._decoder.decode(originator_id, originator_version, topic, bytes(state))
-            except Exception as exc:  # anything the mapper raises: the event stays in the log, readable later
-                notes.append((notification_id, Undecodable(topic, f"{type(exc).__name__}: {exc}")))
-                continue
-            notes.append((notification_id, decoded.event))
-            if clean is not None and decoded.clean:
+            event, is_clean = self._decode(originator_id, originator_version, topic, bytes(state))
+            notes.append((notification_id, event))
+            if clean is not None and is_clean:
                 clean.add(notification_id)
         return notes
 
@@ -82,8 +75,7 @@ class EventLog:
 
         Optionally only some topics, or one stream (its primary key serves that).
         """
-        recorder = self._app.recorder
-        assert isinstance(recorder, PostgresApplicationRecorder)
+        recorder = self._recorder()
         where: list[Composed | SQL] = []
         params: list[Any] = []
         for clause, value in ((SQL("notification_id < %s"), before), (SQL("topic = ANY(%s)"), list(topics) or None),
@@ -91,23 +83,20 @@ class EventLog:
             if value is not None:
                 where.append(clause)
                 params.append(value)
-        sql = SQL("SELECT notification_id, originator_id, originator_version, topic, state FROM {}.{}").format(
-            Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+        sql = SQL("SELECT notification_id, originator_id, originator_version, topic, state FROM {}").format(
+            self._table())
         if where:
             sql += SQL(" WHERE ") + SQL(" AND ").join(where)
         sql += SQL(" ORDER BY notification_id DESC LIMIT %s")
         with recorder.datastore.get_connection() as conn:
             rows = conn.execute(sql, [*params, limit]).fetchall()
-        return [(int(r["notification_id"]), self._decode(Notification(
-            id=r["notification_id"], originator_id=r["originator_id"], originator_version=r["originator_version"],
-            topic=r["topic"], state=bytes(r["state"])))) for r in rows]
+        return [(int(r["notification_id"]), self._decode(r["originator_id"], r["originator_version"], r["topic"],
+                                                         bytes(r["state"]))[0]) for r in rows]
 
     def topic_counts(self) -> dict[str, int]:
         """How many stored events of each topic the log holds (what a projection reading some topics replays)."""
-        recorder = self._app.recorder
-        assert isinstance(recorder, PostgresApplicationRecorder)
-        sql = SQL("SELECT topic, count(*) AS n FROM {}.{} GROUP BY topic").format(
-            Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+        recorder = self._recorder()
+        sql = SQL("SELECT topic, count(*) AS n FROM {} GROUP BY topic").format(self._table())
         with recorder.datastore.get_connection() as conn:
             return {str(r["topic"]): int(r["n"]) for r in conn.execute(sql).fetchall()}
 
@@ -116,8 +105,20 @@ class EventLog:
         notes = self._app.recorder.select_notifications(start=event_id, stop=event_id, limit=1)
         return notes[0].topic if notes and notes[0].id == event_id else None
 
-    def _decode(self, note: Notification) -> Any:
+    def _recorder(self) -> PostgresApplicationRecorder:
+        recorder = self._app.recorder
+        assert isinstance(recorder, PostgresApplicationRecorder)
+        return recorder
+
+    def _table(self) -> Composed:
+        """The events table, schema-qualified, for statements the recorder has no method for."""
+        recorder = self._recorder()
+        return SQL("{}.{}").format(Identifier(recorder.datastore.schema), Identifier(recorder.events_table_name))
+
+    def _decode(self, originator_id: UUID, originator_version: int, topic: str, state: bytes) -> tuple[Any, bool]:
+        """(the event, whether its stored JSON shows it keeps the text rule), or (`Undecodable`, False)."""
         try:
-            return self._app.mapper.to_domain_event(note)
+            decoded = self._decoder.decode(originator_id, originator_version, topic, state)
         except Exception as exc:  # anything the mapper raises: the event stays in the log, readable later
-            return Undecodable(note.topic, f"{type(exc).__name__}: {exc}")
+            return Undecodable(topic, f"{type(exc).__name__}: {exc}"), False
+        return decoded.event, decoded.clean
