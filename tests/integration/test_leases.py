@@ -3,6 +3,7 @@ given back above the share, and taken over when a runner goes."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,6 +39,18 @@ def runner(fresh_db: str, made: list[Leases]) -> Leases:
     return leases
 
 
+def taken_over(survivor: Leases, rounds: int = 200) -> set[str]:
+    """The survivor's leases after the rounds it needs: the server ends a closed session's backend (and drops its
+    locks) a moment after the client closes, so the first rounds may still count the gone runner."""
+    held: set[str] = set()
+    for _ in range(rounds):
+        held = survivor.take()
+        if held == set(NAMES):
+            break
+        time.sleep(0.02)
+    return held
+
+
 def test_the_runners_share_the_names_out_and_the_survivor_takes_them_all(fresh_db: str, runners: Any) -> None:
     first = runner(fresh_db, runners)
     assert first.take() == set(NAMES)  # alone: it runs everything
@@ -51,7 +64,7 @@ def test_the_runners_share_the_names_out_and_the_survivor_takes_them_all(fresh_d
     assert (first.take(), second.take()) == (kept, taken)  # stable: nothing moves while both live
 
     first.close()  # the first runner goes (a dead process's session closes the same way)
-    assert second.take() == set(NAMES)
+    assert taken_over(second) == set(NAMES)
     assert locks_of(fresh_db, second) == len(NAMES)
 
 
