@@ -133,7 +133,9 @@ def _town_of(segment: str) -> tuple[str | None, str | None]:
         town = " ".join(words)
         if not town or re.fullmatch(r"[A-Z]{2,3}", town):
             continue
-        if re.fullmatch(_TOWN, town) and not country_code(town) and not any(c.isdigit() for c in town):
+        if country_code(town):
+            continue  # a state or province ("Halifax, Nova Scotia, Canada"), or the country said twice
+        if re.fullmatch(_TOWN, town) and not any(c.isdigit() for c in town):
             return town, code
         return None, None
     return None, None

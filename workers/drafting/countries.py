@@ -68,6 +68,16 @@ REGION_COUNTRIES: dict[str, str] = {
         "nova scotia", "new brunswick", "newfoundland and labrador", "prince edward island",
     )},
     **{state: "AU" for state in ("new south wales", "queensland", "tasmania", "western australia", "south australia")},
+    # Mexican states and German Länder whose names are not also a country's or a common word elsewhere
+    **{state: "MX" for state in (
+        "jalisco", "nuevo le\u00f3n", "nuevo leon", "yucat\u00e1n", "yucatan", "oaxaca", "sonora", "quer\u00e9taro",
+        "queretaro", "veracruz", "guanajuato", "sinaloa", "baja california", "quintana roo", "tamaulipas", "coahuila",
+        "michoac\u00e1n", "michoacan", "chiapas", "aguascalientes",
+    )},
+    **{land: "DE" for land in (
+        "bayern", "baden-w\u00fcrttemberg", "nordrhein-westfalen", "niedersachsen", "schleswig-holstein",
+        "mecklenburg-vorpommern", "rheinland-pfalz", "sachsen-anhalt", "th\u00fcringen", "brandenburg", "hessen",
+    )},
 }
 
 COUNTRY_CODES: frozenset[str] = frozenset(COUNTRY_NAMES.values())

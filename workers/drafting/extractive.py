@@ -333,6 +333,12 @@ class _Reader:
             # shown whole elsewhere is the one the site means
             whole = next((s for s in shown[1:] if len(s[0]) < len(email) and email.lower().endswith(s[0].lower())), None)
             email, page, line = whole or (email, page, line)
+            # "soporte@acme.exampleInstagramTikTok": a mailto link's address that the text runs on from
+            linked = [(e, p) for p in order for e in p.page.structured.get("emails") or [] if isinstance(e, str)]
+            runs_on = next(((e, p) for e, p in linked if len(e) < len(email) and email.lower().startswith(e.lower())),
+                           None)
+            if runs_on:  # quoted as the link that holds it
+                return candidate(runs_on[0], [runs_on[1].meta_evidence(runs_on[0])])
             return candidate(email, [page.text_evidence(line)])
         for page in order:  # shown nowhere as text: the address of a "Contact us" mailto link
             for email in page.page.structured.get("emails") or []:

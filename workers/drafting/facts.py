@@ -34,7 +34,9 @@ FAQ_HEADING = re.compile(
     re.IGNORECASE,
 )
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "\u00ab", "\u2014", "\u2013 ", "- ")  # a testimonial or its attribution
-PLACE = r"[A-Z][\w'\u2019.-]*(?:[ -][A-Z][\w'\u2019.-]*){0,2}"
+# A place of up to three words; a full stop ends it ("... in Guadalajara, Jalisco. Fernanda ..."), except after
+# "St." / "Mt." ("St. Louis")
+PLACE = r"(?:(?:St|Ste|Mt|Ft)\.\s)?[A-Z][\w'\u2019-]*(?:[ -][A-Z][\w'\u2019-]*){0,2}\.?"
 LOCATION = re.compile(
     r"\b(?i:based|headquartered|located|founded|started|made|built|studio|team|office|offices|company|startup|hq)\b"
     rf"[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:(?:,\s*|\s+in\s+(?:der\s+|den\s+|the\s+)?)(?P<second>{PLACE}))?"
@@ -44,7 +46,7 @@ LOCATION_ELSEWHERE = (
     # "in Winterthur in der Schweiz": the country may follow the town with a second "in"
     re.compile(rf"\b(?i:sitz|ans\u00e4ssig|wurde|gegr\u00fcndet|entwickelt|zuhause|zu hause)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})"
                rf"(?:(?:,\s*|\s+in\s+(?:der\s+|den\s+)?)(?P<second>{PLACE}))?"),
-    re.compile(rf"\b(?i:sede|ubicad[ao]s?|basad[ao]s?|fundad[ao]|hech[ao]|desarrollad[ao]|oficinas?|equipo)\b[^.!?]{{0,60}}?\ben\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    re.compile(rf"\b(?i:sede|ubicad[ao]s?|basad[ao]s?|fundad[ao]|fund\u00f3|fundamos|naci\u00f3|hech[ao]|desarrollad[ao]|oficinas?|equipo)\b[^.!?]{{0,60}}?\ben\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:bas\u00e9e?s?|situ\u00e9e?s?|install\u00e9e?s?|fond\u00e9e?|n\u00e9e?|con\u00e7ue?|si\u00e8ge|\u00e9quipe|bureaux?)\b[^.!?]{{0,60}}?\b\u00e0\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     # Dutch "gevestigd in Utrecht", Italian "con sede a Milano", Portuguese "sediada em Lisboa"
     re.compile(rf"\b(?i:gevestigd|opgericht|gemaakt|kantoor|hoofdkantoor)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
@@ -155,13 +157,21 @@ def find_location(pages: list[SitePage], product_name: str = "") -> dict[str, Ca
     ordered = of_kind(pages, "about", "contact") + of_kind(pages, "home") + [
         p for p in pages if p.kind not in ("about", "contact", "home")
     ]
+    stated: dict[str, Candidate] = {}
     for page in ordered:
         for line in page.all_lines:  # "Made with care in Amsterdam." in a footer counts; a menu does not
             if is_nav(line):
                 continue
             for pattern in (LOCATION, *LOCATION_ELSEWHERE):
                 for match in pattern.finditer(line):
-                    _place(found, page, line, match, product_name)
+                    _place(stated, page, line, match, product_name)
+    # "made in Copenhagen, Denmark" beside the imprint's "1620 København V / Denmark": the town in the
+    # site's own words, where the sentence names the same country as the address
+    if "city" in stated and "country" in stated and stated["country"]["value"] == (found.get("country") or {}).get("value") \
+            and stated["city"]["evidence"] == stated["country"]["evidence"]:
+        found["city"] = stated["city"]
+    for key, value in stated.items():
+        found.setdefault(key, value)
     return found
 
 

@@ -32,6 +32,9 @@ FOUNDER_LINE = re.compile(
 )
 FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+\d{{4}}\s+)?by\s+(?P<names>{NAME}(?:\s*(?:,|and|&)\s*{NAME})*)")
 NAME_ONLY = re.compile(rf"^{NAME}$")
+# Roles in brackets after each name, several to a line: "Fernanda Ríos (cofundadora y directora general) y
+# Diego Salcedo (cofundador y director de tecnología)".
+BRACKETED_ROLE = re.compile(rf"(?P<name>{NAME})\s*\((?P<title>[^()]{{2,100}})\)")
 # A sentence naming its makers and then their role: "made in Pittsburgh by Dana Whitcomb and Luis Ortega,
 # co-founders", "criada em Florianópolis por Rafael Tavares, fundador".
 _AND = r"(?:,|and|&|und|y|e|et|en)"
@@ -81,6 +84,12 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                 founders.append({"name": row[0], "title": row[1], "bio": None, "evidence": [page.text_evidence(line)]})
                 continue
             match = FOUNDER_LINE.match(line)
+            bracketed = [m for m in BRACKETED_ROLE.finditer(line) if FOUNDER_WORD.search(m.group("title"))]
+            if (len(bracketed) > 1 or (bracketed and not match)) \
+                    and not _testimonial(page.lines, index, bracketed[0].group("title"), product_name):
+                founders.extend({"name": m.group("name"), "title": m.group("title").strip(), "bio": None,
+                                 "evidence": [page.text_evidence(line)]} for m in bracketed)
+                continue
             if match and FOUNDER_WORD.search(match.group("title")):
                 if not _testimonial(page.lines, index, match.group("title"), product_name):
                     founder = _founder_line(page, index, match.group("name"), match.group("title").strip())

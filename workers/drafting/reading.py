@@ -24,7 +24,7 @@ from .text import contains_phrase, normalise, words
 PAGE_KINDS: dict[str, tuple[str, ...]] = {
     "about": ("about", "company", "story", "mission", "us", "ueber", "uber", "\u00fcber", "unternehmen", "firma",
               "propos", "entreprise", "histoire", "nosotros", "empresa", "sobre", "quienes", "historia",
-              "siamo", "azienda", "storia", "somos", "verhaal",
+              "siamo", "azienda", "storia", "somos", "verhaal", "ons", "oss", "nas", "sommes",
               # a docs site's introduction says what the product is, as an about page does
               "intro", "introduction", "overview", "einfuehrung", "einf\u00fchrung", "introduccion",
               "introducci\u00f3n", "presentation", "pr\u00e9sentation", "introduzione", "introducao",

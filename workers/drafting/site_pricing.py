@@ -63,6 +63,8 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
         model = ("freemium", [hits["freemium"]])
     elif "free plan" in hits and priced:
         model = ("freemium", [hits["free plan"]] + ([priced] if priced != hits["free plan"] else []))
+    elif "free plan" in hits and "contact" in hits and hits["contact"] != hits["free plan"]:
+        model = ("freemium", [hits["free plan"], hits["contact"]])  # a free plan beside one priced on request
     elif free_software:  # "freie Software unter der AGPL-3.0 und kostenlos", a hosted edition beside it or not
         model = ("open source", [free_software])
     elif "free trial" in hits and paid:  # paid plans only, tried before buying
@@ -81,7 +83,8 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
         for l, c in pieces:
             if len(summary) >= MAX_PRICING_LINES:
                 break
-            about_price = has_price(l) or bool(TRIAL.search(normalise(l))) or (c & {"free", "free plan"} and len(words(l)) > 2)
+            about_price = has_price(l) or bool(TRIAL.search(normalise(l))) or (c & {"free", "free plan"} and len(words(l)) > 2) \
+                or (l.endswith(_PLAN_CELL) and bool(c & {"free plan", "contact"}))
             if about_price and len(l) <= 200 and l not in [x for _, x in summary]:
                 summary.append((p, l))
     text = " ".join(l if l.endswith((".", "!", "?")) else l + "." for _, l in summary)
@@ -92,13 +95,18 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
 def _labelled(page: SitePage, index: int) -> str:
     """A short line ("€12/mo") with the label line before it ("Pro €12/mo"): one quote across both."""
     line = page.lines[index]
-    if index == 0 or len(words(line)) > 3 or not prices(line):
+    if index == 0 or len(words(line)) > 3 or not (prices(line) or pricing_cues(line) & {"free plan", "contact"}):
         return line
     label = page.lines[index - 1]
-    if is_heading(label) and len(words(label)) <= 4 and not has_price(label) and not label.endswith(":"):
+    if is_heading(label) and len(words(label)) <= 4 and not has_price(label) and not label.endswith(":") \
+            and not PRICING_HEADING.match(normalise(label).strip(" :")):  # the page's "Pricing" is no plan's name
         return f"{label} {line}"
     return line
 
+
+# a plan's price cell read with its label: "Teacher Free", "Établissement Sur devis"
+_PLAN_CELL = tuple(f" {cell}" for cell in ("Free", "Gratis", "Kostenlos", "Gratuit", "Gratuito", "Sur devis",
+                                           "Auf Anfrage", "A consultar", "Custom", "Op aanvraag"))
 
 # "Free for open-source projects" is an offer of a paid product, not the product being open source
 _FOR_OPEN_SOURCE = re.compile(

@@ -197,7 +197,7 @@ def supports_pricing_model(value: str, quotes: Iterable[str]) -> list[int]:
     """Indexes of the quotes that together support ``value`` (empty: not supported).
 
     "freemium" needs the word itself, or a free plan in one quote and a price or
-    subscription in another (or the same); "free trial" a trial and a paid offer
+    subscription in another (or the same), or a plan priced on request in another; "free trial" a trial and a paid offer
     the same way.
     """
     cues = [pricing_cues(q) for q in quotes]
@@ -207,6 +207,8 @@ def supports_pricing_model(value: str, quotes: Iterable[str]) -> list[int]:
             return direct
         free = [i for i, c in enumerate(cues) if "free plan" in c]
         paid = [i for i, c in enumerate(cues) if is_paid(c)]
+        if free and not paid:  # a plan priced on request beside the free one ("Sur devis"), in another quote
+            paid = [i for i, c in enumerate(cues) if "contact" in c and i != free[0]]
         return sorted(set(free[:1] + paid[:1])) if free and paid else []
     if value == "paid":
         return [i for i, c in enumerate(cues) if is_paid(c)]
