@@ -219,4 +219,21 @@ def _crawl_candidates(
             continue
         seen.add(page_key(fetched.url))
         pages.append(page)
+        pending = _with_linked_pages(pending, content, site, seen, discovered=len(candidates))
     return pages, skips.items
+
+
+SECOND_LEVEL_SCORE = 10  # a page linked from a fetched page joins only when its path or text says what it is
+
+
+def _with_linked_pages(pending: list[Candidate], content: PageContent, site: str, seen: set[str],
+                       discovered: int) -> list[Candidate]:
+    """The pending candidates plus descriptive pages linked from a fetched one (a docs site's FAQ is linked
+    from its introduction, not from the homepage), ranked together; homepage links win ties."""
+    known = seen | {page_key(c.url) for c in pending}
+    linked = [c for c in rank_candidates(content.links, [], site=site, homepage_url=site)
+              if c.score >= SECOND_LEVEL_SCORE and page_key(c.url) not in known]
+    if not linked:
+        return pending
+    later = [Candidate(c.url, c.text, "linked", c.score, discovered + c.order) for c in linked]
+    return sorted(pending + later, key=lambda c: (-c.score, c.order))

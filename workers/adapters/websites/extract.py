@@ -23,7 +23,15 @@ import lxml.html
 from extruct.jsonld import JsonLdExtractor
 from extruct.utils import parse_xmldom_html
 
-from .regions import boilerplate_regions, hide_by_stylesheet, hide_permalinks, is_boilerplate, logo_sources, refresh_target
+from .regions import (
+    boilerplate_regions,
+    hide_by_stylesheet,
+    hide_permalinks,
+    is_boilerplate,
+    logo_sources,
+    refresh_target,
+    reveal_disclosures,
+)
 
 MAX_HTML_CHARS = 5_000_000
 """Input beyond this many characters is ignored (the crawler caps pages lower)."""
@@ -134,6 +142,7 @@ def _parse(html: str) -> lxml.html.HtmlElement | None:
         return None
     hide_by_stylesheet(root)  # the page's own <style> rules hiding elements, applied before anything is read
     hide_permalinks(root)
+    reveal_disclosures(root)  # an accordion's collapsed answers, opened by a click
     return root
 
 

@@ -76,6 +76,25 @@ def hide_permalinks(root: lxml.html.HtmlElement) -> None:
             anchor.set("hidden", "")
 
 
+def reveal_disclosures(root: lxml.html.HtmlElement) -> None:
+    """Accordion panels a visitor opens with a click (the ARIA disclosure pattern) are content, as ``<details>``
+    is: a ``hidden`` or ``display:none`` panel named by an ``aria-controls`` of a toggle carrying
+    ``aria-expanded`` is shown.  Hidden text nothing opens stays hidden."""
+    panels = {element.get("id"): element for element in root.iter() if isinstance(element.tag, str) and element.get("id")}
+    for toggle in root.iter():
+        if not isinstance(toggle.tag, str) or toggle.get("aria-expanded") is None:
+            continue
+        for panel_id in (toggle.get("aria-controls") or "").split():
+            panel = panels.get(panel_id)
+            if panel is None or panel is toggle:
+                continue
+            if panel.get("hidden") is not None:
+                del panel.attrib["hidden"]
+            style = panel.get("style") or ""
+            if _HIDING.search(style):
+                panel.set("style", _HIDING.sub(";", style))
+
+
 def is_boilerplate(element: lxml.html.HtmlElement) -> bool:
     """Navigation, a header bar without the page's main heading, a footer, a cookie or consent banner."""
     tag = element.tag.lower() if isinstance(element.tag, str) else ""
