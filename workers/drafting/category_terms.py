@@ -115,5 +115,17 @@ def terms_in(quote: str, category: Mapping[str, Any]) -> set[str]:
     for sentence in sentences(normalise(quote)) or [normalise(quote)]:
         if _NEGATION.search(sentence) or _ASKING.search(sentence):
             continue  # this sentence denies or asks; the quote's other sentences still speak
-        found |= {term for term in terms_of(category) if term and contains_phrase(sentence, term)}
+        found |= {term for term in terms_of(category)
+                  if term and contains_phrase(sentence, term) and not _denied(sentence, term)}
     return found
+
+
+# "no no-code builder lock-in", "without a dashboard", "ohne Buchhaltung": the word right after a negator
+_NEGATORS = r"(?:no|without|ohne|kein|keine|keinen|sin|sans|zonder|senza|sem)"
+
+
+def _denied(sentence: str, term: str) -> bool:
+    """Every mention of ``term`` in the sentence directly follows a negator."""
+    mentions = len(re.findall(rf"(?<![\w-]){re.escape(term)}(?![\w-])", sentence))
+    denied = len(re.findall(rf"\b{_NEGATORS}\s+{re.escape(term)}(?![\w-])", sentence))
+    return mentions > 0 and denied >= mentions

@@ -96,6 +96,74 @@ def country_code(value: str) -> str | None:
     return _NAMED.get(key) or _NAMED.get(normalise(value))
 
 
+# International calling codes that belong to one country each (+1 is shared by the US and Canada: left out)
+CALLING_CODES: dict[str, str] = {
+    "31": "NL", "32": "BE", "33": "FR", "34": "ES", "36": "HU", "39": "IT", "40": "RO", "41": "CH", "43": "AT",
+    "44": "GB", "45": "DK", "46": "SE", "47": "NO", "48": "PL", "49": "DE", "52": "MX", "54": "AR", "55": "BR",
+    "56": "CL", "57": "CO", "61": "AU", "64": "NZ", "65": "SG", "81": "JP", "82": "KR", "91": "IN",
+    "351": "PT", "352": "LU", "353": "IE", "354": "IS", "356": "MT", "358": "FI", "370": "LT", "371": "LV",
+    "372": "EE", "420": "CZ", "421": "SK", "385": "HR", "386": "SI",
+}
+_PHONE = re.compile(r"(?<![\w+])(?:\+|00)(\d{2,3})[\s(./-]*\d")
+# Towns software companies give as their address whose name belongs to one country only (no Cambridge,
+# Portland, Victoria, Córdoba, Guadalajara or London, Ontario doubt): naming one names its country.
+TOWN_COUNTRIES: dict[str, str] = {
+    **{t: "DE" for t in ("berlin", "hamburg", "m\u00fcnchen", "muenchen", "munich", "k\u00f6ln", "cologne",
+                          "frankfurt am main", "stuttgart", "d\u00fcsseldorf", "leipzig", "dresden", "n\u00fcrnberg",
+                          "bremen", "hannover", "karlsruhe", "freiburg im breisgau", "bonn", "mannheim", "heidelberg")},
+    **{t: "AT" for t in ("wien", "vienna", "graz", "linz", "salzburg", "innsbruck")},
+    **{t: "CH" for t in ("z\u00fcrich", "zurich", "basel", "bern", "gen\u00e8ve", "geneva", "lausanne", "winterthur",
+                          "luzern", "lucerne", "st. gallen")},
+    **{t: "FR" for t in ("paris", "lyon", "marseille", "toulouse", "bordeaux", "nantes", "lille", "rennes",
+                          "strasbourg", "montpellier", "grenoble")},
+    **{t: "ES" for t in ("madrid", "barcelona", "sevilla", "seville", "bilbao", "m\u00e1laga", "malaga", "zaragoza")},
+    **{t: "NL" for t in ("amsterdam", "rotterdam", "utrecht", "den haag", "eindhoven", "groningen")},
+    **{t: "BE" for t in ("bruxelles", "brussel", "brussels", "antwerpen", "gent", "ghent", "leuven")},
+    **{t: "IT" for t in ("milano", "roma", "torino", "turin", "bologna", "firenze", "napoli")},
+    **{t: "PT" for t in ("lisboa", "lisbon", "porto")},
+    **{t: "IE" for t in ("dublin", "galway")},
+    **{t: "GB" for t in ("manchester", "edinburgh", "glasgow", "leeds", "bristol", "liverpool", "brighton")},
+    **{t: "DK" for t in ("copenhagen", "k\u00f8benhavn", "aarhus")},
+    **{t: "SE" for t in ("stockholm", "g\u00f6teborg", "gothenburg", "malm\u00f6", "uppsala")},
+    **{t: "NO" for t in ("oslo", "bergen", "trondheim")},
+    **{t: "FI" for t in ("helsinki", "tampere")},
+    **{t: "PL" for t in ("warszawa", "warsaw", "krak\u00f3w", "krakow", "wroc\u0142aw", "gda\u0144sk", "pozna\u0144")},
+    **{t: "CZ" for t in ("praha", "prague", "brno")},
+    **{t: "MX" for t in ("ciudad de m\u00e9xico", "monterrey")},
+    **{t: "AR" for t in ("buenos aires",)},
+    **{t: "CO" for t in ("bogot\u00e1", "bogota", "medell\u00edn", "medellin")},
+    **{t: "BR" for t in ("s\u00e3o paulo", "sao paulo", "rio de janeiro", "florian\u00f3polis", "belo horizonte")},
+    **{t: "CA" for t in ("toronto", "montreal", "montr\u00e9al", "vancouver", "ottawa", "calgary")},
+    **{t: "AU" for t in ("sydney", "melbourne", "brisbane")},
+    **{t: "US" for t in ("san francisco", "new york city", "seattle", "chicago", "boston", "los angeles",
+                          "denver", "pittsburgh", "philadelphia")},
+}
+# "3511 NR Utrecht": four digits and two letters is the Dutch postcode, used nowhere else
+DUTCH_POSTCODE = re.compile(r"(?<!\d)[1-9]\d{3}\s?(?!SA|SD|SS)[A-Z]{2}\s+[A-Z]")
+
+
+def phone_countries(text: str) -> list[tuple[str, str]]:
+    """(number's start, code) for each international phone number in ``text`` ("+49 89 …", "+353 1 …")."""
+    found = []
+    for match in _PHONE.finditer(text):
+        digits = match.group(1)
+        code = CALLING_CODES.get(digits) or (CALLING_CODES.get(digits[:2]) if len(digits) == 3 else None)
+        if code:
+            found.append((match.group(0), code))
+    return found
+
+
+def countries_indicated(text: str) -> list[tuple[str, str]]:
+    """(what indicated it, code) for what names a country without its name: an international phone number
+    ("+49 89 …"), a town of one country only ("München"), a Dutch postcode ("3511 NR Utrecht")."""
+    found = phone_countries(text)
+    normalised = normalise(text)
+    found += [(town, code) for town, code in TOWN_COUNTRIES.items()
+              if re.search(rf"(?<![\w-]){re.escape(town)}(?![\w-])", normalised)]
+    found += [(m.group(0), "NL") for m in DUTCH_POSTCODE.finditer(text)]
+    return found
+
+
 def countries_named(text: str) -> list[tuple[str, str]]:
     """(name as matched, code) for each country name in ``text``, in order."""
     found: list[tuple[str, str]] = []

@@ -64,7 +64,7 @@ PURPOSE_MAILBOXES = frozenset({
 })
 YEAR_SENTENCE = re.compile(
     r"\b(?:founded|established|incorporated|started|since|est\.|gegr\u00fcndet|seit|fundad[ao]|fund\u00f3|desde"
-    r"|naci\u00f3|nacimos|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis|opgericht|sinds|fondata|nata|fundada|nasceu"
+    r"|naci\u00f3|nacimos|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis|opgericht|sinds|fondata|nata|nato|fundada|nasceu|began"
     # the founders telling it: "Fundamos Cuadrilla en 2023", "gründeten wir 2019", "fundou em 2020"
     r"|fundamos|fund\u00e9|gr\u00fcndeten|fondammo|fondato|fundou|criad[ao]|fundaram)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
@@ -144,6 +144,9 @@ class _Reader:
         out["pricing_model"], out["pricing_summary"] = find_pricing(self.pages)
         if out["pricing_model"] is None:
             out["pricing_model"] = open_source_statement(self.pages)
+            statement = out["pricing_model"]["evidence"][0] if out["pricing_model"] else None
+            if out["pricing_summary"] is None and statement and len(statement["quote"]) <= 300:
+                out["pricing_summary"] = candidate(statement["quote"], [statement])  # "free and open source under …"
         out["contact_email"] = self.contact_email()
         out["founded_year"] = self.founded_year()
         location = find_location(self.pages, name)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 
 from .addresses import find_address
-from .countries import country_code
+from .countries import TOWN_COUNTRIES, countries_indicated, country_code, phone_countries
 from .reading import (
     ORGANIZATION_TYPES,
     PRODUCT_TYPES,
@@ -152,7 +152,8 @@ def find_location(pages: list[SitePage], product_name: str = "") -> dict[str, Ca
                 found["city"] = {"value": clean(city), "evidence": [page.meta_evidence(city)]}
             if country and country_code(country) and "country" not in found:
                 found["country"] = {"value": country_code(country), "evidence": [page.meta_evidence(country)]}
-    for key, value in find_address(pages, product_name).items():
+    address = find_address(pages, product_name)
+    for key, value in address.items():
         found.setdefault(key, value)
     ordered = of_kind(pages, "about", "contact") + of_kind(pages, "home") + [
         p for p in pages if p.kind not in ("about", "contact", "home")
@@ -172,7 +173,32 @@ def find_location(pages: list[SitePage], product_name: str = "") -> dict[str, Ca
         found["city"] = stated["city"]
     for key, value in stated.items():
         found.setdefault(key, value)
+    if "city" in found and "country" not in found and found["city"] is address.get("city"):  # a postal address
+        indicated = _country_indicated(pages, found["city"])
+        if indicated:
+            found["country"] = indicated
     return found
+
+
+def _country_indicated(pages: list[SitePage], city: Candidate) -> Candidate | None:
+    """The country a postal address shows without naming it: the town of one country only ("München"), a Dutch
+    postcode or a phone number in the town's own quote, else an international phone number on the page that
+    gives the address ("Telefon +49 89 …")."""
+    town = TOWN_COUNTRIES.get(normalise(str(city["value"])).strip())
+    for evidence in city["evidence"]:
+        indicated = [code for _, code in countries_indicated(evidence["quote"])]
+        if town or indicated:
+            return {"value": town or indicated[0], "evidence": [evidence]}
+    for evidence in city["evidence"]:
+        page = next((p for p in pages if p.page.url == evidence["url"]), None)
+        phones = [(line, phone_countries(line)) for line in page.all_lines] if page else []
+        phones = [(line, found) for line, found in phones if found]
+        codes = {code for _, found in phones for _, code in found}
+        if page and len(codes) == 1:  # one country's numbers only
+            return {"value": codes.pop(), "evidence": [page.text_evidence(phones[0][0])]}
+    return None
+
+
 
 
 def _place(found: dict[str, Candidate], page: SitePage, line: str, match: re.Match[str], product_name: str) -> None:

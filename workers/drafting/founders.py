@@ -23,7 +23,7 @@ _NAME_WORD = rf"[{_UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'\u2019-]+(?:[{_UPPER}][
 NAME = (rf"{_NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos|\u00d3|N\u00ed|Mac)\s+)?"
         rf"{_NAME_WORD}){{1,3}}")
 FOUNDER_WORD = re.compile(
-    r"\b(?:co-?founder|founder|founding (?:ceo|cto|partner)|(?:mit)?gr\u00fcnder(?:in)?|co-?fundador(?:a)?|fundador(?:a)?"
+    r"\b(?:co-?founder|founder|co-?creator|founding (?:ceo|cto|partner)|(?:mit)?gr\u00fcnder(?:in)?|co-?fundador(?:a)?|fundador(?:a)?"
     r"|co-?fondat(?:eur|rice)|fondat(?:eur|rice)|(?:mede)?oprichter|(?:mede)?oprichtster|co-?fondator[ei]|fondator[ei])s?\b",
     re.IGNORECASE,
 )
@@ -111,17 +111,18 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                 continue
             made = MADE_BY_FOUNDERS.search(line)
             if made and not _testimonial(page.lines, index, line, product_name):
-                title = made.group("title")
-                for name in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en)\b)\s*", made.group("names")):
-                    if name.strip():
-                        founders.append({"name": name.strip(), "title": title[0].upper() + title[1:], "bio": None,
-                                         "evidence": [page.text_evidence(line)]})
+                founders.extend(_made_by(page, line, made))
                 continue
             by = FOUNDED_BY.search(line)
             if by:
                 for name in re.split(r"\s*(?:,|\band\b|&)\s*", by.group("names")):
                     if name.strip():
                         founders.append({"name": name.strip(), "title": None, "bio": None, "evidence": [page.text_evidence(line)]})
+    for page in ordered:  # a footer's sentence naming the maker: "Pinwheel is made by Ines Okafor, founder and ..."
+        for line in page.all_lines:
+            made = MADE_BY_FOUNDERS.search(line) if line not in page.lines else None
+            if made and not _testimonial((line,), 0, line, product_name):
+                founders.extend(_made_by(page, line, made))
     for page in pages:
         for item in structured_items(page.page.structured):
             for person in _as_list(item.get("founder")) + _as_list(item.get("founders")):
@@ -140,6 +141,14 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             existing["bio"] = existing.get("bio") or founder.get("bio")
             existing["evidence"] = existing["evidence"] + [e for e in founder["evidence"] if e not in existing["evidence"]]
     return unique[:6]
+
+
+def _made_by(page: SitePage, line: str, made: re.Match[str]) -> list[Candidate]:
+    """Each maker a "made by A and B, co-founders" sentence names, quoted with it."""
+    title = made.group("title")
+    return [{"name": name.strip(), "title": title[0].upper() + title[1:], "bio": None,
+             "evidence": [page.text_evidence(line)]}
+            for name in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en)\b)\s*", made.group("names")) if name.strip()]
 
 
 def _table_row_founder(line: str) -> tuple[str, str] | None:

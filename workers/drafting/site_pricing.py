@@ -26,9 +26,17 @@ PRICING_HEADING = re.compile(
 )
 
 
+# A one-pager's buying section names its price in a phrase: "One price. Yours to keep.", "Plans for every team"
+PRICE_WORD_HEADING = re.compile(r"\b(?:pricing|prices?|plans|preise?|precios?|tarifs?|prix|prijzen|prezzi|pre\u00e7os?)\b")
+
+
 def _section_below(page: SitePage, heading: re.Pattern[str]) -> list[int]:
-    """Indexes of the lines under the first heading matching ``heading``, up to the next heading."""
+    """Indexes of the lines under the first heading matching ``heading``, up to the next heading; else under the
+    first short line naming prices in a phrase with a price below it."""
     start = next((i for i, l in enumerate(page.lines) if is_heading(l) and heading.match(normalise(l).strip(" :"))), None)
+    if start is None:  # a short line naming prices, a price right below it
+        start = next((i for i, l in enumerate(page.lines[:-1]) if len(words(l)) <= 8
+                      and PRICE_WORD_HEADING.search(normalise(l)) and has_price(page.lines[i + 1])), None)
     if start is None:
         return []
     found: list[int] = []

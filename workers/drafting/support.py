@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .countries import COUNTRY_CODES, countries_named
+from .countries import COUNTRY_CODES, countries_indicated, countries_named
 from .evidence import Context
 from .model import PROSE_FIELDS, Evidence, field_limit
 from .category_terms import terms_in
@@ -48,7 +48,7 @@ def support_of(name: str, value: str, quotes: list[Evidence]) -> list[int]:
 def country_support(code: str, quotes: list[Evidence]) -> list[int]:
     found = []
     for i, quote in enumerate(quotes):
-        named = any(c == code for _, c in countries_named(quote.quote))
+        named = any(c == code for _, c in countries_named(quote.quote) + countries_indicated(quote.quote))
         exact_code = quote.source == "metadata" and normalise(quote.quote) == code.lower() and code in COUNTRY_CODES
         if named or exact_code:
             found.append(i)
