@@ -46,7 +46,8 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
                      "productividad", "productivit\u00e9",
         "time tracker", "time tracking", "timesheets", "timesheet", "timer", "meetings", "meeting notes", "besprechungen", "zeiterfassung", "reuniones", "r\u00e9unions", "control horario", "suivi du temps",
         # Dutch, Italian, Portuguese and more forms sites use
-        "checklist", "checklists", "checkliste", "checklisten", "dienstplan", "dienstplanung", "schichtplanung", "shift planning", "shift scheduling", "rota", "productiviteit", "urenregistratie", "produttivit\u00e0", "produtividade", "planificaci\u00f3n de turnos", "planning des \u00e9quipes"),
+        "checklist", "checklists", "checkliste", "checklisten", "dienstplan", "dienstplanung", "schichtplanung", "shift planning", "shift scheduling", "rota", "productiviteit", "urenregistratie", "produttivit\u00e0", "produtividade", "planificaci\u00f3n de turnos", "planning des \u00e9quipes",
+        "shared inbox", "support inbox", "inbox"),
     "project-management": ("project management", "projects", "project", "tasks", "kanban", "roadmap", "roadmaps",
                            "sprint", "sprints", "gantt", "projektmanagement", "projekte", "gesti\u00f3n de proyectos",
                            "proyectos", "gestion de projet", "projets", "chantier", "chantiers",
@@ -54,7 +55,8 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
         "task", "tareas", "tarea", "obra", "obras", "baustelle", "baustellen", "aufgaben", "projecten", "projectmanagement", "progetti", "gestione progetti", "projetos", "gest\u00e3o de projetos", "tarefas"),
     "notes-docs": ("notes", "note-taking", "documentation", "docs", "wiki", "knowledge base", "knowledge bases",
                    "dokumentation", "notizen", "wissensdatenbank", "documentaci\u00f3n", "notas",
-        "markdown", "note", "note-taking app", "notes app", "protokoll", "protokolle", "meeting minutes", "actas"),
+        "markdown", "note", "note-taking app", "notes app", "protokoll", "protokolle", "meeting minutes", "actas",
+        "notebook", "notebooks", "lab notebook", "electronic lab notebook", "quaderno", "quaderni", "quaderno di laboratorio", "cuaderno", "cuadernos", "notizbuch", "laborbuch", "protocolli", "protocols"),
     "marketing": ("marketing", "campaigns", "campaign", "leads", "audience", "customers coming back", "campa\u00f1as",
                   "kampagnen", "campagnes",
         # Dutch, Italian, Portuguese and more forms sites use
@@ -66,29 +68,58 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
                         "mailing", "correos", "boletines", "abandoned cart", "carrito abandonado",
         # Dutch, Italian, Portuguese and more forms sites use
         "e-mailing", "emailing", "lettre d'information", "lettres d'information", "infolettre", "e-mail-kampagnen", "nieuwsbrief", "nieuwsbrieven", "bolet\u00edn", "mailing list", "mailing lists", "email list"),
-    "design": ("design", "prototyping", "prototype", "prototypes", "figma", "mockups", "dise\u00f1o", "illustrations"),
+    "design": ("design", "prototyping", "prototype", "prototypes", "figma", "mockups", "dise\u00f1o", "illustrations",
+        "designers", "designer", "design agencies", "design feedback", "dise\u00f1adores", "designerinnen", "graphistes"),
     "finance": ("finance", "payments", "payment", "accounting", "invoicing", "invoice", "invoices", "bookkeeping",
                 "vat", "tax", "taxes", "expenses", "payroll", "buchhaltung", "rechnungen", "rechnung", "zahlungen",
                 "steuern", "facturaci\u00f3n", "facturas", "contabilidad", "comptabilit\u00e9", "factures",
                 "paiements", "finanzen", "finanzas",
         # Dutch, Italian, Portuguese and more forms sites use
-        "boekhouding", "boekhouden", "boekhouder", "facturen", "factuur", "btw", "btw-aangifte", "betalingen", "contabilit\u00e0", "fatture", "fattura", "fatturazione", "pagamenti", "contabilidade", "faturas", "fatura", "faturamento", "pagamentos", "impostos"),
+        "boekhouding", "boekhouden", "boekhouder", "facturen", "factuur", "btw", "btw-aangifte", "betalingen", "contabilit\u00e0", "fatture", "fattura", "fatturazione", "pagamenti", "contabilidade", "faturas", "fatura", "faturamento", "pagamentos", "impostos",
+        "budget", "budgets", "budgeting", "presupuesto", "presupuestos", "ahorro", "ahorros", "savings", "personal finance", "finanzas personales", "finances personnelles", "banking", "bank account", "bank accounts", "cuentas bancarias", "conexi\u00f3n bancaria", "paiement", "pago", "pagos", "cotisations", "cotisation", "membership fees", "mitgliedsbeitr\u00e4ge", "fiscal", "fiscales", "fiscale", "gastos", "d\u00e9penses", "ausgaben", "spending", "haushaltsbuch", "\u00e9pargne"),
     "analytics": ("analytics", "metrics", "dashboards", "dashboard", "page views", "pageviews", "visitors",
                   "statistics", "web analytics", "insights", "analytik", "anal\u00edtica", "statistiques"),
     "security": ("security", "secrets", "secret scanning", "vulnerabilities", "vulnerability", "encryption",
                  "leaked credentials", "credentials", "sicherheit", "seguridad", "s\u00e9curit\u00e9",
         "sso", "single sign-on", "authentication", "passkeys", "two-factor", "2fa", "mfa", "scim", "saml", "oidc", "access control", "identity", "privacy", "gdpr", "dsgvo", "rgpd", "authentifizierung", "datenschutz",
         # Dutch, Italian, Portuguese and more forms sites use
-        "password manager", "password managers", "vault", "vaults", "encrypted", "end-to-end encrypted", "data breach", "data leak", "passwort-manager", "passwortmanager", "gestor de contrase\u00f1as", "gestionnaire de mots de passe", "wachtwoordmanager", "gerenciador de senhas"),
+        "password manager", "password managers", "vault", "vaults", "encrypted", "end-to-end encrypted", "data breach", "data leak", "passwort-manager", "passwortmanager", "gestor de contrase\u00f1as", "gestionnaire de mots de passe", "wachtwoordmanager", "gerenciador de senhas",
+        "secret", "passwords", "password", "api keys", "leaked", "leaks", "leak"),
     "no-code": ("no-code", "no code", "nocode", "without writing code", "without code", "sin c\u00f3digo",
-                "ohne code", "sans code", "ohne programmieren"),
+                "ohne code", "sans code", "ohne programmieren",
+        "sin escribir una l\u00ednea de c\u00f3digo", "sin escribir c\u00f3digo", "without writing a line of code", "ohne eine zeile code", "sans \u00e9crire une ligne de code", "sans coder", "senza codice", "sem c\u00f3digo", "zonder code"),
     "education": ("education", "learning", "learn", "courses", "course", "students", "teachers", "tutoring",
                   "lessons", "classroom", "tutors", "bildung", "lernen", "kurse", "educaci\u00f3n", "cursos",
-                  "formation", "cours", "\u00e9l\u00e8ves"),
+                  "formation", "cours", "\u00e9l\u00e8ves",
+        "enseignants", "enseignant", "professeurs", "profesores", "docentes", "lehrer", "lehrkr\u00e4fte", "sch\u00fcler", "alumnos", "estudiantes", "\u00e9l\u00e8ve", "school", "schools", "\u00e9cole", "\u00e9coles", "escuela", "escuelas", "schule", "schulen", "student", "en classe", "clase", "clases", "tutor\u00edas", "academias", "insegnanti", "studenti", "docenti", "leerlingen", "docenten"),
     "ecommerce": ("e-commerce", "ecommerce", "online store", "online stores", "online shop", "online shops",
                   "checkout", "shopify", "woocommerce", "tienda online", "tiendas online", "onlineshop",
-                  "boutique en ligne"),
+                  "boutique en ligne",
+        "ticketing", "sell tickets", "sells tickets", "ticket sales", "ticket shop", "billetterie", "ticketverkauf", "venta de entradas"),
 }
+
+
+# Phrases that alone say what a product is ("an email newsletter tool", "a shared inbox", "for designers"):
+# one of them in the name, tagline, short description or keywords counts as the category's name would.
+STRONG_TERMS: dict[str, tuple[str, ...]] = {
+    "email-marketing": ("newsletter", "newsletters", "email marketing", "e-mail-marketing", "nieuwsbrief", "infolettre"),
+    "finance": ("accounting", "bookkeeping", "invoicing", "budgeting", "presupuesto", "buchhaltung",
+                "comptabilit\u00e9", "contabilidad", "boekhouding", "cotisations", "personal finance"),
+    "security": ("secret scanning", "leaked secrets", "secrets", "password manager", "vulnerabilities"),
+    "design": ("designers", "prototyping", "design feedback", "dise\u00f1adores", "graphistes"),
+    "productivity": ("shared inbox", "time tracking", "to-do", "productivity"),
+    "ecommerce": ("online store", "online shop", "ticketing", "sells tickets", "sell tickets", "ecommerce", "e-commerce"),
+    "notes-docs": ("lab notebook", "electronic lab notebook", "quaderno di laboratorio", "note-taking", "wiki",
+                   "knowledge base", "documentation"),
+    "education": ("teachers", "enseignants", "profesores", "lehrer", "students", "\u00e9l\u00e8ves", "alumnos", "tutoring",
+                  "classroom", "en classe", "dar clase"),
+    "seo": ("seo", "search engine optimisation", "search engine optimization", "r\u00e9f\u00e9rencement"),
+    "no-code": ("no-code", "no code", "without writing code", "sin escribir una l\u00ednea de c\u00f3digo", "sans coder"),
+}
+
+
+def strong_terms_of(slug: str) -> frozenset[str]:
+    return frozenset(normalise(t) for t in STRONG_TERMS.get(slug, ()))
 
 
 def terms_of(category: Mapping[str, Any]) -> tuple[str, ...]:
@@ -96,7 +127,8 @@ def terms_of(category: Mapping[str, Any]) -> tuple[str, ...]:
     slug = str(category.get("slug") or "")
     name = normalise(str(category.get("name") or ""))
     names = tuple(normalise(part).strip() for part in name.replace("&", ",").split(",") if part.strip())
-    return tuple(dict.fromkeys((*names, *(normalise(t) for t in CATEGORY_TERMS.get(slug, ())))))
+    listed = (*CATEGORY_TERMS.get(slug, ()), *STRONG_TERMS.get(slug, ()))
+    return tuple(dict.fromkeys((*names, *(normalise(t) for t in listed))))
 
 
 _ASKING = re.compile(r"\b(?:whether|ob|si es|est-ce)\b|\?")

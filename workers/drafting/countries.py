@@ -155,11 +155,11 @@ def phone_countries(text: str) -> list[tuple[str, str]]:
 
 def countries_indicated(text: str) -> list[tuple[str, str]]:
     """(what indicated it, code) for what names a country without its name: an international phone number
-    ("+49 89 …"), a town of one country only ("München"), a Dutch postcode ("3511 NR Utrecht")."""
+    ("+49 89 …"), a postcode and a town of one country only ("80802 München"), a Dutch postcode ("3511 NR
+    Utrecht").  A town in a sentence ("founded in Lisbon") names no country."""
     found = phone_countries(text)
-    normalised = normalise(text)
-    found += [(town, code) for town, code in TOWN_COUNTRIES.items()
-              if re.search(rf"(?<![\w-]){re.escape(town)}(?![\w-])", normalised)]
+    found += [(town, code) for town, code in TOWN_COUNTRIES.items()  # in a postal address: "80802 München"
+              if re.search(rf"(?<!\d)\d{{4,5}}\s+(?:[A-Z]{{2}}\s+)?(?i:{re.escape(town)})(?![\w-])", text)]
     found += [(m.group(0), "NL") for m in DUTCH_POSTCODE.finditer(text)]
     return found
 

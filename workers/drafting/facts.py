@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 
 from .addresses import find_address
-from .countries import TOWN_COUNTRIES, countries_indicated, country_code, phone_countries
+from .countries import countries_indicated, country_code, phone_countries
 from .reading import (
     ORGANIZATION_TYPES,
     PRODUCT_TYPES,
@@ -184,11 +184,10 @@ def _country_indicated(pages: list[SitePage], city: Candidate) -> Candidate | No
     """The country a postal address shows without naming it: the town of one country only ("München"), a Dutch
     postcode or a phone number in the town's own quote, else an international phone number on the page that
     gives the address ("Telefon +49 89 …")."""
-    town = TOWN_COUNTRIES.get(normalise(str(city["value"])).strip())
     for evidence in city["evidence"]:
         indicated = [code for _, code in countries_indicated(evidence["quote"])]
-        if town or indicated:
-            return {"value": town or indicated[0], "evidence": [evidence]}
+        if indicated:
+            return {"value": indicated[0], "evidence": [evidence]}
     for evidence in city["evidence"]:
         page = next((p for p in pages if p.page.url == evidence["url"]), None)
         phones = [(line, phone_countries(line)) for line in page.all_lines] if page else []

@@ -4,8 +4,9 @@ The categories are the catalogue's (slug, name, description), passed in by
 the caller.  A category is proposed only when the site's quotes (name,
 tagline, descriptions, features, keywords) contain two different terms of it
 (`category_terms.py`; a term inside another found term is the same mention), its full
-name counting as one more when a name, tagline, short description or keyword quote
-says it; the quotes that
+name, or a phrase that alone says what a product is ("an email newsletter tool", "for
+designers": `STRONG_TERMS`), counting as one more when a name, tagline, short description
+or keyword quote says it; the quotes that
 contain them are its evidence, and the gate checks them the same way.
 Precision over recall: no category is better than a guessed one.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .category_terms import terms_in
+from .category_terms import strong_terms_of, terms_in
 from .reading import Candidate, candidate
 from .text import contains_phrase, normalise
 
@@ -44,6 +45,7 @@ def categorise(found: Mapping[str, Candidate | None], categories: Sequence[Mappi
     for position, category in enumerate(categories):
         slug = str(category.get("slug") or "")
         full_name = normalise(str(category.get("name") or ""))
+        strong = strong_terms_of(slug)
         hits: set[str] = set()
         named = False
         support: list[dict[str, str]] = []
@@ -53,7 +55,7 @@ def categorise(found: Mapping[str, Candidate | None], categories: Sequence[Mappi
             terms = terms_in(quote["quote"], category)
             if terms:
                 hits |= terms
-                named = named or (full_name in terms and key in defining)
+                named = named or ((full_name in terms or bool(terms & strong)) and key in defining)
                 repeats_headline = any(h in key for h in headline)  # a <title> "Acme – <tagline>" says it once more
                 (in_tagline if repeats_headline else elsewhere).update(terms)
                 support.append(quote)
