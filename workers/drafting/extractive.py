@@ -43,7 +43,7 @@ from .reading import (
     types_of,
 )
 from .site_categories import categorise
-from .site_claims import figure_claims, stat_blocks
+from .site_claims import figure_claims, marked_selling_points, stat_blocks
 from .site_lists import FEATURE_HEADING, USP_HEADING, feature_grid, inline_list, list_after_heading
 from .site_pricing import find_pricing, open_source_statement
 from .socials import is_profile_link, platform_for
@@ -140,7 +140,7 @@ class _Reader:
         out["features"] = list_after_heading(self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages)
         out["usps"] = list_after_heading(self.pages, USP_HEADING, ("home", "features", "about")) or inline_list(
             self.pages, USP_HEADING, ("home", "features", "about")
-        ) or stat_blocks(self.pages) or figure_claims(self.pages)
+        ) or marked_selling_points(self.pages) or stat_blocks(self.pages) or figure_claims(self.pages)
         out["pricing_model"], out["pricing_summary"] = find_pricing(self.pages)
         if out["pricing_model"] is None:
             out["pricing_model"] = open_source_statement(self.pages)

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 
 from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
-from .site_lists import QUOTED
-from .text import words
+from .site_lists import QUOTED, USP_HEADING
+from .text import normalise, words
 from .vocab import has_price, pricing_cues
 
 _PRICE_TALK = frozenset({"subscription", "one-time", "usage-based", "free trial"})  # billing terms, not "paid"
@@ -48,6 +48,26 @@ _FIGURE_CLAIM = re.compile(
     r"\d+(?:[.,]\d+)?\s?(?:%|x\b|\u00d7)[^,;.!?]*",
     re.IGNORECASE,
 )
+
+
+def marked_selling_points(pages: list[SitePage]) -> Candidate | None:
+    """Selling points in a block the site's markup names so (``class="usp_grid"``, ``<ul class="ventajas">``):
+    its short lines on the home, features or about page, each quoted as it stands; a heading naming the
+    block, questions, quotes, prices and the lower-case lines completing a stat are left out, and a block of
+    labels with sentences under them is feature cards, not selling points."""
+    for page in of_kind(pages, "home") + of_kind(pages, "features", "about"):
+        marked = page.page.structured.get("selling_points")
+        if not isinstance(marked, list):
+            continue
+        lines = [line for line in marked if isinstance(line, str) and line in page.all_lines]
+        if any(line.endswith((".", "!")) and len(words(line)) >= 5 for line in lines):
+            continue  # labels with sentences under them: feature cards, whatever the class says
+        items = [line for line in lines if 2 <= len(words(line)) <= 12 and len(line) <= 120 and line[:1].isupper()
+                 and not line.endswith(("?", ":")) and not line.startswith(QUOTED) and not has_price(line)
+                 and not USP_HEADING.search(normalise(line))]  # a lower-case line completes the one above it
+        if len(items) >= 2:
+            return candidate(items[:10], [page.text_evidence(line) for line in items[:10]])
+    return None
 
 
 def figure_claims(pages: list[SitePage]) -> Candidate | None:

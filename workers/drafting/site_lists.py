@@ -117,7 +117,9 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
     evidence: list[dict[str, str]] = []
     for line in page.lines[index + 1:]:
         key = normalise(line)
-        if len(items) >= 20 or is_nav(line) or (is_heading(line) and SECTION_END.search(key)) or line.startswith(QUOTED):
+        # a section heading ends the list; a longer item merely naming customers or pricing does not
+        ends = is_heading(line) and SECTION_END.search(key) and len(words(line)) <= 5
+        if len(items) >= 20 or is_nav(line) or ends or line.startswith(QUOTED):
             break
         parts = _comma_list(line)
         if parts:

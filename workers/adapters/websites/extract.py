@@ -267,7 +267,7 @@ def _links(root: lxml.html.HtmlElement, base_url: str) -> Iterator[tuple[str, st
 
 def _empty_structured() -> dict[str, Any]:
     return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": [], "emails": [], "embeds": [],
-            "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": ""}
+            "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "", "selling_points": []}
 
 
 def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[str, Any]:
@@ -285,7 +285,35 @@ def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[s
     result["lang"] = (root.get("lang") or "").strip().lower()[:20]
     result["tags"] = _tag_links(root)
     result["headline"] = _headline(root)
+    result["selling_points"] = _selling_point_lines(root)
     return result
+
+
+# a block the site's own markup calls its selling points: class="usp_grid", "ventajas", "benefits-list", "why-us"
+_SELLING_POINT_CLASS = re.compile(
+    r"(?:^|[\s_-])(?:usps?|benefits?|advantages?|ventajas|vorteile|avantages|voordelen|vantaggi|vantagens"
+    r"|why-?us|perks|differentiators)(?:$|[\s_-])",
+    re.IGNORECASE,
+)
+MAX_SELLING_POINTS = 20
+
+
+def _selling_point_lines(root: lxml.html.HtmlElement) -> list[str]:
+    """Visible lines of the outermost blocks whose class or id names them selling points, outside boilerplate."""
+    lines: list[str] = []
+    for element in root.iter():
+        if not isinstance(element.tag, str):
+            continue
+        marked = f"{element.get('class') or ''} {element.get('id') or ''}"
+        if not _SELLING_POINT_CLASS.search(marked) or _hidden_by_ancestor(element):
+            continue
+        if any(_SELLING_POINT_CLASS.search(f"{a.get('class') or ''} {a.get('id') or ''}") or is_boilerplate(a)
+               for a in element.iterancestors()):
+            continue  # inside an outer block already read, or in a footer or navigation
+        for line in _visible_text_of(element).split("\n"):
+            if line and line not in lines and len(lines) < MAX_SELLING_POINTS:
+                lines.append(line)
+    return lines
 
 
 def _headline(root: lxml.html.HtmlElement) -> str:
