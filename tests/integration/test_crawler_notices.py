@@ -77,3 +77,18 @@ def test_stylesheet_hidden_text_is_not_visible_and_footers_are_marked_boilerplat
         assert home.structured["boilerplate"] == ["Pricing", "\u00a9 2025 Acme Ltd \u00b7 Dublin, Ireland", "We use cookies. OK"]
         assert home.structured["logos"] == [server.url("/img/acme-logo.svg")]
         assert home.structured["tags"] == ["VAT"]
+
+
+def test_a_descriptive_page_linked_only_from_a_second_page_is_crawled_but_an_undescriptive_one_is_not() -> None:
+    routes = {
+        **ROBOTS,
+        "/": page('<p>Acme keeps lab notes.</p><a href="/docs/intro/">Docs</a>', title="Acme"),
+        "/docs/intro/": page('<p>Start here.</p><a href="/docs/faq/">Questions</a><a href="/docs/api/x7/">x7</a>'),
+        "/docs/faq/": page("<h1>FAQ</h1><h3>Where is my data kept?</h3><p>In Milan.</p>"),
+        "/docs/api/x7/": page("<p>Reference.</p>"),
+    }
+    with FixtureServer(routes=routes) as server:
+        result = crawl_site(server.url("/"), LOCAL)
+        kept = [p.url.removeprefix(server.base) for p in result.pages]
+        assert kept == ["/", "/docs/intro/", "/docs/faq/"]
+        assert not server.requested("/docs/api/x7/")

@@ -33,7 +33,7 @@ from .support import prose_support
 from .text import clean, contains_phrase, normalise, truncate_words
 
 _FOUNDER_CUE = re.compile(
-    r"\bco-?founders?\b|\bfound(?:er|ers|ed|ing)\b|\b(?:started|created)\b(?:\s+in\s+\d{4})?\s+by\b"
+    r"\bco-?founders?\b|\bco-?creators?\b|\bfound(?:er|ers|ed|ing)\b|\b(?:started|created)\b(?:\s+in\s+\d{4})?\s+by\b"
     # German, Spanish, Portuguese, French (quotes are case folded): Gründerin, Mitgründer, cofundadora, fondatrice
     r"|\b(?:mit)?gr(?:\u00fc|ue)nder(?:in|innen)?\b|\bco-?fundador(?:a|es|as)?\b|\bfundador(?:a|es|as)?\b"
     r"|\bco-?fondat(?:eur|rice)s?\b|\bfondat(?:eur|rice)s?\b"

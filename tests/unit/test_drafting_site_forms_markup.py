@@ -1,0 +1,138 @@
+"""Forms met on the unseen corpus's fourth round: roles in brackets, plans priced on request, addresses that
+show their country without naming it, accordions and selling-point blocks marked up by class, words that deny
+a category.
+
+Like ``test_drafting_site_forms.py``: small pages through the crawler's own extraction, every draft gated by
+``verify()`` (nothing dropped), so each value asserted here is one whose quotes the gate accepted.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.fixtures.drafting_sites import crawl_from_html
+from workers.drafting import ExtractiveDrafter, ProfileDraft
+from workers.drafting.countries import countries_indicated
+
+CATEGORIES = json.loads((Path(__file__).resolve().parents[2] / "launchdir" / "data" / "catalog.json").read_text())["categories"]
+BASE = "https://site.example"
+
+
+def page(body: str, title: str = "Acme", lang: str = "en") -> str:
+    return f"<!doctype html><html lang='{lang}'><head><title>{title}</title></head><body>{body}</body></html>"
+
+
+def draft(documents: dict[str, str]) -> ProfileDraft:
+    result = ExtractiveDrafter().draft(crawl_from_html(BASE, documents), CATEGORIES)
+    assert result.dropped == [], result.dropped
+    return result
+
+
+def founders(result: ProfileDraft) -> dict[str, str | None]:
+    return {f["name"]: f.get("title") for f in result.to_dict()["founders"]}
+
+
+def test_two_founders_with_their_roles_in_brackets_on_one_line() -> None:
+    result = draft({"/": page("<h1>Acme</h1>"), "/nosotros/": page(
+        "<figure><figcaption>Fernanda R\u00edos (cofundadora y directora general) y Diego Salcedo (cofundador y "
+        "director de tecnolog\u00eda)</figcaption></figure>", lang="es")})
+    assert founders(result) == {"Fernanda R\u00edos": "cofundadora y directora general",
+                                "Diego Salcedo": "cofundador y director de tecnolog\u00eda"}
+
+
+def test_a_footer_sentence_naming_the_maker_and_a_co_creator_card() -> None:
+    footer = draft({"/": page("<h1>Pinwheel</h1><footer><p>Pinwheel is made by Ines Okafor, founder and sole "
+                              "developer.</p></footer>", title="Pinwheel")})
+    assert founders(footer) == {"Ines Okafor": "Founder"}
+    cards = draft({"/": page("<h1>Tidepool</h1><h3>Noor Haddad</h3><p>Co-creator, lead maintainer</p>", title="Tidepool")})
+    assert founders(cards) == {"Noor Haddad": "Co-creator, lead maintainer"}
+
+
+def test_a_free_plan_beside_a_plan_priced_on_request_is_freemium() -> None:
+    result = draft({"/": page("<h1>Caboche</h1>", lang="fr"), "/tarifs": page(
+        "<h1>Tarifs</h1><div><h3>Enseignant</h3><p>Gratuit</p><p>Quiz illimit\u00e9s.</p></div>"
+        "<div><h3>\u00c9tablissement</h3><p>Sur devis</p><p>Tous les enseignants.</p></div>", lang="fr")})
+    assert result.value("pricing_model") == "freemium"
+    assert result.value("pricing_summary") == "Enseignant Gratuit. \u00c9tablissement Sur devis."
+
+
+def test_a_one_pager_names_its_price_in_a_phrase() -> None:
+    result = draft({"/": page("<h1>Pinwheel</h1><section><h2>One price. Yours to keep.</h2><p><strong>$79</strong> "
+                              "one-time purchase. Free 7-day trial, no account needed.</p></section>", title="Pinwheel")})
+    assert result.value("pricing_model") == "free trial"
+    assert "$79 one-time purchase" in str(result.value("pricing_summary"))
+
+
+def test_an_open_source_statement_is_also_the_pricing_summary() -> None:
+    statement = "Tidepool is free and open source under the Apache License 2.0. Tidepool Cloud starts at $49 per month."
+    result = draft({"/": page(f"<h1>Tidepool</h1><h2>License and hosting</h2><p>{statement}</p>", title="Tidepool")})
+    assert result.value("pricing_model") == "open source"
+    assert result.value("pricing_summary") == statement
+
+
+def test_an_address_shows_its_country_by_postcode_town_or_phone_number() -> None:
+    dutch = draft({"/": page("<h1>Acme</h1>"), "/over-ons": page(
+        "<address>Acme B.V.<br>Oudegracht 200<br>3511 NR Utrecht</address>", lang="nl")})
+    assert (dutch.value("city"), dutch.value("country")) == ("Utrecht", "NL")
+    german = draft({"/": page("<h1>Acme</h1>"), "/impressum": page(
+        "<p>Acme GmbH</p><p>Leopoldstra\u00dfe 9</p><p>80802 M\u00fcnchen</p>", lang="de")})
+    assert (german.value("city"), german.value("country")) == ("M\u00fcnchen", "DE")
+    by_phone = draft({"/": page("<h1>Acme</h1>"), "/impressum": page(
+        "<p>Acme GmbH</p><p>Hauptstra\u00dfe 9</p><p>07743 Jena</p><p>Telefon +49 3641 1234</p>", lang="de")})
+    assert (by_phone.value("city"), by_phone.value("country")) == ("Jena", "DE")
+
+
+def test_a_town_in_a_sentence_names_no_country() -> None:
+    assert countries_indicated("Acme was founded in 2021 in Lisbon by two managers.") == []
+    result = draft({"/": page("<h1>Acme</h1><p>Acme is made with care in Amsterdam.</p>")})
+    assert result.value("city") == "Amsterdam" and result.value("country") is None
+
+
+def test_a_region_between_town_and_country_and_a_founding_sentence_in_spanish() -> None:
+    address = draft({"/": page("<h1>Acme</h1>"), "/about": page(
+        "<p>Acme Inc. \u00b7 1800 Argyle Street, Halifax, Nova Scotia, Canada</p>")})
+    assert (address.value("city"), address.value("country")) == ("Halifax", "CA")
+    sentence = draft({"/": page("<h1>Acme</h1>"), "/nosotros/": page(
+        "<p>Acme se fund\u00f3 en 2023 en Guadalajara, Jalisco. Fernanda R\u00edos quer\u00eda otra app.</p>", lang="es")})
+    assert (sentence.value("city"), sentence.value("country")) == ("Guadalajara", "MX")
+
+
+def test_a_mailto_address_the_footer_text_runs_on_from() -> None:
+    result = draft({"/": page('<h1>Acme</h1><footer><nav><a href="mailto:soporte@acme.example">soporte@acme.example</a>'
+                              '<a href="https://www.instagram.example/acme">Instagram</a></nav></footer>')})
+    assert result.value("contact_email") == "soporte@acme.example"
+
+
+def test_collapsed_accordion_answers_are_read_but_unopenable_hidden_text_is_not() -> None:
+    result = draft({"/": page("<h1>Acme</h1>"), "/faq": page(
+        "<h1>Frequently asked questions</h1>"
+        '<div><button aria-expanded="false" aria-controls="a1">Does my code leave our CI?</button>'
+        '<div id="a1" hidden><p>No. The scanner runs on your runners.</p></div></div>'
+        '<div hidden><h3>Is Acme free forever?</h3><p>HIDDEN-ANSWER</p></div>')})
+    faqs = {f["question"]: f["answer"] for f in result.to_dict()["faqs"]}
+    assert faqs == {"Does my code leave our CI?": "No. The scanner runs on your runners."}
+
+
+def test_selling_points_in_a_block_marked_as_such_but_not_feature_cards() -> None:
+    marked = draft({"/": page('<h1>Acme</h1><ul class="ventajas"><li>Integraci\u00f3n con Shopify en cinco minutos</li>'
+                              "<li>Soporte en espa\u00f1ol por personas de verdad</li></ul>", lang="es")})
+    assert marked.value("usps") == ["Integraci\u00f3n con Shopify en cinco minutos",
+                                    "Soporte en espa\u00f1ol por personas de verdad"]
+    cards = draft({"/": page('<h1>Acme</h1><section class="benefits"><h3>Online payment</h3><p>Cards and SEPA '
+                             "transfers with structured references.</p><h3>Reminders</h3><p>A polite email 7, 14 and "
+                             "30 days after the due date.</p></section>")})
+    assert cards.value("usps") is None
+
+
+def test_a_category_word_right_after_a_negator_supports_nothing() -> None:
+    result = draft({"/": page("<h1>Pinwheel</h1><p>Pinwheel is a Mac app: click anywhere and leave a pinned comment. "
+                              "No browser extension, no no-code builder lock-in, just the real site.</p>",
+                              title="Pinwheel")})
+    assert "no-code" not in (result.value("categories") or [])
+
+
+def test_a_phrase_that_alone_says_what_the_product_is_counts_as_the_category_name() -> None:
+    result = draft({"/": page("<h1>Larkspur</h1><p>Larkspur is an email newsletter tool made for independent "
+                              "bookshops.</p>", title="Larkspur \u2014 Your shop's weekly letter")})
+    assert result.value("categories") == ["email-marketing"]
