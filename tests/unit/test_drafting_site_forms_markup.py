@@ -83,10 +83,11 @@ def test_an_address_shows_its_country_by_postcode_town_or_phone_number() -> None
     assert (by_phone.value("city"), by_phone.value("country")) == ("Jena", "DE")
 
 
-def test_a_town_in_a_sentence_names_no_country() -> None:
-    assert countries_indicated("Acme was founded in 2021 in Lisbon by two managers.") == []
+def test_a_town_of_one_country_names_it_but_an_ambiguous_or_lower_case_one_does_not() -> None:
+    assert [code for _, code in countries_indicated("Acme was founded in 2021 in Lisbon by two managers.")] == ["PT"]
+    assert countries_indicated("A nice team in Cambridge and Portland.") == []
     result = draft({"/": page("<h1>Acme</h1><p>Acme is made with care in Amsterdam.</p>")})
-    assert result.value("city") == "Amsterdam" and result.value("country") is None
+    assert (result.value("city"), result.value("country")) == ("Amsterdam", "NL")
 
 
 def test_a_region_between_town_and_country_and_a_founding_sentence_in_spanish() -> None:

@@ -138,6 +138,10 @@ TOWN_COUNTRIES: dict[str, str] = {
     **{t: "US" for t in ("san francisco", "new york city", "seattle", "chicago", "boston", "los angeles",
                           "denver", "pittsburgh", "philadelphia")},
 }
+_TOWN_PATTERN = re.compile(
+    r"(?<![\w-])(?:" + "|".join(re.escape(t) for t in sorted(TOWN_COUNTRIES, key=len, reverse=True)) + r")(?![\w-])",
+    re.IGNORECASE,
+)
 # "3511 NR Utrecht": four digits and two letters is the Dutch postcode, used nowhere else
 DUTCH_POSTCODE = re.compile(r"(?<!\d)[1-9]\d{3}\s?(?!SA|SD|SS)[A-Z]{2}\s+[A-Z]")
 
@@ -155,11 +159,11 @@ def phone_countries(text: str) -> list[tuple[str, str]]:
 
 def countries_indicated(text: str) -> list[tuple[str, str]]:
     """(what indicated it, code) for what names a country without its name: an international phone number
-    ("+49 89 …"), a postcode and a town of one country only ("80802 München"), a Dutch postcode ("3511 NR
-    Utrecht").  A town in a sentence ("founded in Lisbon") names no country."""
+    ("+49 89 …"), a town of one country only ("München", "made with care in Amsterdam"), a Dutch postcode
+    ("3511 NR Utrecht")."""
     found = phone_countries(text)
-    found += [(town, code) for town, code in TOWN_COUNTRIES.items()  # in a postal address: "80802 München"
-              if re.search(rf"(?<!\d)\d{{4,5}}\s+(?:[A-Z]{{2}}\s+)?(?i:{re.escape(town)})(?![\w-])", text)]
+    found += [(match.group(0), TOWN_COUNTRIES[match.group(0).casefold()]) for match in _TOWN_PATTERN.finditer(text)
+              if match.group(0)[:1].isupper()]  # written as a name, not a word ("Nice", not "nice")
     found += [(m.group(0), "NL") for m in DUTCH_POSTCODE.finditer(text)]
     return found
 

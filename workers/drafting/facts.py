@@ -173,7 +173,7 @@ def find_location(pages: list[SitePage], product_name: str = "") -> dict[str, Ca
         found["city"] = stated["city"]
     for key, value in stated.items():
         found.setdefault(key, value)
-    if "city" in found and "country" not in found and found["city"] is address.get("city"):  # a postal address
+    if "city" in found and "country" not in found:
         indicated = _country_indicated(pages, found["city"])
         if indicated:
             found["country"] = indicated
@@ -181,13 +181,15 @@ def find_location(pages: list[SitePage], product_name: str = "") -> dict[str, Ca
 
 
 def _country_indicated(pages: list[SitePage], city: Candidate) -> Candidate | None:
-    """The country a postal address shows without naming it: the town of one country only ("München"), a Dutch
+    """The country a town's quote shows without naming it: the town of one country only ("München"), a Dutch
     postcode or a phone number in the town's own quote, else an international phone number on the page that
     gives the address ("Telefon +49 89 …")."""
+    town = normalise(str(city["value"])).strip()
     for evidence in city["evidence"]:
-        indicated = [code for _, code in countries_indicated(evidence["quote"])]
-        if indicated:
-            return {"value": indicated[0], "evidence": [evidence]}
+        indicated = countries_indicated(evidence["quote"])
+        own = [code for shown, code in indicated if normalise(shown) == town]  # the town itself first
+        if own or indicated:
+            return {"value": (own or [indicated[0][1]])[0], "evidence": [evidence]}
     for evidence in city["evidence"]:
         page = next((p for p in pages if p.page.url == evidence["url"]), None)
         phones = [(line, phone_countries(line)) for line in page.all_lines] if page else []

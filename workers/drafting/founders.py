@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .reading import Candidate, SitePage, is_sentence, of_kind, string_value, structured_items
+from .founder_words import FOUNDER_TITLE
 from .text import clean, normalise, sentences
 
 # Upper-case initials include accented ones ("Élodie", "Ángela"); "MacLeod", "DiNapoli" too.
@@ -22,11 +23,7 @@ _NAME_WORD = rf"[{_UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'\u2019-]+(?:[{_UPPER}][
 # Particles between given name and surname, the Irish "Ó"/"Ní" among them ("Tomás Ó Súilleabháin").
 NAME = (rf"{_NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos|\u00d3|N\u00ed|Mac)\s+)?"
         rf"{_NAME_WORD}){{1,3}}")
-FOUNDER_WORD = re.compile(
-    r"\b(?:co-?founder|founder|co-?creator|founding (?:ceo|cto|partner)|(?:mit)?gr\u00fcnder(?:in)?|co-?fundador(?:a)?|fundador(?:a)?"
-    r"|co-?fondat(?:eur|rice)|fondat(?:eur|rice)|(?:mede)?oprichter|(?:mede)?oprichtster|co-?fondator[ei]|fondator[ei])s?\b",
-    re.IGNORECASE,
-)
+FOUNDER_WORD = re.compile(rf"\b(?:{FOUNDER_TITLE})\b", re.IGNORECASE)
 FOUNDER_LINE = re.compile(
     rf"^(?P<name>{NAME})\s*(?:,|\u2014|\u2013|-|\||\u00b7|:|\()\s*(?P<title>[^.!?]{{2,100}}?)\)?(?:\.?$|\.\s+(?P<bio>[A-Z].*)$)"
 )
@@ -37,11 +34,17 @@ NAME_ONLY = re.compile(rf"^{NAME}$")
 BRACKETED_ROLE = re.compile(rf"(?P<name>{NAME})\s*\((?P<title>[^()]{{2,100}})\)")
 # A sentence naming its makers and then their role: "made in Pittsburgh by Dana Whitcomb and Luis Ortega,
 # co-founders", "criada em Florianópolis por Rafael Tavares, fundador".
-_AND = r"(?:,|and|&|und|y|e|et|en)"
+_AND = r"(?:,|and|&|und|y|e|et|en|och|og|i)"
 MADE_BY_FOUNDERS = re.compile(
-    rf"\b(?:by|von|por|par|door|da)\s+(?P<names>{NAME}(?:\s*{_AND}\s*{NAME})*),\s+(?:(?:the|its|our|ihre?|sus?|ses|seus?)\s+)?"
-    r"(?P<title>(?:co-?founders?|founders?|(?:mit)?gr\u00fcnder(?:in|innen)?|co-?fundador(?:a|es|as)?|fundador(?:a|es|as)?"
-    r"|co-?fondat(?:eur|rice)s?|fondat(?:eur|rice)s?|(?:mede)?oprichters?|co-?fondator[ei]|fondator[ei]))\b"
+    rf"\b(?:by|von|por|par|door|da|av|de la mano de)\s+(?P<names>{NAME}(?:\s*{_AND}\s*{NAME})*),\s+"
+    rf"(?:(?:the|its|our|ihre?|sus?|ses|seus?)\s+)?(?P<title>(?i:{FOUNDER_TITLE}))\b"
+)
+# "Leitwerk wurde 2020 von Theresa Kaltenbach und Moritz Oberle gegründet", "fondata nel 2020 a Bologna da due
+# insegnanti di matematica, Chiara Benedetti e Luca Ferraresi", "grundades 2023 av Elsa Lindgren och Johan Ek"
+FOUNDED_BY_ELSEWHERE = (
+    re.compile(rf"\bvon\s+(?P<names>{NAME}(?:\s*{_AND}\s*{NAME})*)\s+gegr\u00fcndet"),
+    re.compile(rf"\b(?i:fondat[ao]|fond\u00e9e?|fundad[ao]|opgericht|grundades|grundat)\b[^.!?]{{0,60}}?"
+               rf"\b(?:da|par|por|door|av)\s+(?:[^.!?,]{{0,50}},\s+)?(?P<names>{NAME}(?:\s*{_AND}\s*{NAME})*)"),
 )
 # A founder introducing themself: "Hi, I'm Wren Albright, founder of Inkpot", "Ich bin Ada Muster, Gründerin von ..."
 FIRST_PERSON_FOUNDER = re.compile(
@@ -84,6 +87,8 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                 founders.append({"name": row[0], "title": row[1], "bio": None, "evidence": [page.text_evidence(line)]})
                 continue
             match = FOUNDER_LINE.match(line)
+            if match and FIRST_PERSON_FOUNDER.match(line):
+                match = None  # "Soy Valentina Restrepo, fundadora de Recado": the introduction is read below
             bracketed = [m for m in BRACKETED_ROLE.finditer(line) if FOUNDER_WORD.search(m.group("title"))]
             if (len(bracketed) > 1 or (bracketed and not match)) \
                     and not _testimonial(page.lines, index, bracketed[0].group("title"), product_name):
@@ -113,11 +118,11 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             if made and not _testimonial(page.lines, index, line, product_name):
                 founders.extend(_made_by(page, line, made))
                 continue
-            by = FOUNDED_BY.search(line)
+            by = FOUNDED_BY.search(line) or next((m for p in FOUNDED_BY_ELSEWHERE for m in [p.search(line)] if m), None)
             if by:
-                for name in re.split(r"\s*(?:,|\band\b|&)\s*", by.group("names")):
-                    if name.strip():
-                        founders.append({"name": name.strip(), "title": None, "bio": None, "evidence": [page.text_evidence(line)]})
+                for name in _split_names(by.group("names")):
+                    founders.append({"name": name, "title": _role_in(line, name), "bio": None,
+                                     "evidence": [page.text_evidence(line)]})
     for page in ordered:  # a footer's sentence naming the maker: "Pinwheel is made by Ines Okafor, founder and ..."
         for line in page.all_lines:
             made = MADE_BY_FOUNDERS.search(line) if line not in page.lines else None
@@ -146,9 +151,24 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
 def _made_by(page: SitePage, line: str, made: re.Match[str]) -> list[Candidate]:
     """Each maker a "made by A and B, co-founders" sentence names, quoted with it."""
     title = made.group("title")
-    return [{"name": name.strip(), "title": title[0].upper() + title[1:], "bio": None,
-             "evidence": [page.text_evidence(line)]}
-            for name in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en)\b)\s*", made.group("names")) if name.strip()]
+    return [{"name": name, "title": title[0].upper() + title[1:], "bio": None, "evidence": [page.text_evidence(line)]}
+            for name in _split_names(made.group("names"))]
+
+
+def _split_names(names: str) -> list[str]:
+    return [n.strip() for n in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en|och|og|i)\b)\s*", names) if n.strip()]
+
+
+def _role_in(line: str, name: str) -> str | None:
+    """The founder word a founding sentence gives this person ("Theresa verantwortet als Mitgründerin …"), or the
+    one it gives them all ("As co-founders they still split the work"), as written; None when it says none."""
+    first = re.escape(name.split()[0])
+    own = re.search(rf"\b{first}\b[^.!?]{{0,40}}?\b(?P<title>(?i:{FOUNDER_TITLE}))\b", line)
+    shared = own or FOUNDER_WORD.search(line)
+    if shared is None:
+        return None
+    word = shared.group("title") if own else shared.group(0)
+    return word[0].upper() + word[1:]  # as written ("Co-founders"): the gate finds a title in its quote
 
 
 def _table_row_founder(line: str) -> tuple[str, str] | None:

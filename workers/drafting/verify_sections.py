@@ -30,15 +30,11 @@ from .model import (
 )
 from .socials import platform_for
 from .support import prose_support
+from .founder_words import FOUNDER_TITLE, FOUNDING
 from .text import clean, contains_phrase, normalise, truncate_words
 
 _FOUNDER_CUE = re.compile(
-    r"\bco-?founders?\b|\bco-?creators?\b|\bfound(?:er|ers|ed|ing)\b|\b(?:started|created)\b(?:\s+in\s+\d{4})?\s+by\b"
-    # German, Spanish, Portuguese, French (quotes are case folded): Gründerin, Mitgründer, cofundadora, fondatrice
-    r"|\b(?:mit)?gr(?:\u00fc|ue)nder(?:in|innen)?\b|\bco-?fundador(?:a|es|as)?\b|\bfundador(?:a|es|as)?\b"
-    r"|\bco-?fondat(?:eur|rice)s?\b|\bfondat(?:eur|rice)s?\b"
-    # Dutch, Italian (Portuguese shares the Spanish words): oprichter, medeoprichtster, cofondatore, fondatrice
-    r"|\b(?:mede)?oprichters?\b|\b(?:mede)?oprichtster\b|\bco-?fondator[ei]\b|\bfondator[ei]\b"
+    rf"\b(?:{FOUNDER_TITLE})\b|\b(?:{FOUNDING})\b|\b(?:started|created)\b(?:\s+in\s+\d{{4}})?\s+by\b"
 )
 
 
