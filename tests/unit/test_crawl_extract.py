@@ -89,7 +89,7 @@ def test_never_crashes_on_junk(junk: str) -> None:
     assert isinstance(text, str)
     assert isinstance(links, list)
     assert set(data) == {"json-ld", "microdata", "opengraph", "rdfa", "meta", "icons", "emails", "embeds",
-                         "logos", "boilerplate", "refresh", "lang", "tags", "headline", "selling_points"}
+                         "logos", "boilerplate", "refresh", "lang", "tags", "headline", "selling_points", "tables"}
     json.dumps(data)
 
 
@@ -169,7 +169,7 @@ def test_structured_data_extracts_json_ld_opengraph_microdata_meta_and_icons() -
 def test_page_without_metadata_has_empty_sections() -> None:
     data = structured_data("<p>plain</p>", BASE)
     assert data == {"json-ld": [], "microdata": [], "opengraph": [], "rdfa": [], "meta": {}, "icons": [],
-                    "emails": [], "embeds": [], "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "", "selling_points": []}
+                    "emails": [], "embeds": [], "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "", "selling_points": [], "tables": []}
 
 
 def test_title_is_whitespace_normalised() -> None:

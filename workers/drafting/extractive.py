@@ -44,7 +44,7 @@ from .reading import (
 )
 from .site_categories import categorise
 from .site_claims import figure_claims, marked_selling_points, stat_blocks
-from .site_lists import FEATURE_HEADING, USP_HEADING, feature_grid, inline_list, list_after_heading
+from .site_lists import FEATURE_HEADING, USP_HEADING, feature_grid, feature_table, inline_list, list_after_heading
 from .site_pricing import find_pricing, open_source_statement
 from .socials import is_profile_link, platform_for
 from .text import clean, contains_phrase, first_upper, normalise, sentence_key, words
@@ -137,7 +137,8 @@ class _Reader:
         out["short_description"] = self.short_description()
         out["tagline"] = self.tagline(name, out["short_description"])
         out["description"] = self.description(name)
-        out["features"] = list_after_heading(self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages)
+        out["features"] = feature_table(self.pages) or list_after_heading(
+            self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages)
         out["usps"] = list_after_heading(self.pages, USP_HEADING, ("home", "features", "about")) or inline_list(
             self.pages, USP_HEADING, ("home", "features", "about")
         ) or marked_selling_points(self.pages) or stat_blocks(self.pages) or figure_claims(self.pages)

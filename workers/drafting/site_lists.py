@@ -55,6 +55,24 @@ def feature_grid(pages: list[SitePage]) -> Candidate | None:
     return None
 
 
+def feature_table(pages: list[SitePage]) -> Candidate | None:
+    """Features set as a table whose first header cell names them ("Feature | What it does"): the first
+    cell of each row below, quoted with the row as the page's text reads it."""
+    for page in of_kind(pages, "home") + of_kind(pages, "features"):
+        tables = page.page.structured.get("tables")
+        for rows in tables if isinstance(tables, list) else []:
+            if not (isinstance(rows, list) and len(rows) >= 3 and all(isinstance(r, list) and r for r in rows)):
+                continue
+            header = rows[0]
+            if len(header) < 2 or not FEATURE_HEADING.search(normalise(str(header[0]))):
+                continue
+            body = [(str(row[0]), " ".join(str(c) for c in row)) for row in rows[1:] if len(row) >= 2]
+            items = [(label, line) for label, line in body if 1 <= len(words(label)) <= 8 and line in page.lines]
+            if len(items) >= 2:
+                return candidate([label for label, _ in items][:20], [page.text_evidence(line) for _, line in items][:20])
+    return None
+
+
 def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
     """The longest run of cards of one kind, when it has at least three: a label line followed by a
     sentence, or one "Label — sentence." / "Label: sentence." line; icon lines (no letters) between
@@ -64,11 +82,11 @@ def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
     run: list[tuple[str, str]] = []
     kind = ""
     index = 0
-    lines = page.lines
+    lines = tuple(without_icon(line) for line in page.lines)  # "🧩 Dieci tipi di domanda": the card's label
     while index < len(lines):
         label = lines[index]
-        if run and not any(c.isalnum() for c in label):
-            index += 1  # an emoji or icon glyph above the next card
+        if run and (not any(c.isalnum() for c in label) or _NUMBERING.fullmatch(label)):
+            index += 1  # an emoji, icon glyph or number ("02") above the next card
             continue
         inline = _card_line(label)
         following = lines[index + 1] if index + 1 < len(lines) else ""
@@ -142,6 +160,16 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
     return unique[:20], evidence
 
 
+_ICON = re.compile(r"^[^\w\"'\u201c\u201e\u00ab\u2018(\u00bf\u00a1$\u20ac\u00a3]+\s+(?=\w)")
+
+
+def without_icon(line: str) -> str:
+    """The line without the emoji, icon glyph or bullet it starts with ("📅 Booking page" -> "Booking page");
+    what remains is still a quote of the page."""
+    return _ICON.sub("", line, count=1)
+
+
+_NUMBERING = re.compile(r"(?:0?\d{1,2}|[IVX]{1,4})[.)]?")
 _LABEL_DASH = re.compile(r"^(?P<label>[A-Z\u00c0-\u00de][^.!?:\u2013\u2014]{1,60}?)\s+[\u2013\u2014-]\s+\S.*[.!]$")
 _LABEL_COLON = re.compile(r"^(?P<label>[A-Z\u00c0-\u00de][^.!?:\u2013\u2014]{1,60}?):\s+\S.*[.!]$")
 _INLINE_LIST = re.compile(r"^(?P<head>[^:]{2,40}):\s+(?P<body>[^:]+?)\.?$")

@@ -32,11 +32,12 @@ PRICE_WORD_HEADING = re.compile(r"\b(?:pricing|prices?|plans|preise?|precios?|ta
 
 def _section_below(page: SitePage, heading: re.Pattern[str]) -> list[int]:
     """Indexes of the lines under the first heading matching ``heading``, up to the next heading; else under the
-    first short line naming prices in a phrase with a price below it."""
+    first short line naming prices in a phrase with a price within the three lines below it."""
     start = next((i for i, l in enumerate(page.lines) if is_heading(l) and heading.match(normalise(l).strip(" :"))), None)
-    if start is None:  # a short line naming prices, a price right below it
+    if start is None:  # a short line naming prices ("Compare plans"), a price within the next lines
         start = next((i for i, l in enumerate(page.lines[:-1]) if len(words(l)) <= 8
-                      and PRICE_WORD_HEADING.search(normalise(l)) and has_price(page.lines[i + 1])), None)
+                      and PRICE_WORD_HEADING.search(normalise(l)) and any(has_price(x) for x in page.lines[i + 1:i + 4])),
+                     None)
     if start is None:
         return []
     found: list[int] = []
@@ -85,6 +86,7 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
         model = (single, [hits[single]]) if single else None
     model_candidate = candidate(model[0], [p.text_evidence(l) for p, l in model[1]]) if model else None
     summary: list[tuple[SitePage, str]] = []
+    unpriced = not any(has_price(l) for _, l in lines)  # "we'll send you a quote": the invitation is the summary
     for p, line, line_cues in cues:
         # a long paragraph is read sentence by sentence: "… ab 12 € im Monat nutzen; …" without the rest
         pieces = [(line, line_cues)] if len(line) <= 200 else [(x, pricing_cues(x)) for x in _SENTENCE_BREAK.split(line)]
@@ -92,7 +94,8 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
             if len(summary) >= MAX_PRICING_LINES:
                 break
             about_price = has_price(l) or bool(TRIAL.search(normalise(l))) or (c & {"free", "free plan"} and len(words(l)) > 2) \
-                or (l.endswith(_PLAN_CELL) and bool(c & {"free plan", "contact"}))
+                or (l.endswith(_PLAN_CELL) and bool(c & {"free plan", "contact"})) \
+                or (unpriced and "contact" in c and len(words(l)) > 4)
             if about_price and len(l) <= 200 and l not in [x for _, x in summary]:
                 summary.append((p, l))
     text = " ".join(l if l.endswith((".", "!", "?")) else l + "." for _, l in summary)

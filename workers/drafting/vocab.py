@@ -50,7 +50,7 @@ PRICE = re.compile(
     re.IGNORECASE,
 )
 _FREE_TRIAL = re.compile(
-    r"\bfree\s+(?:\d+[- ]day\s+)?trials?\b|\b\d+[- ]day\s+free\s+trials?\b|\bfree\s+shipping\b"
+    r"\bfree\s+(?:\d+[- ]day\s+)?(?:trials?|pilots?)\b|\b\d+[- ]day\s+free\s+(?:trials?|pilots?)\b|\bfree\s+shipping\b"
     # German, Spanish, French trials: "14 Tage kostenlos testen", "prueba gratuita", "essai gratuit"
     r"|\b(?:kostenlos|gratis|unverbindlich)\s+(?:\w+\s+)?testen\b|\bkostenlose[nr]?\s+test\w*"
     r"|\bprueba\s+(?:gratuita|gratis)\b|\bessai\s+gratuit\b|\bgratuit\s+pendant\b"
@@ -98,6 +98,7 @@ _CONTACT_CUES = (
     "sprechen sie uns an", "sur devis", "nous contacter", "contactez-nous", "a consultar", "cont\u00e1ctanos",
     "contactar con ventas", "solicita una cotizaci\u00f3n", "presupuesto a medida", "op aanvraag", "neem contact op",
     "su richiesta", "contattaci", "sob consulta", "fale conosco",
+    "send you a quote", "price on request", "pricing on request", "don't publish a price", "do not publish a price",
 )
 _FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita", "gr\u00e1tis")
 _STAGE_CUES: dict[str, tuple[str, ...]] = {

@@ -267,7 +267,7 @@ def _links(root: lxml.html.HtmlElement, base_url: str) -> Iterator[tuple[str, st
 
 def _empty_structured() -> dict[str, Any]:
     return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": [], "emails": [], "embeds": [],
-            "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "", "selling_points": []}
+            "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "", "selling_points": [], "tables": []}
 
 
 def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[str, Any]:
@@ -286,7 +286,33 @@ def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[s
     result["tags"] = _tag_links(root)
     result["headline"] = _headline(root)
     result["selling_points"] = _selling_point_lines(root)
+    result["tables"] = _tables(root)
     return result
+
+
+MAX_TABLES, MAX_ROWS, MAX_CELLS, MAX_CELL_CHARS = 10, 50, 8, 300
+
+
+def _tables(root: lxml.html.HtmlElement) -> list[list[list[str]]]:
+    """Visible tables outside boilerplate as rows of cell texts (a row's cells are one line of the page's
+    text, joined by spaces), so a reader can tell a "Feature | What it does" table's first column apart."""
+    found: list[list[list[str]]] = []
+    for table in root.iter("table"):
+        if len(found) >= MAX_TABLES:
+            break
+        if _hidden_by_ancestor(table) or any(is_boilerplate(a) for a in table.iterancestors()):
+            continue
+        rows = []
+        for row in table.iter("tr"):
+            if len(rows) >= MAX_ROWS or _hidden_by_ancestor(row):
+                continue
+            cells = [_normalise(_visible_text_of(cell))[:MAX_CELL_CHARS] for cell in row
+                     if isinstance(cell.tag, str) and cell.tag.lower() in ("td", "th")][:MAX_CELLS]
+            if any(cells):
+                rows.append(cells)
+        if rows:
+            found.append(rows)
+    return found
 
 
 # a block the site's own markup calls its selling points: class="usp_grid", "ventajas", "benefits-list", "why-us"
