@@ -24,7 +24,8 @@ from workers.adapters.websites import CrawlResult
 from events.draft_fields import SOCIAL_PLATFORMS
 
 from .facts import find_faqs, find_location
-from .founders import find_founders
+from .countries import countries_indicated, countries_named
+from .founders import NAME, find_founders
 from .model import ProfileDraft
 from .reading import (
     ORGANIZATION_TYPES,
@@ -32,6 +33,7 @@ from .reading import (
     Candidate,
     SitePage,
     candidate,
+    is_heading,
     is_nav,
     is_sentence,
     line_with,
@@ -44,7 +46,14 @@ from .reading import (
 )
 from .site_categories import categorise
 from .site_claims import figure_claims, marked_selling_points, stat_blocks
-from .site_lists import FEATURE_HEADING, USP_HEADING, feature_grid, feature_table, inline_list, list_after_heading
+from .site_lists import (
+    FEATURE_HEADING,
+    USP_HEADING,
+    feature_grid,
+    feature_table,
+    inline_list,
+    list_after_heading,
+)
 from .site_pricing import find_pricing, open_source_statement
 from .socials import is_profile_link, platform_for
 from .text import clean, contains_phrase, first_upper, normalise, sentence_key, words
@@ -53,6 +62,28 @@ from .vocab import is_video_url
 
 MAX_DESCRIPTION_LINES = 8
 MAX_DESCRIPTION_CHARS = 1_500
+def _names_others(line: str, product: str, founders: set[str]) -> bool:
+    """The line names a person ("Jordi Pons", two capitalised words) who is neither the product nor a founder."""
+    for match in PERSON_NAME.finditer(line):
+        person = normalise(match.group(0))
+        if person in founders or (product and normalise(product) in person) or set(person.split()) & _NOT_PERSON:
+            continue
+        if not (countries_named(match.group(0)) or countries_indicated(match.group(0))):  # "San Francisco" is a place
+            return True
+    return False
+
+
+PERSON_NAME = re.compile(rf"(?<![\w-]){NAME}(?![\w-])")
+
+_NOT_PERSON = frozenset("the our we and und y et en de la le el los las hoy today google search console app store".split())
+# Sections about something other than the product itself: blog teasers, FAQs, prices, testimonials, contact,
+# sponsors and thanks (in the languages the drafter reads)
+_ASIDE = re.compile(
+    r"\b(?:blog|news|faqs?|frequently|questions|pricing|plans|prices?|testimonials?|customers say"
+    r"|what (?:people|our customers) say|newsletter|subscribe|contact|legal|sponsors?|backers?|thanks|thank you"
+    r"|credits|advisors?|merci|gracias|danke|grazie|obrigad[oa]|preise|tarife|precios|planes|tarifs|prix|fragen"
+    r"|preguntas|vragen|domande|perguntas|prijzen|prezzi|pre\u00e7os|kontakt|contacto|impressum)\b"
+)
 EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+")
 PLACEHOLDER_MAILBOXES = frozenset({"you", "your", "name", "email", "yourname", "your.name", "john", "jane", "user", "example"})
 # Mailboxes for one purpose only ("For security reports, write to security@"): the general address the
@@ -296,13 +327,26 @@ class _Reader:
 
     def description(self, name: str = "") -> Candidate | None:
         """Sentence lines of the homepage and about pages; one may open with a product name written
-        in lower case ("loadstar is a load testing tool ...")."""
+        in lower case ("loadstar is a load testing tool ..."). Sections about something else (blog teasers,
+        FAQs, prices, testimonials, sponsors) are skipped, and so are an about page's lines naming people who are
+        not its founders ("Nos asesora Jordi Pons", "Santiago Ospina lidera el desarrollo")."""
         chosen: list[tuple[SitePage, str]] = []
         total = 0
+        founders = {normalise(f["name"]) for f in find_founders(self.pages, name)}
         for page in [p for p in self.pages if p.kind == "home"][:1] + of_kind(self.pages, "about"):
+            aside = False  # under a blog, FAQ, pricing, testimonial or credits heading: not the product's story
             for line in page.lines:
                 if len(chosen) >= MAX_DESCRIPTION_LINES or total + len(line) > MAX_DESCRIPTION_CHARS:
                     break
+                short = len(words(line)) <= 5 and not line.endswith((".", "!", "?"))
+                if short and _ASIDE.search(normalise(line)):  # "From the blog", "Sponsors", "FAQ"
+                    aside = True
+                    continue
+                if is_heading(line):  # any other heading starts a section about the product again
+                    aside = False
+                    continue
+                if aside or (page.kind == "about" and _names_others(line, name, founders)):
+                    continue  # not the product's story, or about people who are not its founders
                 named = bool(name) and name[:1].islower() and line.startswith(name + " ")
                 if not is_sentence(line[:1].upper() + line[1:] if named else line) or line.startswith(_QUOTE_OPENERS) \
                         or EMAIL_IN_TEXT.search(line):
