@@ -97,16 +97,32 @@ def _faq(page: SitePage, question: str, answer: str) -> Candidate:
     return {"question": question, "answer": answer, "evidence": evidence}
 
 
+def _after_boilerplate(page: SitePage) -> list[bool]:
+    """For each content line, whether boilerplate (a footer, a banner) stands between it and the line before:
+    an answer never runs on across it ("… both ways." / footer / "We only use one cookie …")."""
+    apart: list[bool] = []
+    position = 0
+    for line in page.lines:
+        skipped = False
+        while position < len(page.all_lines) and page.all_lines[position] != line:
+            skipped, position = True, position + 1
+        apart.append(skipped and bool(apart))
+        position += 1
+    return apart
+
+
 def _text_faqs(page: SitePage) -> list[Candidate]:
     faqs: list[Candidate] = []
     lines = page.lines
+    apart = _after_boilerplate(page)
     for index, line in enumerate(lines):
         if not line.endswith("?") or len(line) > 300 or is_nav(line):
             continue
         answer: list[str] = []
-        for following in lines[index + 1:]:
+        for position in range(index + 1, len(lines)):
+            following = lines[position]
             if following.endswith("?") or is_nav(following) or (is_heading(following) and answer) \
-                    or following.startswith(_QUOTE_OPENERS):
+                    or following.startswith(_QUOTE_OPENERS) or apart[position]:
                 break
             if sum(len(a) for a in answer) + len(following) > MAX_ANSWER_CHARS:
                 break
