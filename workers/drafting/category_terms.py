@@ -113,6 +113,8 @@ STRONG_TERMS: dict[str, tuple[str, ...]] = {
                    "knowledge base", "documentation"),
     "education": ("teachers", "enseignants", "profesores", "lehrer", "students", "\u00e9l\u00e8ves", "alumnos", "tutoring",
                   "classroom", "en classe", "dar clase"),
+    "ai-assistants": ("ai assistant", "ai-assistant", "ai-assistent", "ki-assistent", "ai agent", "copilot", "chatbot",
+                      "asistente de ia", "assistant ia", "assistente ai", "assistente ia"),
     "seo": ("seo", "search engine optimisation", "search engine optimization", "r\u00e9f\u00e9rencement"),
     "no-code": ("no-code", "no code", "without writing code", "sin escribir una l\u00ednea de c\u00f3digo", "sans coder"),
 }

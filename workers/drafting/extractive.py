@@ -97,7 +97,9 @@ YEAR_SENTENCE = re.compile(
     r"\b(?:founded|established|incorporated|started|since|est\.|gegr\u00fcndet|seit|fundad[ao]|fund\u00f3|desde"
     r"|naci\u00f3|nacimos|fond\u00e9e?|cr\u00e9\u00e9e?|n\u00e9e?|depuis|opgericht|sinds|fondata|nata|nato|fundada|nasceu|began"
     # the founders telling it: "Fundamos Cuadrilla en 2023", "gründeten wir 2019", "fundou em 2020"
-    r"|fundamos|fund\u00e9|gr\u00fcndeten|fondammo|fondato|fundou|criad[ao]|fundaram)"
+    r"|fundamos|fund\u00e9|gr\u00fcndeten|fondammo|fondato|fundou|criad[ao]|fundaram"
+    # Swiss German "entstanden", Swedish, Danish, Polish: "grundades 2023", "grundlagt i 2019", "założona w 2020"
+    r"|entstanden|entstand|grundades|grundade|grundat|grundlagt|stiftet|za\u0142o\u017con[ay])"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,40}?\b(?:gegr\u00fcndet|opgericht|into a company|became a company)\b",

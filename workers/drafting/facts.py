@@ -30,7 +30,8 @@ from .text import clean, normalise, sentence_key, sentences
 MAX_ANSWER_CHARS = 1_500
 FAQ_HEADING = re.compile(
     r"\bfaqs?\b|frequently asked|\bquestions\b|h\u00e4ufige fragen|\bfragen\b|preguntas|questions fr\u00e9quentes"
-    r"|veelgestelde vragen|\bvragen\b|domande frequenti|\bdomande\b|perguntas frequentes|\bperguntas\b",
+    r"|veelgestelde vragen|\bvragen\b|domande frequenti|\bdomande\b|perguntas frequentes|\bperguntas\b"
+    r"|vanliga fr\u00e5gor|\bfr\u00e5gor\b|\bsp\u00f8rgsm\u00e5l\b|\bsp\u00f8rsm\u00e5l\b|\bpytania\b",
     re.IGNORECASE,
 )
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "\u00ab", "\u2014", "\u2013 ", "- ")  # a testimonial or its attribution
@@ -51,6 +52,8 @@ LOCATION_ELSEWHERE = (
     # Dutch "gevestigd in Utrecht", Italian "con sede a Milano", Portuguese "sediada em Lisboa"
     re.compile(rf"\b(?i:gevestigd|opgericht|gemaakt|kantoor|hoofdkantoor)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:sede|basata|fondata|nata|ufficio|uffici)\b[^.!?]{{0,60}}?\ba\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    # Swedish, Danish, Norwegian "grundades 2023 i Göteborg", "kontor i Aarhus"
+    re.compile(rf"\b(?i:grundades|grundade|grundat|grundlagt|baserade?|kontor|holder til|ligger)\b[^.!?]{{0,60}}?\bi\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:sediada|sede|fundada|criada|escrit\u00f3rio)\b[^.!?]{{0,60}}?\bem\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
 )
 NOT_PLACES = frozenset(

@@ -63,7 +63,9 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
     for p, l, c in cues:
         for cue in c:
             hits.setdefault(cue, (p, l))
-    paid = next(((p, l) for p, l, c in cues if is_paid(c)), None)
+    # a line with a price first: "100 AI-svar per månad" is a free plan's allowance, "1 490 kr/mån" a price
+    paid = next(((p, l) for p, l, c in cues if is_paid(c) and has_price(l)), None) or next(
+        ((p, l) for p, l, c in cues if is_paid(c)), None)
     # a line may give the free allowance and the price after it: "Free for up to 5 hires. After that, $6 per month"
     priced = paid or next(((p, l) for p, l, _ in cues if has_price(l)), None)
     model: tuple[str, list[tuple[SitePage, str]]] | None = None
@@ -106,7 +108,7 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
 def _labelled(page: SitePage, index: int) -> str:
     """A short line ("€12/mo") with the label line before it ("Pro €12/mo"): one quote across both."""
     line = page.lines[index]
-    if index == 0 or len(words(line)) > 3 or not (prices(line) or pricing_cues(line) & {"free plan", "contact"}):
+    if index == 0 or len(words(line)) > 4 or not (prices(line) or pricing_cues(line) & {"free plan", "contact"}):
         return line
     label = page.lines[index - 1]
     if is_heading(label) and len(words(label)) <= 4 and not has_price(label) and not label.endswith(":") \

@@ -68,6 +68,9 @@ _SUBSCRIPTION_CUES = (
     "per maand", "/maand", "per jaar", "maandelijks", "jaarlijks", "abonnement",
     "al mese", "/mese", "all'anno", "mensile", "annuale", "abbonamento",
     "por m\u00eas", "/m\u00eas", "por ano", "mensal", "assinatura",
+    # Swedish, Danish, Norwegian, Polish
+    "/m\u00e5n", "per m\u00e5nad", "i m\u00e5naden", "/\u00e5r", "per \u00e5r", "om m\u00e5neden", "pr. m\u00e5ned",
+    "per m\u00e5ned", "/mies", "miesi\u0119cznie", "abonnemang", "prenumeration", "abonament",
 )
 _ONE_TIME_CUES = ("one-time", "one time", "lifetime", "pay once", "single payment", "one-off", "once-off")
 _USAGE_CUES = ("usage-based", "pay as you go", "pay-as-you-go", "per request", "per api call", "metered")
@@ -98,7 +101,7 @@ _CONTACT_CUES = (
     "sprechen sie uns an", "sur devis", "nous contacter", "contactez-nous", "a consultar", "cont\u00e1ctanos",
     "contactar con ventas", "solicita una cotizaci\u00f3n", "presupuesto a medida", "op aanvraag", "neem contact op",
     "su richiesta", "contattaci", "sob consulta", "fale conosco",
-    "send you a quote", "price on request", "pricing on request", "don't publish a price", "do not publish a price",
+    "send you a quote", "price on request", "kontakta oss", "kontakt os", "kontakt oss", "skontaktuj si\u0119", "pricing on request", "don't publish a price", "do not publish a price",
 )
 _FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita", "gr\u00e1tis")
 _STAGE_CUES: dict[str, tuple[str, ...]] = {

@@ -38,6 +38,9 @@ KEYWORD_WEIGHTS: dict[str, int] = {
     "squadra": 5, "domande": 6, "contatti": 6,
     "precos": 10, "pre\u00e7os": 10, "planos": 8, "funcionalidades": 9, "recursos": 7, "sobre": 8,
     "perguntas": 6, "contato": 6,
+    # Swedish, Danish, Norwegian, Polish
+    "priser": 10, "funktioner": 9, "oss": 8, "fragor": 6, "fr\u00e5gor": 6, "cennik": 10, "nas": 6,
+    "ons": 8, "funkcje": 9, "pytania": 6,
 }
 MAX_CANDIDATES = 2_000
 
