@@ -137,3 +137,75 @@ def test_a_phrase_that_alone_says_what_the_product_is_counts_as_the_category_nam
     result = draft({"/": page("<h1>Larkspur</h1><p>Larkspur is an email newsletter tool made for independent "
                               "bookshops.</p>", title="Larkspur \u2014 Your shop's weekly letter")})
     assert result.value("categories") == ["email-marketing"]
+
+
+def test_a_feature_table_by_its_header_and_numbered_or_emoji_led_cards() -> None:
+    table = draft({"/": page("<h1>Harborlog</h1><table><tr><th>Feature</th><th>What it does on site</th></tr>"
+                             "<tr><td>Offline daily logs</td><td>Works without signal.</td></tr>"
+                             "<tr><td>Manpower and plant tracking</td><td>Headcount per subcontractor, crane or lorry."
+                             "</td></tr></table>", title="Harborlog")})
+    assert table.value("features") == ["Offline daily logs", "Manpower and plant tracking"]
+    cards = draft({"/": page("<h1>Ferrymark</h1>" + "".join(
+        f"<div><span>0{i}</span><h3>{label}</h3><p>{text}</p></div>" for i, (label, text) in enumerate(
+            [("Request inspector", "Search every webhook by any field."), ("Automatic retries", "Held and retried for days."),
+             ("One-click replay", "Send any past event again.")], 1)), title="Ferrymark")})
+    assert cards.value("features") == ["Request inspector", "Automatic retries", "One-click replay"]
+    emoji = draft({"/": page("<h1>Sundial</h1><h2>What Sundial does</h2>"
+                             "<p>\U0001F4C5 Booking page with your hours \u2014 share one link to your free slots.</p>"
+                             "<p>\U0001F4AC Text reminders \u2014 a reminder the day before cuts no-shows.</p>"
+                             "<p>\U0001F4DD Intake forms \u2014 consent and history arrive before the client does.</p>",
+                             title="Sundial")})
+    assert emoji.value("features") == ["Booking page with your hours", "Text reminders", "Intake forms"]
+
+
+def test_a_licensed_free_edition_is_open_source_and_a_quote_only_page_is_contact() -> None:
+    licensed = draft({"/": page("<h1>Boussole</h1>", lang="fr"), "/tarifs": page(
+        "<h1>Tarifs</h1><table><tr><td>Auto-h\u00e9berg\u00e9</td><td>Gratuit (AGPL-3.0)</td></tr>"
+        "<tr><td>Cloud</td><td>9 $ CA par mois</td></tr></table>", lang="fr")})
+    assert licensed.value("pricing_model") == "open source"
+    quote = draft({"/": page("<h1>Harborlog</h1>"), "/pricing": page(
+        "<h1>Pricing</h1><p>We don't publish a price list. Tell us about your projects and we'll send you a quote "
+        "within one working day.</p><p>Every company can run a free 30-day pilot on one project.</p>")})
+    assert quote.value("pricing_model") == "contact"
+    assert "send you a quote" in str(quote.value("pricing_summary"))
+
+
+def test_descriptions_leave_out_blog_teasers_and_people_who_are_not_founders() -> None:
+    result = draft({"/": page("<h1>Quaywise</h1><p>Quaywise is a content audit tool for blogs that finds decaying "
+                              "posts.</p><h2>From the blog</h2><p>A guest post from Callum Dwyer of Brightfern Media "
+                              "on AI search.</p>", title="Quaywise"),
+                    "/about": page("<h1>About</h1><p>Quaywise was founded in 2019 by Greta Lindqvist in Galway.</p>"
+                                   "<p>Nos asesora Jordi Pons, antiguo director de producto.</p>", title="Quaywise")})
+    description = str(result.value("description"))
+    assert "Greta Lindqvist" in description
+    assert "Callum Dwyer" not in description and "Jordi Pons" not in description
+
+
+def test_a_faq_answer_stops_at_the_footer() -> None:
+    result = draft({"/": page("<h1>Sundial</h1><h2>Questions</h2><h3>Which calendars does Sundial sync with?</h3>"
+                              "<p>Google Calendar and Outlook, both ways.</p><footer><p>Sundial LLC</p></footer>"
+                              "<div><p>We only use one cookie, to keep you logged in.</p></div>", title="Sundial")})
+    faqs = {f["question"]: f["answer"] for f in result.to_dict()["faqs"]}
+    assert faqs == {"Which calendars does Sundial sync with?": "Google Calendar and Outlook, both ways."}
+
+
+def test_founders_from_founding_sentences_in_other_languages_with_their_roles() -> None:
+    german = draft({"/": page("<h1>Leitwerk</h1>", lang="de"), "/team": page(
+        "<p>Leitwerk wurde 2020 von Theresa Kaltenbach und Moritz Oberle gegr\u00fcndet. Theresa verantwortet als "
+        "Mitgr\u00fcnderin das Produkt, Moritz als Mitgr\u00fcnder die Technik.</p>", lang="de")})
+    assert founders(german) == {"Theresa Kaltenbach": "Mitgr\u00fcnderin", "Moritz Oberle": "Mitgr\u00fcnder"}
+    assert german.value("founded_year") == "2020"
+    swedish = draft({"/": page("<h1>Fyrtorn</h1>", lang="sv"), "/om-oss": page(
+        "<h3>Elsa Lindgren</h3><p>Medgrundare &amp; vd</p>", lang="sv")})
+    assert founders(swedish) == {"Elsa Lindgren": "Medgrundare & vd"}
+    intro = draft({"/": page("<h1>Recado</h1>", lang="es"), "/nosotros/": page(
+        "<p>Soy Valentina Restrepo, fundadora de Recado. Mi mam\u00e1 tiene una tienda.</p>", lang="es")})
+    assert list(founders(intro)) == ["Valentina Restrepo"]
+
+
+def test_an_account_link_over_a_repository_link_and_postal_district_letters() -> None:
+    result = draft({"/": page('<h1>Sootline</h1><a href="https://github.example/sootline/sootline">Star us</a>'
+                              '<a href="https://github.example/sootline">GitHub</a>', title="Sootline"),
+                    "/about": page("<p>Sootline ApS, \u00c5boulevarden 22, 8000 Aarhus C, Denmark.</p>")})
+    assert result.to_dict()["company_socials"]["github"] == "https://github.example/sootline"
+    assert (result.value("city"), result.value("country")) == ("Aarhus", "DK")

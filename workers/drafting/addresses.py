@@ -116,7 +116,8 @@ def _town_of(segment: str) -> tuple[str | None, str | None]:
             code = country_code(raw_country) if raw_country else None
             if raw_country and code is None:
                 continue  # "1200 Boylston Street, Suite 400": not a town and a country
-            return match.group("city").rstrip("."), code
+            # "8000 Aarhus C", "1620 København V": a Danish postal district letter is not part of the town
+            return re.sub(r"\s+[A-Z\u00c6\u00d8\u00c5]{1,2}$", "", match.group("city").rstrip(".")), code
     parts = [p.strip() for p in segment.rstrip(".").split(",")]
     code = country_code(parts[-1]) if len(parts) > 1 and TOWN_COUNTRY.match(f"X, {parts[-1]}") else None
     if code is None:
@@ -125,7 +126,7 @@ def _town_of(segment: str) -> tuple[str | None, str | None]:
     # "Florianópolis, SC, Brasil": the town is the nearest part before the country once postal codes and
     # state codes are set aside
     for part in reversed(parts[:-1]):
-        words = part.split()
+        words = re.sub(r"\s*\([^)]*\)", "", part).split()  # "Montréal (Québec) H2T 1X3": the province aside
         while words and any(c.isdigit() for c in words[-1]):
             words.pop()
         while words and any(c.isdigit() for c in words[0]):

@@ -76,7 +76,7 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
                 "paiements", "finanzen", "finanzas",
         # Dutch, Italian, Portuguese and more forms sites use
         "boekhouding", "boekhouden", "boekhouder", "facturen", "factuur", "btw", "btw-aangifte", "betalingen", "contabilit\u00e0", "fatture", "fattura", "fatturazione", "pagamenti", "contabilidade", "faturas", "fatura", "faturamento", "pagamentos", "impostos",
-        "budget", "budgets", "budgeting", "presupuesto", "presupuestos", "ahorro", "ahorros", "savings", "personal finance", "finanzas personales", "finances personnelles", "banking", "bank account", "bank accounts", "cuentas bancarias", "conexi\u00f3n bancaria", "paiement", "pago", "pagos", "cotisations", "cotisation", "membership fees", "mitgliedsbeitr\u00e4ge", "fiscal", "fiscales", "fiscale", "gastos", "d\u00e9penses", "ausgaben", "spending", "haushaltsbuch", "\u00e9pargne"),
+        "budget", "budgets", "budgeting", "presupuesto", "presupuestos", "ahorro", "ahorros", "savings", "personal finance", "finanzas personales", "finances personnelles", "banking", "bank account", "bank accounts", "cuentas bancarias", "conexi\u00f3n bancaria", "paiement", "pago", "pagos", "membership fees", "mitgliedsbeitr\u00e4ge", "fiscal", "fiscales", "fiscale", "gastos", "d\u00e9penses", "ausgaben", "spending", "haushaltsbuch", "\u00e9pargne"),
     "analytics": ("analytics", "metrics", "dashboards", "dashboard", "page views", "pageviews", "visitors",
                   "statistics", "web analytics", "insights", "analytik", "anal\u00edtica", "statistiques"),
     "security": ("security", "secrets", "secret scanning", "vulnerabilities", "vulnerability", "encryption",
@@ -104,7 +104,7 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
 STRONG_TERMS: dict[str, tuple[str, ...]] = {
     "email-marketing": ("newsletter", "newsletters", "email marketing", "e-mail-marketing", "nieuwsbrief", "infolettre"),
     "finance": ("accounting", "bookkeeping", "invoicing", "budgeting", "presupuesto", "buchhaltung",
-                "comptabilit\u00e9", "contabilidad", "boekhouding", "cotisations", "personal finance"),
+                "comptabilit\u00e9", "contabilidad", "boekhouding", "personal finance"),
     "security": ("secret scanning", "leaked secrets", "secrets", "password manager", "vulnerabilities"),
     "design": ("designers", "prototyping", "design feedback", "dise\u00f1adores", "graphistes"),
     "productivity": ("shared inbox", "time tracking", "to-do", "productivity"),
@@ -115,6 +115,7 @@ STRONG_TERMS: dict[str, tuple[str, ...]] = {
                   "classroom", "en classe", "dar clase"),
     "ai-assistants": ("ai assistant", "ai-assistant", "ai-assistent", "ki-assistent", "ai agent", "copilot", "chatbot",
                       "asistente de ia", "assistant ia", "assistente ai", "assistente ia"),
+    "analytics": ("web analytics", "analytics", "mesure d'audience", "anal\u00edtica web", "webanalyse"),
     "seo": ("seo", "search engine optimisation", "search engine optimization", "r\u00e9f\u00e9rencement"),
     "no-code": ("no-code", "no code", "without writing code", "sin escribir una l\u00ednea de c\u00f3digo", "sans coder"),
 }

@@ -99,10 +99,10 @@ YEAR_SENTENCE = re.compile(
     # the founders telling it: "Fundamos Cuadrilla en 2023", "gründeten wir 2019", "fundou em 2020"
     r"|fundamos|fund\u00e9|gr\u00fcndeten|fondammo|fondato|fundou|criad[ao]|fundaram"
     # Swiss German "entstanden", Swedish, Danish, Polish: "grundades 2023", "grundlagt i 2019", "założona w 2020"
-    r"|entstanden|entstand|grundades|grundade|grundat|grundlagt|stiftet|za\u0142o\u017con[ay])"
+    r"|vu le jour|entstanden|entstand|grundades|grundade|grundat|grundlagt|stiftet|za\u0142o\u017con[ay])"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
-    r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,40}?\b(?:gegr\u00fcndet|opgericht|into a company|became a company)\b",
+    r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,60}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company)\b",
     re.IGNORECASE,
 )
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
@@ -383,10 +383,11 @@ class _Reader:
             # shown whole elsewhere is the one the site means
             whole = next((s for s in shown[1:] if len(s[0]) < len(email) and email.lower().endswith(s[0].lower())), None)
             email, page, line = whole or (email, page, line)
-            # "soporte@acme.exampleInstagramTikTok": a mailto link's address that the text runs on from
+            # "soporte@acme.exampleInstagramTikTok", "TeamFAQsupport@acme.example": a mailto link's address that
+            # the text runs on from or into
             linked = [(e, p) for p in order for e in p.page.structured.get("emails") or [] if isinstance(e, str)]
-            runs_on = next(((e, p) for e, p in linked if len(e) < len(email) and email.lower().startswith(e.lower())),
-                           None)
+            runs_on = next(((e, p) for e, p in linked if len(e) < len(email)
+                            and (email.lower().startswith(e.lower()) or email.lower().endswith(e.lower()))), None)
             if runs_on:  # quoted as the link that holds it
                 return candidate(runs_on[0], [runs_on[1].meta_evidence(runs_on[0])])
             return candidate(email, [page.text_evidence(line)])
@@ -489,9 +490,16 @@ class _Reader:
             ]
             for url in links:
                 platform = platform_for(url)
-                if platform in SOCIAL_PLATFORMS and platform not in found and is_profile_link(url):
+                if platform in SOCIAL_PLATFORMS and is_profile_link(url) and (
+                        platform not in found or _account_of(found[platform], url)):
                     found[platform] = url
         return found
+
+
+def _account_of(repository: str, url: str) -> bool:
+    """``url`` is the account ``repository`` lives under ("github.com/acme" for "github.com/acme/acme"): the
+    company's profile, not one of its projects."""
+    return repository.rstrip("/").startswith(url.rstrip("/") + "/")
 
 
 def _year_of(text: str) -> str | None:

@@ -48,7 +48,7 @@ LOCATION_ELSEWHERE = (
     re.compile(rf"\b(?i:sitz|ans\u00e4ssig|wurde|gegr\u00fcndet|entwickelt|zuhause|zu hause)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})"
                rf"(?:(?:,\s*|\s+in\s+(?:der\s+|den\s+)?)(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:sede|ubicad[ao]s?|basad[ao]s?|fundad[ao]|fund\u00f3|fundamos|naci\u00f3|hech[ao]|desarrollad[ao]|oficinas?|equipo)\b[^.!?]{{0,60}}?\ben\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
-    re.compile(rf"\b(?i:bas\u00e9e?s?|situ\u00e9e?s?|install\u00e9e?s?|fond\u00e9e?|n\u00e9e?|con\u00e7ue?|si\u00e8ge|\u00e9quipe|bureaux?)\b[^.!?]{{0,60}}?\b\u00e0\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    re.compile(rf"\b(?i:bas\u00e9e?s?|situ\u00e9e?s?|install\u00e9e?s?|fond\u00e9e?|vu le jour|n\u00e9e?|con\u00e7ue?|si\u00e8ge|\u00e9quipe|bureaux?)\b[^.!?]{{0,60}}?\b\u00e0\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     # Dutch "gevestigd in Utrecht", Italian "con sede a Milano", Portuguese "sediada em Lisboa"
     re.compile(rf"\b(?i:gevestigd|opgericht|gemaakt|kantoor|hoofdkantoor)\b[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:sede|basata|fondata|nata|ufficio|uffici)\b[^.!?]{{0,60}}?\ba\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
@@ -56,6 +56,7 @@ LOCATION_ELSEWHERE = (
     re.compile(rf"\b(?i:grundades|grundade|grundat|grundlagt|baserade?|kontor|holder til|ligger)\b[^.!?]{{0,60}}?\bi\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:sediada|sede|fundada|criada|escrit\u00f3rio)\b[^.!?]{{0,60}}?\bem\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
 )
+CITY_STATES = frozenset({"singapore", "monaco", "hong kong", "luxembourg"})
 NOT_PLACES = frozenset(
     "january february march april may june july august september october november december monday tuesday "
     "wednesday thursday friday saturday sunday europe asia africa america north south latin eu the a an our "
@@ -227,6 +228,8 @@ def _place(found: dict[str, Candidate], page: SitePage, line: str, match: re.Mat
     evidence = [page.text_evidence(line)]
     if country_code(first):
         found.setdefault("country", {"value": country_code(first), "evidence": evidence})
+        if normalise(first) in CITY_STATES:  # "founded in Singapore": the town and the country
+            found.setdefault("city", {"value": first, "evidence": evidence})
         return
     if normalise(first).split()[0] in NOT_PLACES or normalise(first) == normalise(product_name):
         return

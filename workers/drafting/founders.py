@@ -131,11 +131,11 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
     for page in pages:
         for item in structured_items(page.page.structured):
             for person in _as_list(item.get("founder")) + _as_list(item.get("founders")):
-                name = string_value(person)
-                if name:
-                    title = string_value(person.get("jobTitle")) if isinstance(person, Mapping) else None
-                    evidence = [page.meta_evidence(name)] + ([page.meta_evidence(title)] if title else [])
-                    founders.append({"name": clean(name), "title": title, "bio": None, "evidence": evidence})
+                stated = string_value(person)
+                if stated:
+                    role = string_value(person.get("jobTitle")) if isinstance(person, Mapping) else None
+                    evidence = [page.meta_evidence(stated)] + ([page.meta_evidence(role)] if role else [])
+                    founders.append({"name": clean(stated), "title": role, "bio": None, "evidence": evidence})
     unique: list[Candidate] = []
     for founder in founders:
         existing = next((f for f in unique if normalise(f["name"]) == normalise(founder["name"])), None)

@@ -70,9 +70,12 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
     priced = paid or next(((p, l) for p, l, _ in cues if has_price(l)), None)
     model: tuple[str, list[tuple[SitePage, str]]] | None = None
     free_software = next(((p, l) for p, l, c in cues if {"open source", "free"} <= c and not _FOR_OPEN_SOURCE.search(l)), None)
+    licensed = next(((p, l) for p, l, c in cues if "free" in c and _LICENCE.search(l)), None)
     if "freemium" in hits:
         model = ("freemium", [hits["freemium"]])
-    elif "free plan" in hits and priced:
+    elif licensed:  # the free edition is the software under its licence: "Gratuit (AGPL-3.0)", a hosted one beside it
+        model = ("open source", [licensed])
+    elif "free plan" in hits and priced:  # an "Open Source" plan that is free for public repositories is a free plan
         model = ("freemium", [hits["free plan"]] + ([priced] if priced != hits["free plan"] else []))
     elif "free plan" in hits and "contact" in hits and hits["contact"] != hits["free plan"]:
         model = ("freemium", [hits["free plan"], hits["contact"]])  # a free plan beside one priced on request
@@ -120,6 +123,8 @@ def _labelled(page: SitePage, index: int) -> str:
 # a plan's price cell read with its label: "Teacher Free", "Établissement Sur devis"
 _PLAN_CELL = tuple(f" {cell}" for cell in ("Free", "Gratis", "Kostenlos", "Gratuit", "Gratuito", "Sur devis",
                                            "Auf Anfrage", "A consultar", "Custom", "Op aanvraag"))
+
+_LICENCE = re.compile(r"\b(?:A?GPL|LGPL|MPL|EUPL)-?v?\d|\bApache(?: License)?[ -]2\.0\b|\bMIT License\b", re.IGNORECASE)
 
 # "Free for open-source projects" is an offer of a paid product, not the product being open source
 _FOR_OPEN_SOURCE = re.compile(

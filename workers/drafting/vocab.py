@@ -79,9 +79,13 @@ _OPEN_SOURCE_CUES = (
     # "free software" in the languages where it is the usual word ("freie Software unter der AGPL")
     "freie software", "quelloffen", "logiciel libre", "software libre", "c\u00f3digo abierto", "vrije software",
     "software libero", "software livre", "c\u00f3digo aberto",
+    # a free edition named by its licence: "Gratuit (AGPL-3.0)"
+    "agpl-3.0", "agplv3", "gpl-3.0", "gplv3", "apache-2.0", "apache license 2.0", "mpl-2.0", "mit license",
 )
 _FREE_PLAN_CUES = (
     "free plan", "free tier", "free forever", "free version", "free edition", "free account",
+    "gratis per sempre", "gratis, per sempre", "gratuito per sempre", "sempre gratis", "gr\u00e1tis para sempre",
+    "gratuit pour toujours", "voor altijd gratis", "gratis f\u00f6r alltid", "alltid gratis", "darmowy plan",
     "kostenloser tarif", "kostenlose version", "f\u00fcr immer kostenlos", "dauerhaft kostenlos", "gratis hasta",
     "plan gratuito", "plan gratis", "siempre gratis", "gratis para siempre", "offre gratuite", "formule gratuite",
     "gratuit pour toujours", "version gratuite", "gratis abonnement", "gratis versie", "gratis plan",

@@ -302,7 +302,7 @@ def _tables(root: lxml.html.HtmlElement) -> list[list[list[str]]]:
             break
         if _hidden_by_ancestor(table) or any(is_boilerplate(a) for a in table.iterancestors()):
             continue
-        rows = []
+        rows: list[list[str]] = []
         for row in table.iter("tr"):
             if len(rows) >= MAX_ROWS or _hidden_by_ancestor(row):
                 continue
