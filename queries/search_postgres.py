@@ -6,7 +6,6 @@ it, and every page is read by the plan its count calls for.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,28 +66,22 @@ class PostgresSearch:
         self.total_cap = total_cap
         self.name_cap = name_cap
         self.plan_cap = plan_cap
-        self._counter = ThreadPoolExecutor(max_workers=4, thread_name_prefix="search-count")
 
     def search(self, r: SearchRequest) -> SearchPage:
         if r.categories is not None and not r.categories:
             return SearchPage()
-        table = self.reads.tables(VIEW)["listings"]
+        tables = self.reads.tables(VIEW)
+        table = tables["search"]
         where, params = _filters(r)
         if r.corrections:
             params |= {"tsq": tsquery_text(r.corrections), "tsq_any": any_tsquery_text(r.corrections),
                        "qn": r.text or "", "qc": r.corrected}
         match = where if not r.corrections else f"({MATCH}{' OR %(qn)s <%% name_lc' if r.fuzzy else ''}) AND {where}"
         ranked = r.order == "relevance" and bool(r.corrections)
-        first: list[int] = []
-        if ranked:  # count on a second connection while this thread reads the name matches
-            counting = self._counter.submit(self._count_alone, table, match, params, True)
-            with self.reads.pool.connection() as raw:  # released before waiting: no thread holds one and waits
-                first = self._names(_Planned(raw, NAME_SIMILARITY), table, where, params, r)
-            count = counting.result()
+        # One connection, one statement for the count (and tier 1 when ranked), then the page, then the cards.
         with self.reads.pool.connection() as raw:
             conn = _Planned(raw, NAME_SIMILARITY)
-            if not ranked:
-                count = self._count(conn, table, match, params, False)
+            count, first = self._count(conn, table, match, where, params, r if ranked else None)
             if count.n == 0 or (count.exact and r.offset >= count.n):
                 return SearchPage([], count.n, count.exact, False)
             want = r.limit + (0 if count.exact else 1)  # one more row tells whether another page exists
@@ -98,15 +91,12 @@ class PostgresSearch:
                                  params | {"need": want, "skip": r.offset}, walk=count.n > self.plan_cap)
             else:
                 ids = self._tiers(conn, table, where, params, r, count, first, want)
-            cards = cards_by_id(self.reads, ids[:r.limit], raw)
+            cards = cards_by_id(self.reads, ids[:r.limit], raw, tables)
         has_more = len(ids) > r.limit if not count.exact else r.offset + len(ids) < count.n
         return SearchPage(cards, count.n, count.exact, has_more)
 
-    def _count_alone(self, table: str, match: str, params: dict[str, Any], with_head: bool) -> Count:
-        with self.reads.pool.connection() as raw:
-            return self._count(_Planned(raw, NAME_SIMILARITY), table, match, params, with_head)
-
-    def _count(self, conn: _Planned, table: str, match: str, params: dict[str, Any], with_head: bool) -> Count:
+    def _count(self, conn: _Planned, table: str, match: str, where: str, params: dict[str, Any],
+               ranked: SearchRequest | None) -> tuple[Count, list[int]]:
         """Matches, exact up to `total_cap`; above it estimated from how far into the table the sample reached.
 
         The sample is the first `total_cap + 1` matches in physical order (a
@@ -114,41 +104,42 @@ class PostgresSearch:
         covered: `estimate = sample * (pages - first block) / (last block -
         first block + 1)`. Counting from the sample's first block keeps an
         empty start of the file (left by a mass rewrite) from shrinking the
-        estimate. The sample also says what share of the matches have every
-        word in `head`, which sizes tiers 2 and 3.
+        estimate. A ranked search's sample also says what share of the
+        matches have every word in `head`, which sizes tiers 2 and 3, and the
+        same statement reads tier 1 (`_names`): both read the matches
+        (the `sort` plan), so one round trip serves them.
         """
-        head = f"count(*) FILTER (WHERE head @@ {TSQUERY})" if with_head else "count(*)"
-        n, in_head, first_block, last_block, pages = conn.run(
+        head = f"count(*) FILTER (WHERE head @@ {TSQUERY})" if ranked else "count(*)"
+        names = f", ({self._names(table, where, ranked)})" if ranked else ", NULL"
+        n, in_head, first_block, last_block, pages, first = conn.run(
             "sort", f"SELECT count(*), {head}, min((ctid::text::point)[0]), max((ctid::text::point)[0]), "
-            f"pg_relation_size('{table}') / current_setting('block_size')::int "
+            f"pg_relation_size('{table}') / current_setting('block_size')::int{names} "
             f"FROM (SELECT ctid, head FROM {table} WHERE {match} LIMIT %(sample)s) m",
-            params | {"sample": self.total_cap + 1},
+            params | {"sample": self.total_cap + 1, "name_cap": self.name_cap},
         )[0]
         n = int(n)
+        ids = [int(i) for i in first or ()]
         share = int(in_head) / n if n else 1.0
         if n <= self.total_cap:
-            return Count(n, True, share)
+            return Count(n, True, share), ids
         covered = int(last_block) - int(first_block) + 1
-        return Count(max(n, round(n * (int(pages) - int(first_block)) / covered)), False, share)
+        return Count(max(n, round(n * (int(pages) - int(first_block)) / covered)), False, share), ids
 
     def _read(self, conn: _Planned, sql: str, params: dict[str, Any], walk: bool) -> list[int]:
         """Listing ids by the chosen plan: walk the order's index (large sets) or read the matches and sort (small)."""
         return [int(row[0]) for row in conn.run("walk" if walk else "sort", sql, params)]
 
-    def _names(self, conn: _Planned, table: str, where: str, params: dict[str, Any], r: SearchRequest) -> list[int]:
-        """Tier 1, best first: the exact names, then at most `name_cap` of the shortest names, scored."""
+    @staticmethod
+    def _names(table: str, where: str, r: SearchRequest) -> str:
+        """Tier 1 as an array subquery, best first: the exact names, then at most `name_cap` of the shortest, scored."""
         # One word: a name match is a full match. More words: the others must be somewhere in the listing.
         in_name = f"name_fts @@ {ANY_TSQUERY}" + (f" AND {MATCH}" if len(r.corrections) > 1 else "")
         tier1 = f"(({in_name}) OR %(qn)s <%% name_lc)" if r.fuzzy else f"({in_name})"
-        names = conn.run(
-            "sort", f"SELECT listing_id FROM (SELECT listing_id, name_lc, head, votes, launched_at FROM {table} "
-            f"    WHERE {tier1} AND {where} "
-            f"    ORDER BY (name_lc = %(qn)s OR name_lc = %(qc)s) DESC, length(name_lc), votes DESC, launched_at, "
-            f"    listing_id LIMIT %(name_cap)s) candidates "
-            f"ORDER BY {SCORE} DESC, votes DESC, launched_at, listing_id",
-            params | {"name_cap": self.name_cap},
-        )
-        return [int(row[0]) for row in names]
+        return (f"SELECT array_agg(listing_id ORDER BY {SCORE} DESC, votes DESC, launched_at, listing_id) "
+                f"FROM (SELECT listing_id, name_lc, head, votes, launched_at FROM {table} "
+                f"    WHERE {tier1} AND {where} "
+                f"    ORDER BY (name_lc = %(qn)s OR name_lc = %(qc)s) DESC, length(name_lc), votes DESC, launched_at, "
+                f"    listing_id LIMIT %(name_cap)s) candidates")
 
     def _tiers(self, conn: _Planned, table: str, where: str, params: dict[str, Any], r: SearchRequest, count: Count,
                first: list[int], want: int) -> list[int]:
