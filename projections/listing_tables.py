@@ -82,7 +82,8 @@ def create_search(cur: Cursor[Any], t: Tables, filled_from: str | None = None) -
     )
     if filled_from is not None:  # filled before its indexes exist: one build each instead of 100,000 inserts
         columns = ", ".join(SEARCH_COLUMNS)
-        cur.execute(f"INSERT INTO {s} ({columns}) SELECT {columns} FROM {filled_from} ORDER BY listing_id")
+        values = ", ".join("strip(fts)" if c == "fts" else c for c in SEARCH_COLUMNS)  # as `_write_now` makes it
+        cur.execute(f"INSERT INTO {s} ({columns}) SELECT {values} FROM {filled_from} ORDER BY listing_id")
     # A small pending list keeps GIN scans fast between vacuums while inserts still batch.
     cur.execute(f"CREATE INDEX ON {s} USING gin (fts) WITH (gin_pending_list_limit = 256)")
     cur.execute(f"CREATE INDEX ON {s} USING gin (name_lc gin_trgm_ops) WITH (gin_pending_list_limit = 256)")

@@ -432,9 +432,9 @@ class ListingView(Projection):
         name_fts = "CASE WHEN %(searchable)s THEN to_tsvector('english', %(name)s) END"
         head = """CASE WHEN %(searchable)s THEN setweight(to_tsvector('english', %(name)s), 'A')
                     || setweight(to_tsvector('english', %(tk)s), 'B') END"""
-        fts = """CASE WHEN %(searchable)s THEN setweight(to_tsvector('english', %(name)s), 'A')
-                    || setweight(to_tsvector('english', %(tk)s), 'B')
-                    || setweight(to_tsvector('english', %(description)s), 'C') END"""
+        # Only matched (`@@` without weights or phrases), never ranked: lexemes without positions, a quarter smaller.
+        fts = """CASE WHEN %(searchable)s THEN strip(to_tsvector('english', %(name)s)
+                    || to_tsvector('english', %(tk)s) || to_tsvector('english', %(description)s)) END"""
         params["words"] = self._new_words(cur, words_of(name, tk, description)) if searchable and text_key != old_text_key else []
         # The vocabulary only grows (an insert that finds the word changes nothing); a rebuild trims it.
         words = f"w AS (INSERT INTO {t['words']} (word) SELECT unnest(%(words)s::text[]) ON CONFLICT DO NOTHING)"

@@ -40,11 +40,11 @@ def assert_consistent(c: Any) -> None:
         # What the text vectors of a searchable listing are made of (`ListingView._write_now`).
         expected = dict(conn.execute(
             f"""SELECT p.listing_id, CASE WHEN p.status IN ('live', 'scheduled', 'awaiting_badge') THEN
-                    (setweight(to_tsvector('english', coalesce(p.state->'profile'->>'name', '')), 'A')
-                     || setweight(to_tsvector('english', coalesce(p.state->'profile'->>'tagline', '') || ' '
+                    strip(to_tsvector('english', coalesce(p.state->'profile'->>'name', '') || ' '
+                        || coalesce(p.state->'profile'->>'tagline', '') || ' '
                         || coalesce((SELECT string_agg(k, ' ') FROM jsonb_array_elements_text(
-                               coalesce(p.state->'profile'->'keywords', '[]')) k), '')), 'B')
-                     || setweight(to_tsvector('english', coalesce(p.state->'profile'->>'description', '')), 'C'))::text
+                               coalesce(p.state->'profile'->'keywords', '[]')) k), '') || ' '
+                        || coalesce(p.state->'profile'->>'description', '')))::text
                 END FROM {t['profiles']} p""").fetchall())
     assert shared == listings and len(shared) == len(states)
     for listing_id, row in _rows(c).items():
