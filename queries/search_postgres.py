@@ -81,22 +81,23 @@ class PostgresSearch:
         # One connection, one statement for the count (and tier 1 when ranked), then the page, then the cards.
         with self.reads.pool.connection() as raw:
             conn = _Planned(raw, NAME_SIMILARITY)
-            count, first = self._count(conn, table, match, where, params, r if ranked else None)
+            count, first = self._count(conn, table, match, where, params, r, ranked)
             if count.n == 0 or (count.exact and r.offset >= count.n):
                 return SearchPage([], count.n, count.exact, False)
             want = r.limit + (0 if count.exact else 1)  # one more row tells whether another page exists
             if not ranked:
                 ids = self._read(conn, f"SELECT listing_id FROM {table} WHERE {match} ORDER BY {ORDERS[r.order]} "
                                        "LIMIT %(need)s OFFSET %(skip)s",
-                                 params | {"need": want, "skip": r.offset}, walk=count.n > self.plan_cap)
+                                 params | {"need": want, "skip": r.offset}, walk=count.n > self.plan_cap,
+                                 text=bool(r.corrections))
             else:
                 ids = self._tiers(conn, table, where, params, r, count, first, want)
             cards = cards_by_id(self.reads, ids[:r.limit], raw, tables)
         has_more = len(ids) > r.limit if not count.exact else r.offset + len(ids) < count.n
         return SearchPage(cards, count.n, count.exact, has_more)
 
-    def _count(self, conn: _Planned, table: str, match: str, where: str, params: dict[str, Any],
-               ranked: SearchRequest | None) -> tuple[Count, list[int]]:
+    def _count(self, conn: _Planned, table: str, match: str, where: str, params: dict[str, Any], r: SearchRequest,
+               ranked: bool) -> tuple[Count, list[int]]:
         """Matches, exact up to `total_cap`; above it estimated from how far into the table the sample reached.
 
         The sample is the first `total_cap + 1` matches in physical order (a
@@ -106,13 +107,13 @@ class PostgresSearch:
         empty start of the file (left by a mass rewrite) from shrinking the
         estimate. A ranked search's sample also says what share of the
         matches have every word in `head`, which sizes tiers 2 and 3, and the
-        same statement reads tier 1 (`_names`): both read the matches
-        (the `sort` plan), so one round trip serves them.
+        same statement reads tier 1 (`_names`): both read the matches through
+        their indexes (`_plan`), so one round trip serves them.
         """
         head = f"count(*) FILTER (WHERE head @@ {TSQUERY})" if ranked else "count(*)"
-        names = f", ({self._names(table, where, ranked)})" if ranked else ", NULL"
+        names = f", ({self._names(table, where, r)})" if ranked else ", NULL"
         n, in_head, first_block, last_block, pages, first = conn.run(
-            "sort", f"SELECT count(*), {head}, min((ctid::text::point)[0]), max((ctid::text::point)[0]), "
+            _plan(bool(r.corrections)), f"SELECT count(*), {head}, min((ctid::text::point)[0]), max((ctid::text::point)[0]), "
             f"pg_relation_size('{table}') / current_setting('block_size')::int{names} "
             f"FROM (SELECT ctid, head FROM {table} WHERE {match} LIMIT %(sample)s) m",
             params | {"sample": self.total_cap + 1, "name_cap": self.name_cap},
@@ -125,9 +126,9 @@ class PostgresSearch:
         covered = int(last_block) - int(first_block) + 1
         return Count(max(n, round(n * (int(pages) - int(first_block)) / covered)), False, share), ids
 
-    def _read(self, conn: _Planned, sql: str, params: dict[str, Any], walk: bool) -> list[int]:
+    def _read(self, conn: _Planned, sql: str, params: dict[str, Any], walk: bool, text: bool) -> list[int]:
         """Listing ids by the chosen plan: walk the order's index (large sets) or read the matches and sort (small)."""
-        return [int(row[0]) for row in conn.run("walk" if walk else "sort", sql, params)]
+        return [int(row[0]) for row in conn.run("walk" if walk else _plan(text), sql, params)]
 
     @staticmethod
     def _names(table: str, where: str, r: SearchRequest) -> str:
@@ -159,11 +160,11 @@ class PostgresSearch:
                          f"AND NOT listing_id = ANY(%(tier1)s) AND {where}")
             tier = self._read(conn, f"SELECT listing_id FROM {table} WHERE {condition} ORDER BY {ORDERS['votes']} "
                                     "LIMIT %(need)s OFFSET %(skip)s",
-                              params | {"need": need, "skip": skip}, walk=sizes[in_head] > self.plan_cap)
+                              params | {"need": need, "skip": skip}, walk=sizes[in_head] > self.plan_cap, text=True)
             ids += tier
             if in_head and len(tier) < need:  # tier 2 ran out: how far into tier 3 does the page start?
                 if skip > 0:
-                    (seen,) = conn.run("sort", f"SELECT count(*) FROM {table} WHERE {condition}", params)[0]
+                    (seen,) = conn.run(_plan(True), f"SELECT count(*) FROM {table} WHERE {condition}", params)[0]
                     skip = max(0, skip - int(seen))
             else:
                 skip = 0
@@ -172,9 +173,23 @@ class PostgresSearch:
 
 MATCH = "fts @@ to_tsquery('english', %(tsq)s)"
 # Planner settings turned off per plan: `walk` leaves only an ordered index scan, `sort` only reading the
-# matches (bitmap) and sorting them.
+# matches (bitmap, or a sequential scan) and sorting them, `bitmap` only reading them through their indexes.
 PLANS = {"walk": ("enable_bitmapscan", "enable_seqscan", "enable_sort"),
-         "sort": ("enable_indexscan", "enable_indexonlyscan")}
+         "sort": ("enable_indexscan", "enable_indexonlyscan"),
+         "bitmap": ("enable_indexscan", "enable_indexonlyscan", "enable_seqscan")}
+
+
+def _plan(text: bool) -> str:
+    """How a statement reads every match (or the count's sample): through the text indexes when it matches text.
+
+    The planner's guess of how many rows a text query matches is often 2-5
+    times off; guessing high, it chose a sequential scan for the count's
+    sample, which then evaluated the text query on every row until 501
+    matched (10,000 rows, 11 ms, for a word in 5 % of the listings, against
+    about 2 ms through the index: docs/performance.md). Without text (a
+    browse), a sequential scan is what reads the first matches cheapest.
+    """
+    return "bitmap" if text else "sort"
 PLAN_SETTINGS = sorted({name for names in PLANS.values() for name in names})
 
 
