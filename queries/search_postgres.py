@@ -42,7 +42,8 @@ class Count:
 
 
 class PostgresSearch:
-    """tsvector (name A, tagline and keywords B, description C) + pg_trgm on names, in the listing view.
+    """tsvector (name A, tagline and keywords B; description in `fts`) + pg_trgm on names, in the listing view's
+    search table; cards come from its listings table by id.
 
     Relevance ranks in three tiers, so a query matching thousands of listings
     scores only the few whose names match (docs/search.md):
