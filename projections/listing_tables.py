@@ -13,7 +13,7 @@ from psycopg import Cursor
 from projections.base import Tables
 from projections.review_tally import ReviewTally
 
-# The live-listing sort orders; each has a partial index so a page is an index scan.
+# The live-listing sort orders; each has a partial index on the search table so a page is an index scan.
 SORT_INDEXES = {
     "votes": "votes DESC, launched_at, listing_id",
     "newest": "listed_at DESC, listing_id DESC",
@@ -38,22 +38,16 @@ def create(cur: Cursor[Any], t: Tables) -> None:
         f"""CREATE TABLE {t['listings']} (
             listing_id int PRIMARY KEY, slug text NOT NULL UNIQUE, status text NOT NULL, week text, plan text,
             listed_at timestamptz, launched_at timestamptz, categories text[] NOT NULL DEFAULT '{{}}',
-            primary_category text, stage text, country text, pricing text, domain text,
-            name_lc text NOT NULL DEFAULT '', name_fts tsvector, head tsvector, fts tsvector, text_key text,
+            primary_category text, stage text, country text, pricing text, domain text, text_key text,
             votes int NOT NULL DEFAULT 0, followers int NOT NULL DEFAULT 0, views bigint NOT NULL DEFAULT 0,
             trend_log float8, rating_avg numeric, rating_count int NOT NULL DEFAULT 0, card jsonb NOT NULL)"""
     )
     ls = t["listings"]
-    # A small pending list keeps GIN scans fast between vacuums while inserts still batch.
-    cur.execute(f"CREATE INDEX ON {ls} USING gin (fts) WITH (gin_pending_list_limit = 256)")
-    cur.execute(f"CREATE INDEX ON {ls} USING gin (name_lc gin_trgm_ops) WITH (gin_pending_list_limit = 256)")
-    cur.execute(f"CREATE INDEX ON {ls} USING gin (name_fts) WITH (gin_pending_list_limit = 256)")
-    cur.execute(f"CREATE INDEX ON {ls} USING gin (categories)")
+    cur.execute(f"CREATE INDEX ON {ls} USING gin (categories)")  # a renamed category finds its listings
     cur.execute(f"CREATE INDEX ON {ls} (domain)")
     cur.execute(f"CREATE INDEX ON {ls} (primary_category, votes DESC, launched_at, listing_id) WHERE status = 'live'")
-    for order in SORT_INDEXES.values():
-        cur.execute(f"CREATE INDEX ON {ls} ({order}) WHERE status = 'live'")
     cur.execute(f"CREATE INDEX ON {ls} (week) WHERE status IN ('scheduled', 'awaiting_badge')")
+    create_search(cur, t)
     cur.execute(f"CREATE TABLE {t['votes']} (listing_id int NOT NULL, account_id text NOT NULL, x float8 NOT NULL, "
                 "PRIMARY KEY (listing_id, account_id))")
     TALLY.create(cur, t["reviews"])
@@ -66,8 +60,52 @@ def create(cur: Cursor[Any], t: Tables) -> None:
     upgrade(cur, t)
 
 
+# The search table: the listings table's columns searches filter, order and match on, and nothing else
+# (docs/search.md, "The search table"). Counters first: fixed-width columns pack without padding.
+SEARCH_COLUMNS = ("listing_id", "votes", "followers", "views", "trend_log", "listed_at", "launched_at", "status",
+                  "week", "stage", "country", "pricing", "domain", "categories", "name_lc", "name_fts", "head", "fts")
+
+
+def create_search(cur: Cursor[Any], t: Tables, filled_from: str | None = None) -> None:
+    """The search table and the indexes its statements need (`queries/search_postgres.py`).
+
+    `filled_from`: a listings table that still has every search column (an older generation's) to copy first.
+    """
+    s = t["search"]
+    cur.execute(
+        f"""CREATE TABLE {s} (
+            listing_id int PRIMARY KEY, votes int NOT NULL DEFAULT 0, followers int NOT NULL DEFAULT 0,
+            views bigint NOT NULL DEFAULT 0, trend_log float8, listed_at timestamptz, launched_at timestamptz,
+            status text NOT NULL, week text, stage text, country text, pricing text, domain text,
+            categories text[] NOT NULL DEFAULT '{{}}', name_lc text NOT NULL DEFAULT '',
+            name_fts tsvector, head tsvector, fts tsvector)"""
+    )
+    if filled_from is not None:  # filled before its indexes exist: one build each instead of 100,000 inserts
+        columns = ", ".join(SEARCH_COLUMNS)
+        values = ", ".join("strip(fts)" if c == "fts" else c for c in SEARCH_COLUMNS)  # as `_write_now` makes it
+        cur.execute(f"INSERT INTO {s} ({columns}) SELECT {values} FROM {filled_from} ORDER BY listing_id")
+    # A small pending list keeps GIN scans fast between vacuums while inserts still batch.
+    cur.execute(f"CREATE INDEX ON {s} USING gin (fts) WITH (gin_pending_list_limit = 256)")
+    cur.execute(f"CREATE INDEX ON {s} USING gin (name_lc gin_trgm_ops) WITH (gin_pending_list_limit = 256)")
+    cur.execute(f"CREATE INDEX ON {s} USING gin (name_fts) WITH (gin_pending_list_limit = 256)")
+    cur.execute(f"CREATE INDEX ON {s} USING gin (categories)")
+    cur.execute(f"CREATE INDEX ON {s} (domain)")
+    for order in SORT_INDEXES.values():
+        cur.execute(f"CREATE INDEX ON {s} ({order}) WHERE status = 'live'")
+    cur.execute(f"CREATE INDEX ON {s} (week, listed_at, listing_id) WHERE status IN ('scheduled', 'awaiting_badge')")
+
+
 def upgrade(cur: Cursor[Any], t: Tables) -> None:
-    """Indexes added after the first release: made on start-up for generations created before them."""
+    """Tables and indexes added after the first release: made on start-up for generations created before them.
+
+    A generation older than the search table gets one filled from its
+    listings table, which still has every search column then (only a
+    rebuild drops them and the listings table's search indexes, which that
+    generation keeps updating until it is replaced).
+    """
+    (exists,) = cur.execute("SELECT to_regclass(%s) IS NOT NULL", (t["search"],)).fetchone() or (False,)
+    if not exists:
+        create_search(cur, t, filled_from=t["listings"])
     words = t["words"]
     cur.execute(f"CREATE INDEX IF NOT EXISTS {words}_prefix ON {words} (word text_pattern_ops)")  # completions
     profiles = t["profiles"]  # list_my_listings: the listings an account owns, any status

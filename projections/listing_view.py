@@ -4,9 +4,13 @@ Tables (per generation):
 
 - `profiles`: the private state (every fact the events told) and the public
   get_listing document built from it (`projections/listing_docs.py`).
-- `listings`: what search, sorting and summaries read: status, filters
-  (categories, stage, country, pricing, domain), text vectors, counters
-  (votes, followers, views, rating), the trending log-sum, and the card.
+- `listings`: what summaries read: status, filters (categories, stage,
+  country, pricing, domain), counters (votes, followers, views, rating), the
+  trending log-sum, and the card.
+- `search`: only what searches filter, order and match on (filters,
+  counters, the trending log-sum, the folded name and the text vectors),
+  written with the listings row in the same statement, so a search reads
+  narrow rows and fetches cards from `listings` by id (docs/search.md).
 - `votes` (cast times, for trending), `reviews` (ratings and moderation,
   `projections/review_tally.py`), `domain_ratings` (snapshots), `categories`
   (names for the documents), `words` (the search vocabulary for typo
@@ -87,7 +91,7 @@ COUNTERS = "l.votes, l.followers, l.views, l.rating_avg, l.rating_count"
 
 class ListingView(Projection):
     name = NAME
-    tables = ("profiles", "listings", "votes", "reviews", "domain_ratings", "categories", "words")
+    tables = ("profiles", "listings", "search", "votes", "reviews", "domain_ratings", "categories", "words")
     catch_up_batch = 1000  # measured: its catch-up took 26-30 s at 1,000 and 36-45 s at 5,000 (docs/performance.md)
 
     def create(self, cur: Cursor[Any], t: Tables) -> None:
@@ -259,8 +263,7 @@ class ListingView(Projection):
     def _follow(self, cur: Cursor[Any], t: Tables, e: ListingFollowed | ListingUnfollowed) -> None:
         self._forget(cur, t, e.listing_id)
         step = 1 if isinstance(e, ListingFollowed) else -1
-        cur.execute(f"UPDATE {t['listings']} SET followers = greatest(followers + %s, 0) WHERE listing_id = %s",
-                    (step, e.listing_id))
+        counters.follow(cur, t, e.listing_id, step)
         self._patch_counter(cur, t, e.listing_id, "followers")
 
     @handles(ListingViewsCounted)
@@ -429,33 +432,43 @@ class ListingView(Projection):
         name_fts = "CASE WHEN %(searchable)s THEN to_tsvector('english', %(name)s) END"
         head = """CASE WHEN %(searchable)s THEN setweight(to_tsvector('english', %(name)s), 'A')
                     || setweight(to_tsvector('english', %(tk)s), 'B') END"""
-        fts = """CASE WHEN %(searchable)s THEN setweight(to_tsvector('english', %(name)s), 'A')
-                    || setweight(to_tsvector('english', %(tk)s), 'B')
-                    || setweight(to_tsvector('english', %(description)s), 'C') END"""
+        # Only matched (`@@` without weights or phrases), never ranked: lexemes without positions, a quarter smaller.
+        fts = """CASE WHEN %(searchable)s THEN strip(to_tsvector('english', %(name)s)
+                    || to_tsvector('english', %(tk)s) || to_tsvector('english', %(description)s)) END"""
         params["words"] = self._new_words(cur, words_of(name, tk, description)) if searchable and text_key != old_text_key else []
         # The vocabulary only grows (an insert that finds the word changes nothing); a rebuild trims it.
         words = f"w AS (INSERT INTO {t['words']} (word) SELECT unnest(%(words)s::text[]) ON CONFLICT DO NOTHING)"
+        # The search row (`listing_tables.SEARCH_COLUMNS`) is written in the same statement as the listings row;
+        # its counters are the listings row's defaults on insert and are left to the counter handlers after.
         if insert:
             cur.execute(
                 f"""WITH {words}, p AS (INSERT INTO {t['profiles']} (listing_id, stream_id, slug, status, state, doc)
-                               VALUES (%(id)s, %(stream)s, %(slug)s, %(status)s, %(state)s, %(doc)s))
+                               VALUES (%(id)s, %(stream)s, %(slug)s, %(status)s, %(state)s, %(doc)s)),
+                         s AS (INSERT INTO {t['search']} (listing_id, status, week, listed_at, launched_at, categories,
+                               stage, country, pricing, domain, name_lc, name_fts, head, fts)
+                               VALUES (%(id)s, %(status)s, %(week)s, %(listed_at)s, %(launched_at)s, %(categories)s,
+                               %(stage)s, %(country)s, %(pricing)s, %(domain)s, %(name_lc)s, {name_fts}, {head}, {fts}))
                     INSERT INTO {t['listings']} (listing_id, slug, status, week, plan, listed_at, launched_at,
-                        categories, primary_category, stage, country, pricing, domain, name_lc, card, text_key, name_fts, head, fts)
+                        categories, primary_category, stage, country, pricing, domain, card, text_key)
                     VALUES (%(id)s, %(slug)s, %(status)s, %(week)s, %(plan)s, %(listed_at)s, %(launched_at)s,
-                        %(categories)s, %(primary)s, %(stage)s, %(country)s, %(pricing)s, %(domain)s, %(name_lc)s,
-                        %(card)s, %(text_key)s, {name_fts}, {head}, {fts})""",
+                        %(categories)s, %(primary)s, %(stage)s, %(country)s, %(pricing)s, %(domain)s,
+                        %(card)s, %(text_key)s)""",
                 params,
             )
         else:
-            text = (f", text_key = %(text_key)s, name_fts = {name_fts}, head = {head}, fts = {fts}"
-                    if text_key != old_text_key else "")
+            changed = text_key != old_text_key
+            text = f", name_lc = %(name_lc)s, name_fts = {name_fts}, head = {head}, fts = {fts}" if changed else ""
             cur.execute(
                 f"""WITH {words}, p AS (UPDATE {t['profiles']} SET state = %(state)s, doc = %(doc)s, status = %(status)s
+                               WHERE listing_id = %(id)s),
+                         s AS (UPDATE {t['search']} SET status = %(status)s, week = %(week)s, listed_at = %(listed_at)s,
+                               launched_at = %(launched_at)s, categories = %(categories)s, stage = %(stage)s,
+                               country = %(country)s, pricing = %(pricing)s, domain = %(domain)s {text}
                                WHERE listing_id = %(id)s)
                     UPDATE {t['listings']} SET status = %(status)s, week = %(week)s, plan = %(plan)s,
                         listed_at = %(listed_at)s, launched_at = %(launched_at)s, categories = %(categories)s,
                         primary_category = %(primary)s, stage = %(stage)s, country = %(country)s, pricing = %(pricing)s,
-                        domain = %(domain)s, name_lc = %(name_lc)s, card = %(card)s {text}
+                        domain = %(domain)s, card = %(card)s {', text_key = %(text_key)s' if changed else ''}
                     WHERE listing_id = %(id)s""",
                 params,
             )

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 import orjson
 import psycopg
 
+from projections.base import Tables
 from projections.listing_cards import words_of
 from projections.reads import ReadStore
 
@@ -99,14 +100,17 @@ def tokens_of(q: str | None) -> list[str]:
     return words_of(q or "")[:MAX_TOKENS]
 
 
-def cards_by_id(reads: ReadStore, ids: list[int], conn: Any = None) -> list[dict[str, Any]]:
-    """Cards (with current votes) of these listings, in the given order; unknown ids are skipped."""
+def cards_by_id(reads: ReadStore, ids: list[int], conn: Any = None, tables: Tables | None = None) -> list[dict[str, Any]]:
+    """Cards (with current votes) of these listings, in the given order; unknown ids are skipped.
+
+    `tables`: the generation the ids were found in, when the caller has it (a rebuild may switch in between).
+    """
     if not ids:
         return []
     if conn is None:
         with reads.pool.connection() as own:
-            return cards_by_id(reads, ids, own)
-    t = reads.tables(VIEW)
+            return cards_by_id(reads, ids, own, tables)
+    t = tables or reads.tables(VIEW)
     # As text, parsed by orjson: psycopg's jsonb loader (the standard library's json) took about a third of
     # this function's CPU for a page of 20 cards (docs/performance.md, "Search under distinct queries").
     rows: dict[int, str] = dict(conn.execute(

@@ -6,7 +6,6 @@ it, and every page is read by the plan its count calls for.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +42,8 @@ class Count:
 
 
 class PostgresSearch:
-    """tsvector (name A, tagline and keywords B, description C) + pg_trgm on names, in the listing view.
+    """tsvector (name A, tagline and keywords B; description in `fts`) + pg_trgm on names, in the listing view's
+    search table; cards come from its listings table by id.
 
     Relevance ranks in three tiers, so a query matching thousands of listings
     scores only the few whose names match (docs/search.md):
@@ -67,46 +67,38 @@ class PostgresSearch:
         self.total_cap = total_cap
         self.name_cap = name_cap
         self.plan_cap = plan_cap
-        self._counter = ThreadPoolExecutor(max_workers=4, thread_name_prefix="search-count")
 
     def search(self, r: SearchRequest) -> SearchPage:
         if r.categories is not None and not r.categories:
             return SearchPage()
-        table = self.reads.tables(VIEW)["listings"]
+        tables = self.reads.tables(VIEW)
+        table = tables["search"]
         where, params = _filters(r)
         if r.corrections:
             params |= {"tsq": tsquery_text(r.corrections), "tsq_any": any_tsquery_text(r.corrections),
                        "qn": r.text or "", "qc": r.corrected}
         match = where if not r.corrections else f"({MATCH}{' OR %(qn)s <%% name_lc' if r.fuzzy else ''}) AND {where}"
         ranked = r.order == "relevance" and bool(r.corrections)
-        first: list[int] = []
-        if ranked:  # count on a second connection while this thread reads the name matches
-            counting = self._counter.submit(self._count_alone, table, match, params, True)
-            with self.reads.pool.connection() as raw:  # released before waiting: no thread holds one and waits
-                first = self._names(_Planned(raw, NAME_SIMILARITY), table, where, params, r)
-            count = counting.result()
+        # One connection, one statement for the count (and tier 1 when ranked), then the page, then the cards.
         with self.reads.pool.connection() as raw:
             conn = _Planned(raw, NAME_SIMILARITY)
-            if not ranked:
-                count = self._count(conn, table, match, params, False)
+            count, first = self._count(conn, table, match, where, params, r, ranked)
             if count.n == 0 or (count.exact and r.offset >= count.n):
                 return SearchPage([], count.n, count.exact, False)
             want = r.limit + (0 if count.exact else 1)  # one more row tells whether another page exists
             if not ranked:
                 ids = self._read(conn, f"SELECT listing_id FROM {table} WHERE {match} ORDER BY {ORDERS[r.order]} "
                                        "LIMIT %(need)s OFFSET %(skip)s",
-                                 params | {"need": want, "skip": r.offset}, walk=count.n > self.plan_cap)
+                                 params | {"need": want, "skip": r.offset}, walk=count.n > self.plan_cap,
+                                 text=bool(r.corrections))
             else:
                 ids = self._tiers(conn, table, where, params, r, count, first, want)
-            cards = cards_by_id(self.reads, ids[:r.limit], raw)
+            cards = cards_by_id(self.reads, ids[:r.limit], raw, tables)
         has_more = len(ids) > r.limit if not count.exact else r.offset + len(ids) < count.n
         return SearchPage(cards, count.n, count.exact, has_more)
 
-    def _count_alone(self, table: str, match: str, params: dict[str, Any], with_head: bool) -> Count:
-        with self.reads.pool.connection() as raw:
-            return self._count(_Planned(raw, NAME_SIMILARITY), table, match, params, with_head)
-
-    def _count(self, conn: _Planned, table: str, match: str, params: dict[str, Any], with_head: bool) -> Count:
+    def _count(self, conn: _Planned, table: str, match: str, where: str, params: dict[str, Any], r: SearchRequest,
+               ranked: bool) -> tuple[Count, list[int]]:
         """Matches, exact up to `total_cap`; above it estimated from how far into the table the sample reached.
 
         The sample is the first `total_cap + 1` matches in physical order (a
@@ -114,41 +106,42 @@ class PostgresSearch:
         covered: `estimate = sample * (pages - first block) / (last block -
         first block + 1)`. Counting from the sample's first block keeps an
         empty start of the file (left by a mass rewrite) from shrinking the
-        estimate. The sample also says what share of the matches have every
-        word in `head`, which sizes tiers 2 and 3.
+        estimate. A ranked search's sample also says what share of the
+        matches have every word in `head`, which sizes tiers 2 and 3, and the
+        same statement reads tier 1 (`_names`): both read the matches through
+        their indexes (`_plan`), so one round trip serves them.
         """
-        head = f"count(*) FILTER (WHERE head @@ {TSQUERY})" if with_head else "count(*)"
-        n, in_head, first_block, last_block, pages = conn.run(
-            "sort", f"SELECT count(*), {head}, min((ctid::text::point)[0]), max((ctid::text::point)[0]), "
-            f"pg_relation_size('{table}') / current_setting('block_size')::int "
+        head = f"count(*) FILTER (WHERE head @@ {TSQUERY})" if ranked else "count(*)"
+        names = f", ({self._names(table, where, r)})" if ranked else ", NULL"
+        n, in_head, first_block, last_block, pages, first = conn.run(
+            _plan(bool(r.corrections)), f"SELECT count(*), {head}, min((ctid::text::point)[0]), max((ctid::text::point)[0]), "
+            f"pg_relation_size('{table}') / current_setting('block_size')::int{names} "
             f"FROM (SELECT ctid, head FROM {table} WHERE {match} LIMIT %(sample)s) m",
-            params | {"sample": self.total_cap + 1},
+            params | {"sample": self.total_cap + 1, "name_cap": self.name_cap},
         )[0]
         n = int(n)
+        ids = [int(i) for i in first or ()]
         share = int(in_head) / n if n else 1.0
         if n <= self.total_cap:
-            return Count(n, True, share)
+            return Count(n, True, share), ids
         covered = int(last_block) - int(first_block) + 1
-        return Count(max(n, round(n * (int(pages) - int(first_block)) / covered)), False, share)
+        return Count(max(n, round(n * (int(pages) - int(first_block)) / covered)), False, share), ids
 
-    def _read(self, conn: _Planned, sql: str, params: dict[str, Any], walk: bool) -> list[int]:
+    def _read(self, conn: _Planned, sql: str, params: dict[str, Any], walk: bool, text: bool) -> list[int]:
         """Listing ids by the chosen plan: walk the order's index (large sets) or read the matches and sort (small)."""
-        return [int(row[0]) for row in conn.run("walk" if walk else "sort", sql, params)]
+        return [int(row[0]) for row in conn.run("walk" if walk else _plan(text), sql, params)]
 
-    def _names(self, conn: _Planned, table: str, where: str, params: dict[str, Any], r: SearchRequest) -> list[int]:
-        """Tier 1, best first: the exact names, then at most `name_cap` of the shortest names, scored."""
+    @staticmethod
+    def _names(table: str, where: str, r: SearchRequest) -> str:
+        """Tier 1 as an array subquery, best first: the exact names, then at most `name_cap` of the shortest, scored."""
         # One word: a name match is a full match. More words: the others must be somewhere in the listing.
         in_name = f"name_fts @@ {ANY_TSQUERY}" + (f" AND {MATCH}" if len(r.corrections) > 1 else "")
         tier1 = f"(({in_name}) OR %(qn)s <%% name_lc)" if r.fuzzy else f"({in_name})"
-        names = conn.run(
-            "sort", f"SELECT listing_id FROM (SELECT listing_id, name_lc, head, votes, launched_at FROM {table} "
-            f"    WHERE {tier1} AND {where} "
-            f"    ORDER BY (name_lc = %(qn)s OR name_lc = %(qc)s) DESC, length(name_lc), votes DESC, launched_at, "
-            f"    listing_id LIMIT %(name_cap)s) candidates "
-            f"ORDER BY {SCORE} DESC, votes DESC, launched_at, listing_id",
-            params | {"name_cap": self.name_cap},
-        )
-        return [int(row[0]) for row in names]
+        return (f"SELECT array_agg(listing_id ORDER BY {SCORE} DESC, votes DESC, launched_at, listing_id) "
+                f"FROM (SELECT listing_id, name_lc, head, votes, launched_at FROM {table} "
+                f"    WHERE {tier1} AND {where} "
+                f"    ORDER BY (name_lc = %(qn)s OR name_lc = %(qc)s) DESC, length(name_lc), votes DESC, launched_at, "
+                f"    listing_id LIMIT %(name_cap)s) candidates")
 
     def _tiers(self, conn: _Planned, table: str, where: str, params: dict[str, Any], r: SearchRequest, count: Count,
                first: list[int], want: int) -> list[int]:
@@ -168,11 +161,11 @@ class PostgresSearch:
                          f"AND NOT listing_id = ANY(%(tier1)s) AND {where}")
             tier = self._read(conn, f"SELECT listing_id FROM {table} WHERE {condition} ORDER BY {ORDERS['votes']} "
                                     "LIMIT %(need)s OFFSET %(skip)s",
-                              params | {"need": need, "skip": skip}, walk=sizes[in_head] > self.plan_cap)
+                              params | {"need": need, "skip": skip}, walk=sizes[in_head] > self.plan_cap, text=True)
             ids += tier
             if in_head and len(tier) < need:  # tier 2 ran out: how far into tier 3 does the page start?
                 if skip > 0:
-                    (seen,) = conn.run("sort", f"SELECT count(*) FROM {table} WHERE {condition}", params)[0]
+                    (seen,) = conn.run(_plan(True), f"SELECT count(*) FROM {table} WHERE {condition}", params)[0]
                     skip = max(0, skip - int(seen))
             else:
                 skip = 0
@@ -181,9 +174,23 @@ class PostgresSearch:
 
 MATCH = "fts @@ to_tsquery('english', %(tsq)s)"
 # Planner settings turned off per plan: `walk` leaves only an ordered index scan, `sort` only reading the
-# matches (bitmap) and sorting them.
+# matches (bitmap, or a sequential scan) and sorting them, `bitmap` only reading them through their indexes.
 PLANS = {"walk": ("enable_bitmapscan", "enable_seqscan", "enable_sort"),
-         "sort": ("enable_indexscan", "enable_indexonlyscan")}
+         "sort": ("enable_indexscan", "enable_indexonlyscan"),
+         "bitmap": ("enable_indexscan", "enable_indexonlyscan", "enable_seqscan")}
+
+
+def _plan(text: bool) -> str:
+    """How a statement reads every match (or the count's sample): through the text indexes when it matches text.
+
+    The planner's guess of how many rows a text query matches is often 2-5
+    times off; guessing high, it chose a sequential scan for the count's
+    sample, which then evaluated the text query on every row until 501
+    matched (10,000 rows, 11 ms, for a word in 5 % of the listings, against
+    about 2 ms through the index: docs/performance.md). Without text (a
+    browse), a sequential scan is what reads the first matches cheapest.
+    """
+    return "bitmap" if text else "sort"
 PLAN_SETTINGS = sorted({name for names in PLANS.values() for name in names})
 
 

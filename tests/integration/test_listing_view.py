@@ -293,7 +293,8 @@ def _documents(c: Any) -> dict[str, Any]:
     with c.pool.connection() as conn:
         docs = dict(conn.execute(f"SELECT slug, doc FROM {t['profiles']}").fetchall())
         rows = conn.execute(
-            f"SELECT slug, card, votes, followers, views, trend_log, text_key, fts::text FROM {t['listings']} ORDER BY slug"
+            f"SELECT slug, card, votes, followers, views, trend_log, text_key, fts::text FROM {t['listings']} "
+            f"JOIN {t['search']} USING (listing_id, votes, followers, views, trend_log) ORDER BY slug"
         ).fetchall()
         words = conn.execute(f"SELECT word FROM {t['words']} ORDER BY word").fetchall()
     return {"docs": docs, "rows": rows, "words": words}

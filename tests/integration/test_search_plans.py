@@ -133,7 +133,7 @@ def test_one_edit_variants() -> None:
 
 
 def test_many_concurrent_searches_share_a_small_pool(crowd) -> None:  # type: ignore[no-untyped-def]
-    """Each relevance search uses a second connection to count; none may hold one while waiting for another."""
+    """Each search holds one pooled connection at a time, so a pool smaller than the threads only queues them."""
     from concurrent.futures import ThreadPoolExecutor
 
     from psycopg_pool import ConnectionPool
