@@ -7,26 +7,9 @@ asserted here is also one whose quotes the gate accepted.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-from tests.fixtures.drafting_sites import crawl_from_html
-from workers.drafting import ExtractiveDrafter, ProfileDraft
+from tests.fixtures.drafting_forms import draft, page
 from workers.drafting.addresses import _town_of
 from workers.drafting.countries import countries_named, country_code
-
-CATEGORIES = json.loads((Path(__file__).resolve().parents[2] / "launchdir" / "data" / "catalog.json").read_text())["categories"]
-BASE = "https://site.example"
-
-
-def page(body: str, title: str = "Acme", head: str = "") -> str:
-    return f"<!doctype html><html lang='en'><head><title>{title}</title>{head}</head><body>{body}</body></html>"
-
-
-def draft(documents: dict[str, str]) -> ProfileDraft:
-    result = ExtractiveDrafter().draft(crawl_from_html(BASE, documents), CATEGORIES)
-    assert result.dropped == [], result.dropped  # nothing proposed that the gate refused
-    return result
 
 
 def test_paid_plans_with_a_trial_are_a_free_trial_and_a_free_plan_stays_freemium() -> None:

@@ -8,29 +8,8 @@ Like ``test_drafting_site_forms.py``: small pages through the crawler's own extr
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
-from tests.fixtures.drafting_sites import crawl_from_html
-from workers.drafting import ExtractiveDrafter, ProfileDraft
+from tests.fixtures.drafting_forms import draft, founders, page
 from workers.drafting.countries import countries_indicated
-
-CATEGORIES = json.loads((Path(__file__).resolve().parents[2] / "launchdir" / "data" / "catalog.json").read_text())["categories"]
-BASE = "https://site.example"
-
-
-def page(body: str, title: str = "Acme", lang: str = "en") -> str:
-    return f"<!doctype html><html lang='{lang}'><head><title>{title}</title></head><body>{body}</body></html>"
-
-
-def draft(documents: dict[str, str]) -> ProfileDraft:
-    result = ExtractiveDrafter().draft(crawl_from_html(BASE, documents), CATEGORIES)
-    assert result.dropped == [], result.dropped
-    return result
-
-
-def founders(result: ProfileDraft) -> dict[str, str | None]:
-    return {f["name"]: f.get("title") for f in result.to_dict()["founders"]}
 
 
 def test_two_founders_with_their_roles_in_brackets_on_one_line() -> None:
