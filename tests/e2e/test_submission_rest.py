@@ -85,7 +85,8 @@ def test_submit_poll_edit_submit_and_resubmit(live: RunningServer, http: httpx.C
     draft_id = draft["id"]
     fields = draft["fields"]
     assert fields["name"]["value"] == "Acme Flow" and fields["name"]["state"] == "ai" and fields["name"]["evidence"]
-    assert fields["country"] == {"value": None, "state": "not_found", "evidence": []}
+    assert fields["stage"] == {"value": None, "state": "not_found", "evidence": []}
+    assert (fields["country"]["value"], fields["country"]["state"]) == ("PT", "ai")  # "founded in 2021 in Lisbon"
     drafts_q.Draft.model_validate(draft)
     listed = http.get("/drafts", headers=who.headers()).json()
     drafts_q.DraftList.model_validate(listed)
@@ -93,8 +94,8 @@ def test_submit_poll_edit_submit_and_resubmit(live: RunningServer, http: httpx.C
     assert listed["items"][0]["completeness"] == draft["completeness"] and listed["items"][0]["status"] == "ready"
 
     # every field-state move, each answered with the draft as it now is
-    d = patch(http, who, draft_id, {"fields": {"name": "Acme Flow Pro", "country": "PT", "categories": ["productivity"]}})
-    assert (d["fields"]["name"]["state"], d["fields"]["country"]["state"]) == ("edited", "manual")
+    d = patch(http, who, draft_id, {"fields": {"name": "Acme Flow Pro", "stage": "beta", "categories": ["productivity"]}})
+    assert (d["fields"]["name"]["state"], d["fields"]["stage"]["state"]) == ("edited", "manual")
     assert d["fields"]["categories"]["state"] == "manual"  # the site's own words support no category
     d = patch(http, who, draft_id, {"fields": {"tagline": None}})
     assert d["fields"]["tagline"] == {"value": None, "state": "deleted", "evidence": []}

@@ -145,23 +145,23 @@ def test_other_accounts_get_not_found(c: Any, site: str) -> None:
 
 def test_every_field_state_transition_shows_in_the_draft(c: Any, site: str) -> None:
     who, draft_id = ready_draft(c, site)
-    h.update(c, who, draft_id, fields={"name": "Acme Flow Pro", "country": "pt", "tags": ["a", " a ", "b", ""]})
+    h.update(c, who, draft_id, fields={"name": "Acme Flow Pro", "stage": "beta", "tags": ["a", " a ", "b", ""]})
     h.update(c, who, draft_id, fields={"tagline": None})
     h.update(c, who, draft_id, lock_fields=["keywords"])
     h.settle(c)
     doc = h.doc(c, draft_id, who)
     f = doc["fields"]
     assert (f["name"]["state"], f["name"]["value"], f["name"]["evidence"]) == ("edited", "Acme Flow Pro", [])
-    assert (f["country"]["state"], f["country"]["value"]) == ("manual", "PT")
+    assert (f["stage"]["state"], f["stage"]["value"]) == ("manual", "beta")
     assert (f["tags"]["state"], f["tags"]["value"]) == ("manual", ["a", "b"])
     assert (f["tagline"]["state"], f["tagline"]["value"]) == ("deleted", None)
     assert f["keywords"]["state"] == "override" and f["keywords"]["evidence"]
-    assert "country" not in doc["not_found_on_website"] and "tagline" in doc["missing"]
-    h.update(c, who, draft_id, restore=["name", "tagline", "country"])
+    assert "stage" not in doc["not_found_on_website"] and "tagline" in doc["missing"]
+    h.update(c, who, draft_id, restore=["name", "tagline", "stage"])
     h.settle(c)
     f = h.doc(c, draft_id, who)["fields"]
     assert (f["name"]["state"], f["name"]["value"]) == ("ai", "Acme Flow") and f["name"]["evidence"]
-    assert f["tagline"]["state"] == "ai" and f["country"] == {"value": None, "state": "not_found", "evidence": []}
+    assert f["tagline"]["state"] == "ai" and f["stage"] == {"value": None, "state": "not_found", "evidence": []}
 
 
 def test_categories_take_names_or_slugs_and_unknown_ones_are_a_400(c: Any, site: str) -> None:
@@ -221,7 +221,7 @@ def test_submit_draft_saves_an_unpublished_listing_and_resubmitting_updates_the_
     assert (state.status, state.owner_ids, state.categories) == ("draft", (who,), ("productivity",))
     assert state.profile["name"] == "Acme Flow" and state.profile["website_url"] == site
     assert state.profile["founded_year"] == 2021
-    assert "country" in state.not_found_on_website and state.story == {"title": "Why"}
+    assert "stage" in state.not_found_on_website and state.story == {"title": "Why"}
     assert [m["title"] for m in state.milestones.values()] == ["Launch"]
     assert state.founders[0]["socials"] == {"x": "https://x.com/ana"}
     (created,) = [e for e in listing_events(c, listed.listing_id) if isinstance(e, ListingCreated)]
