@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from functools import cached_property
 from typing import Any
 
 from workers.adapters.websites import CrawlResult
@@ -139,7 +140,7 @@ def extract_candidate(crawl: CrawlResult, categories: Iterable[Mapping[str, Any]
         "drafter": ExtractiveDrafter.drafter,
         "fields": {name: value for name, value in found.items() if name in wanted_set and value},
         "faqs": find_faqs(reader.pages) if "faqs" in wanted_set else [],
-        "founders": find_founders(reader.pages, reader.product_name()) if "founders" in wanted_set else [],
+        "founders": reader.founders if "founders" in wanted_set else [],
         "company_socials": reader.socials() if "company_socials" in wanted_set else {},
     }
 
@@ -151,10 +152,11 @@ class _Reader:
         self.home = self.pages[0] if self.pages else None
         self.categories = categories
 
-    def product_name(self) -> str:
-        """The drafted name, for telling the company's founders from other companies' people."""
-        found = self.name() if self.home is not None else None
-        return str(found["value"]) if found else ""
+    @cached_property
+    def founders(self) -> list[Candidate]:
+        """The site's founders, found once: drafted as a section and used to tell their story from other people's."""
+        found = self.name() if self.home is not None else None  # for telling founders from other companies' people
+        return find_founders(self.pages, str(found["value"]) if found else "")
 
     def meta(self) -> dict[str, str]:
         """The homepage's meta tags (description, keywords, og:*, twitter:*)."""
@@ -334,7 +336,7 @@ class _Reader:
         not its founders ("Nos asesora Jordi Pons", "Santiago Ospina lidera el desarrollo")."""
         chosen: list[tuple[SitePage, str]] = []
         total = 0
-        founders = {normalise(f["name"]) for f in find_founders(self.pages, name)}
+        founders = {normalise(f["name"]) for f in self.founders}
         for page in [p for p in self.pages if p.kind == "home"][:1] + of_kind(self.pages, "about"):
             aside = False  # under a blog, FAQ, pricing, testimonial or credits heading: not the product's story
             for line in page.lines:

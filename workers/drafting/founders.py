@@ -124,8 +124,9 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                     founders.append({"name": name, "title": _role_in(line, name), "bio": None,
                                      "evidence": [page.text_evidence(line)]})
     for page in ordered:  # a footer's sentence naming the maker: "Pinwheel is made by Ines Okafor, founder and ..."
+        content = set(page.lines)
         for line in page.all_lines:
-            made = MADE_BY_FOUNDERS.search(line) if line not in page.lines else None
+            made = MADE_BY_FOUNDERS.search(line) if line not in content else None
             if made and not _testimonial((line,), 0, line, product_name):
                 founders.extend(_made_by(page, line, made))
     for page in pages:
