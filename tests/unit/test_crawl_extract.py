@@ -89,7 +89,8 @@ def test_never_crashes_on_junk(junk: str) -> None:
     assert isinstance(text, str)
     assert isinstance(links, list)
     assert set(data) == {"json-ld", "microdata", "opengraph", "rdfa", "meta", "icons", "emails", "embeds",
-                         "logos", "boilerplate", "refresh", "lang", "tags", "headline", "selling_points", "tables"}
+                         "logos", "boilerplate", "refresh", "lang", "tags", "headline", "site_tagline", "selling_points", "tables",
+                         "leads"}
     json.dumps(data)
 
 
@@ -169,7 +170,8 @@ def test_structured_data_extracts_json_ld_opengraph_microdata_meta_and_icons() -
 def test_page_without_metadata_has_empty_sections() -> None:
     data = structured_data("<p>plain</p>", BASE)
     assert data == {"json-ld": [], "microdata": [], "opengraph": [], "rdfa": [], "meta": {}, "icons": [],
-                    "emails": [], "embeds": [], "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "", "selling_points": [], "tables": []}
+                    "emails": [], "embeds": [], "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "",
+                    "site_tagline": "", "selling_points": [], "tables": [], "leads": []}
 
 
 def test_title_is_whitespace_normalised() -> None:

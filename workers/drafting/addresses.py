@@ -5,7 +5,8 @@ An address is rarely a sentence ("based in Berlin"): an imprint has
 "Acme Ltd · Dublin, Ireland" or "548 Market St · San Francisco, CA 94104 ·
 United States".  The forms read here:
 
-- a postal code and a town ("22769 Hamburg", "46004 Valencia (España)");
+- a postal code and a town ("22769 Hamburg", "46004 Valencia (España)", the Polish "30-701 Kraków" and the
+  Portuguese "1200-195 Lisboa");
 - "Town, ST 94104" (a US state code and ZIP code);
 - "Town, ST V6E 2E9" / "Town VIC 3065" (a state or province code and the postal
   codes of the US, Canada and Australia), and a region between town and
@@ -31,7 +32,7 @@ from .text import normalise
 _TOWN = r"[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*(?:\s+(?:am|an der|im|upon|sur|de|del|la)?\s*[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*){0,2}"
 _REGION = rf"(?:,\s*{_TOWN}(?=\s*,))?"  # a state or province between the town and the country
 POSTAL_TOWN = re.compile(
-    rf"(?:^|,\s*|\s)(?:\d{{4}}\s?[A-Z]{{2}}(?=\s)|\d{{4,5}})\s+(?P<city>{_TOWN}){_REGION}"
+    rf"(?:^|,\s*|\s)(?:\d{{4}}\s?[A-Z]{{2}}(?=\s)|\d{{4,5}}|\d{{2}}-\d{{3}}|\d{{4}}-\d{{3}})\s+(?P<city>{_TOWN}){_REGION}"
     rf"(?:\s*[,(]\s*(?P<country>[^(),]+?)\)?)?\.?$"
 )
 # "Boston, MA 02215", "Vancouver, BC V6E 2E9", "Sydney NSW 2000": a state code and the postal code after it

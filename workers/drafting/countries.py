@@ -49,6 +49,9 @@ COUNTRY_NAMES: dict[str, str] = {
     "reino unido": "GB", "vereinigtes königreich": "GB", "méxico": "MX", "mexique": "MX",
     "brasil": "BR", "brésil": "BR", "brasilien": "BR", "kanada": "CA", "canadá": "CA",
     "luxemburg": "LU", "tschechien": "CZ", "griechenland": "GR", "grèce": "GR", "grecia": "GR",
+    # Latin America and more countries whose calling code is read (`CALLING_CODES`)
+    "uruguay": "UY", "paraguay": "PY", "bolivia": "BO", "ecuador": "EC", "venezuela": "VE", "costa rica": "CR",
+    "panama": "PA", "panamá": "PA", "guatemala": "GT", "el salvador": "SV", "perú": "PE", "albania": "AL",
 }
 """Lower-case country name or alias -> ISO 3166-1 alpha-2 code."""
 
@@ -103,6 +106,10 @@ CALLING_CODES: dict[str, str] = {
     "56": "CL", "57": "CO", "61": "AU", "64": "NZ", "65": "SG", "81": "JP", "82": "KR", "91": "IN",
     "351": "PT", "352": "LU", "353": "IE", "354": "IS", "356": "MT", "358": "FI", "370": "LT", "371": "LV",
     "372": "EE", "420": "CZ", "421": "SK", "385": "HR", "386": "SI",
+    "30": "GR", "51": "PE", "58": "VE", "60": "MY", "62": "ID", "63": "PH", "66": "TH", "84": "VN", "90": "TR",
+    "20": "EG", "27": "ZA", "212": "MA", "234": "NG", "254": "KE", "972": "IL", "971": "AE", "852": "HK",
+    "886": "TW", "380": "UA", "381": "RS", "359": "BG", "357": "CY", "355": "AL", "506": "CR", "507": "PA",
+    "502": "GT", "503": "SV", "591": "BO", "593": "EC", "595": "PY", "598": "UY",
 }
 _PHONE = re.compile(r"(?<![\w+])(?:\+|00)(\d{2,3})[\s(./-]*\d")
 # Towns software companies give as their address whose name belongs to one country only (no Cambridge,
@@ -144,6 +151,9 @@ _TOWN_PATTERN = re.compile(
 )
 # "3511 NR Utrecht": four digits and two letters is the Dutch postcode, used nowhere else
 DUTCH_POSTCODE = re.compile(r"(?<!\d)[1-9]\d{3}\s?(?!SA|SD|SS)[A-Z]{2}\s+[A-Z]")
+# "30-701 Kraków" (two digits, a hyphen, three) is Polish, "1200-195 Lisboa" (four, a hyphen, three) Portuguese
+POLISH_POSTCODE = re.compile(r"(?<![\d-])\d{2}-\d{3}\s+[A-Z\u00c0-\u017b]")
+PORTUGUESE_POSTCODE = re.compile(r"(?<![\d-])[1-9]\d{3}-\d{3}\s+[A-Z\u00c0-\u00de]")
 
 
 def phone_countries(text: str) -> list[tuple[str, str]]:
@@ -159,12 +169,14 @@ def phone_countries(text: str) -> list[tuple[str, str]]:
 
 def countries_indicated(text: str) -> list[tuple[str, str]]:
     """(what indicated it, code) for what names a country without its name: an international phone number
-    ("+49 89 …"), a town of one country only ("München", "made with care in Amsterdam"), a Dutch postcode
-    ("3511 NR Utrecht")."""
+    ("+49 89 …"), a town of one country only ("München", "made with care in Amsterdam"), a Dutch, Polish or
+    Portuguese postcode ("3511 NR Utrecht", "30-701 Kraków", "1200-195 Lisboa")."""
     found = phone_countries(text)
     found += [(match.group(0), TOWN_COUNTRIES[match.group(0).casefold()]) for match in _TOWN_PATTERN.finditer(text)
               if match.group(0)[:1].isupper()]  # written as a name, not a word ("Nice", not "nice")
     found += [(m.group(0), "NL") for m in DUTCH_POSTCODE.finditer(text)]
+    found += [(m.group(0), "PL") for m in POLISH_POSTCODE.finditer(text)]
+    found += [(m.group(0), "PT") for m in PORTUGUESE_POSTCODE.finditer(text)]
     return found
 
 

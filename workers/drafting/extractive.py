@@ -16,9 +16,11 @@ beside it: lists (`site_lists.py`), pricing (`site_pricing.py`), categories
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from functools import cached_property
 from typing import Any
+from urllib.parse import urlsplit
 
 from workers.adapters.websites import CrawlResult
 
@@ -52,6 +54,7 @@ from .site_lists import (
     USP_HEADING,
     feature_grid,
     feature_table,
+    lead_run,
     inline_list,
     list_after_heading,
 )
@@ -100,7 +103,8 @@ YEAR_SENTENCE = re.compile(
     # the founders telling it: "Fundamos Cuadrilla en 2023", "gründeten wir 2019", "fundou em 2020"
     r"|fundamos|fund\u00e9|gr\u00fcndeten|fondammo|fondato|fundou|criad[ao]|fundaram"
     # Swiss German "entstanden", Swedish, Danish, Polish: "grundades 2023", "grundlagt i 2019", "założona w 2020"
-    r"|vu le jour|entstanden|entstand|grundades|grundade|grundat|grundlagt|stiftet|za\u0142o\u017con[ay])"
+    r"|vu le jour|entstanden|entstand|grundades|grundade|grundat|grundlagt|stiftet|za\u0142o\u017con[ay]"
+    r"|za\u0142o\u017cyli\u015bmy|za\u0142o\u017cyli|za\u0142o\u017cy\u0142[ae]?m?)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,60}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company)\b",
@@ -173,7 +177,7 @@ class _Reader:
         out["tagline"] = self.tagline(name, out["short_description"])
         out["description"] = self.description(name)
         out["features"] = feature_table(self.pages) or list_after_heading(
-            self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages)
+            self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages) or lead_run(self.pages)
         out["usps"] = list_after_heading(self.pages, USP_HEADING, ("home", "features", "about")) or inline_list(
             self.pages, USP_HEADING, ("home", "features", "about")
         ) or marked_selling_points(self.pages) or stat_blocks(self.pages) or figure_claims(self.pages)
@@ -243,12 +247,16 @@ class _Reader:
         return candidate(display, evidence[:4])
 
     def tagline(self, name: str, short: Candidate | None) -> Candidate | None:
-        """The homepage's headline (its ``h1``) when it is a short phrase and not the name, else the
+        """The tagline a blog theme prints as the site's own (``site-description``), else the homepage's
+        headline (its ``h1``) when it is a short phrase and not the name, else the
         ``<title>`` segment that is not the name, else the line under the name heading, else a short
         ``og:description``: the promise a site leads with."""
         assert self.home is not None
         title = self.home.page.title
         name_key = normalise(name)
+        own = self._site_tagline(name_key)
+        if own is not None:
+            return candidate(first_upper(own), [self.home.text_evidence(own)])
         headline = self._headline(name_key)
         if headline is not None:
             return candidate(first_upper(headline), [self.home.text_evidence(headline)])
@@ -271,6 +279,17 @@ class _Reader:
             if value and len(value) <= 110 and len(words(value)) <= 15 and normalise(value) != short_key:
                 return candidate(value, [self.home.meta_evidence(value)])
         return None
+
+    def _site_tagline(self, name_key: str) -> str | None:
+        """The tagline a blog theme prints under the site title (``site-description``), a phrase that is not the name."""
+        assert self.home is not None
+        own = self.home.page.structured.get("site_tagline")
+        if not isinstance(own, str) or not own:
+            return None
+        line = next((l for l in self.home.all_lines if normalise(l) == normalise(own)), None)
+        if line is None or normalise(line) == name_key or not 2 <= len(words(line)) <= 14 or len(line) > 120:
+            return None
+        return line
 
     def _headline(self, name_key: str) -> str | None:
         """The homepage ``h1``'s text when it is a content line, a phrase (not a sentence) and not the name."""
@@ -349,7 +368,10 @@ class _Reader:
                 if is_heading(line):  # any other heading starts a section about the product again
                     aside = False
                     continue
-                if aside or (page.kind == "about" and _names_others(line, name, founders)):
+                # about people who are not its founders: on an about page, or in a home page's team paragraph that
+                # names a founder beside them ("… fundaron Turnero en 2021. Hoy nos acompaña como asesor …")
+                team_line = page.kind == "about" or any(contains_phrase(normalise(line), f) for f in founders)
+                if aside or (team_line and _names_others(line, name, founders)):
                     continue  # not the product's story, or about people who are not its founders
                 named = bool(name) and name[:1].islower() and line.startswith(name + " ")
                 if not is_sentence(line[:1].upper() + line[1:] if named else line) or line.startswith(_QUOTE_OPENERS) \
@@ -483,7 +505,11 @@ class _Reader:
     # --- socials ---------------------------------------------------------------------------------------
 
     def socials(self) -> dict[str, str]:
+        """The first profile link per platform, one naming the product ahead of one that does not (a docs theme's
+        credit "github.com/someone/theme" beside the project's own "github.com/acme/acme")."""
         found: dict[str, str] = {}
+        named = self.name() if self.home is not None else None
+        keys = _product_keys(str(named["value"])) if named else set()
         if self.home is not None:
             found["website"] = self.crawl.final_url
         for page in self.pages:
@@ -493,9 +519,25 @@ class _Reader:
             for url in links:
                 platform = platform_for(url)
                 if platform in SOCIAL_PLATFORMS and is_profile_link(url) and (
-                        platform not in found or _account_of(found[platform], url)):
+                        platform not in found or _account_of(found[platform], url)
+                        or (_names_product(url, keys) and not _names_product(found[platform], keys))):
                     found[platform] = url
         return found
+
+
+_FOLDED = str.maketrans({"\u00e4": "ae", "\u00f6": "oe", "\u00fc": "ue", "\u00df": "ss"})
+
+
+def _product_keys(name: str) -> set[str]:
+    """How a product name is written in a link's path: "Prüfstand" as "pruefstand" or "prufstand"."""
+    key = re.sub(r"[^\w]", "", name.casefold())
+    plain = "".join(c for c in unicodedata.normalize("NFKD", key) if not unicodedata.combining(c))
+    return {k for k in (key, key.translate(_FOLDED), plain) if len(k) >= 3}
+
+
+def _names_product(url: str, keys: set[str]) -> bool:
+    path = re.sub(r"[^\w/]", "", urlsplit(url).path.casefold())
+    return any(key in path for key in keys)
 
 
 def _account_of(repository: str, url: str) -> bool:

@@ -55,6 +55,8 @@ LOCATION_ELSEWHERE = (
     # Swedish, Danish, Norwegian "grundades 2023 i Göteborg", "kontor i Aarhus"
     re.compile(rf"\b(?i:grundades|grundade|grundat|grundlagt|baserade?|kontor|holder til|ligger)\b[^.!?]{{0,60}}?\bi\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:sediada|sede|fundada|criada|escrit\u00f3rio)\b[^.!?]{{0,60}}?\bem\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    # "We work from Edinburgh, Scotland"
+    re.compile(rf"\b(?i:we|I|team)\s+(?i:work|works|working)\s+from\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
 )
 CITY_STATES = frozenset({"singapore", "monaco", "hong kong", "luxembourg"})
 NOT_PLACES = frozenset(
@@ -81,13 +83,29 @@ def find_faqs(pages: list[SitePage]) -> list[Candidate]:
             if question and answer and "<" not in answer:
                 faqs.append(_faq(page, clean(question), clean(answer)))
     for page in pages:
-        if page.kind == "faq" or any(is_heading(l) and FAQ_HEADING.search(l) for l in page.lines):
+        if page.kind == "faq" or any(is_heading(l) and FAQ_HEADING.search(l) for l in page.lines) \
+                or _question_run(page):
             faqs.extend(_text_faqs(page))
     unique: list[Candidate] = []
     for faq in faqs:
         if not any(normalise(f["question"]) == normalise(faq["question"]) for f in unique):
             unique.append(faq)
     return unique[:10]
+
+
+MIN_QUESTION_RUN = 3
+
+
+def _question_run(page: SitePage) -> bool:
+    """A page that is a list of questions each answered right below, whatever its address or heading calls it
+    ("Dúvidas frequentes", "Good to know"): at least three short questions, each followed by a sentence."""
+    lines = page.lines
+    answered = sum(
+        1 for line, following in zip(lines, lines[1:])
+        if line.endswith("?") and len(line) <= 150 and not is_nav(line)
+        and not following.endswith("?") and is_sentence(following, min_words=2)
+    )
+    return answered >= MIN_QUESTION_RUN
 
 
 def _faq(page: SitePage, question: str, answer: str) -> Candidate:
@@ -193,11 +211,33 @@ def find_location(pages: list[SitePage], product_name: str = "") -> dict[str, Ca
         found["city"] = stated["city"]
     for key, value in stated.items():
         found.setdefault(key, value)
+    if "city" not in found:
+        found.update(_contact_block_town(pages, product_name))
     if "city" in found and "country" not in found:
         indicated = _country_indicated(pages, found["city"])
         if indicated:
             found["country"] = indicated
     return found
+
+
+_LONE_PLACE = re.compile(rf"^{PLACE}$")
+
+
+def _contact_block_town(pages: list[SitePage], product_name: str) -> dict[str, Candidate]:
+    """A contact block's town alone on its line under the phone number ("hello@acme.example / +353 21 496 0731 /
+    Cork"): the town, quoted, and the country the number's code names (the gate reads the same number)."""
+    for page in of_kind(pages, "contact", "about", "home") + [p for p in pages if p.kind not in ("contact", "about", "home")]:
+        lines = page.all_lines
+        for phone_line, line in zip(lines, lines[1:]):
+            codes = {code for _, code in phone_countries(phone_line)}
+            if len(codes) != 1 or not _LONE_PLACE.match(line) or is_nav(line) or len(line) > 40:
+                continue
+            key = normalise(line)
+            if key.split()[0] in NOT_PLACES or key == normalise(product_name) or country_code(line):
+                continue
+            return {"city": {"value": line, "evidence": [page.text_evidence(line)]},
+                    "country": {"value": codes.pop(), "evidence": [page.text_evidence(phone_line)]}}
+    return {}
 
 
 def _country_indicated(pages: list[SitePage], city: Candidate) -> Candidate | None:

@@ -16,7 +16,20 @@ FOUNDER_TITLE = (
     r"|fondator[ei]|(?:med)?grundare|(?:med)?stiftere?|grundl(?:\u00e6|ae)ggere?"
     r"|(?:wsp\u00f3\u0142)?za\u0142o\u017cyciel(?:ka|ki|e)?"
 )
+# A leader's role, which a founding sentence's next clause often gives each founder: "Priyanka leads the company
+# as CEO; Tomasz, our CTO, ...".
+EXECUTIVE_ROLE = (
+    r"ceo|cto|coo|cfo|cpo|chief [a-z]+ officer|managing director|gesch(?:\u00e4|ae)ftsf(?:\u00fc|ue)hrer(?:in)?"
+    r"|directeur g\u00e9n\u00e9ral|directrice g\u00e9n\u00e9rale|director(?:a)? general|amministratore delegato"
+    r"|directeur technique|directrice technique|director(?:a)? de tecnolog\u00eda|technischer? leiter(?:in)?"
+)
 FOUNDING = (
     r"found(?:ed|ing)|gegr(?:\u00fc|ue)ndet|fondat[ao]|fond\u00e9e?s?|fundad[ao]s?|opgericht|grundade?s?|grundat"
-    r"|za\u0142o\u017con[ay]"
+    r"|za\u0142o\u017con[ay]|za\u0142o\u017cy(?:li\u015bmy|\u0142am|\u0142em|li|\u0142a|\u0142)"
 )
+# The founders saying it themselves, after introducing themselves: "We started Soapbox in 2021", "Wir gründeten …"
+FOUNDING_WE = (
+    r"we (?:started|founded|co-founded)|wir gr(?:\u00fc|ue)ndeten|gr(?:\u00fc|ue)ndeten wir|nous avons (?:fond\u00e9|cr\u00e9\u00e9)"
+    r"|fundamos|fund\u00e1mos|fondammo|abbiamo fondato|hemos fundado|we richtten|startade vi|vi startade"
+)
+

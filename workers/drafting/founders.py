@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .reading import Candidate, SitePage, is_sentence, of_kind, string_value, structured_items
-from .founder_words import FOUNDER_TITLE
+from .founder_words import EXECUTIVE_ROLE, FOUNDER_TITLE, FOUNDING, FOUNDING_WE
 from .text import clean, normalise, sentences
 
 # Upper-case initials include accented ones ("Élodie", "Ángela"); "MacLeod", "DiNapoli" too.
@@ -27,14 +27,18 @@ FOUNDER_WORD = re.compile(rf"\b(?:{FOUNDER_TITLE})\b", re.IGNORECASE)
 FOUNDER_LINE = re.compile(
     rf"^(?P<name>{NAME})\s*(?:,|\u2014|\u2013|-|\||\u00b7|:|\()\s*(?P<title>[^.!?]{{2,100}}?)\)?(?:\.?$|\.\s+(?P<bio>[A-Z].*)$)"
 )
-FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+\d{{4}}\s+)?by\s+(?P<names>{NAME}(?:\s*(?:,|and|&)\s*{NAME})*)")
+# Names in a list, each perhaps with a description between commas: "Tiago Valadares, instrutor de surf há quinze
+# anos, e Marta Seixas" (`_split_names` keeps the names)
+_AND = r"(?:,|and|&|und|y|e|et|en|och|og|i)"
+_NAMES = rf"{NAME}(?:(?:,\s*[^,.!?]{{1,80}}?,)?\s*{_AND}\s*{NAME})*"
+FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+\d{{4}}\s+)?by\s+(?P<names>{_NAMES})")
 NAME_ONLY = re.compile(rf"^{NAME}$")
+NAMED = re.compile(NAME)
 # Roles in brackets after each name, several to a line: "Fernanda Ríos (cofundadora y directora general) y
 # Diego Salcedo (cofundador y director de tecnología)".
 BRACKETED_ROLE = re.compile(rf"(?P<name>{NAME})\s*\((?P<title>[^()]{{2,100}})\)")
 # A sentence naming its makers and then their role: "made in Pittsburgh by Dana Whitcomb and Luis Ortega,
 # co-founders", "criada em Florianópolis por Rafael Tavares, fundador".
-_AND = r"(?:,|and|&|und|y|e|et|en|och|og|i)"
 MADE_BY_FOUNDERS = re.compile(
     rf"\b(?:by|von|por|par|door|da|av|de la mano de)\s+(?P<names>{NAME}(?:\s*{_AND}\s*{NAME})*),\s+"
     rf"(?:(?:the|its|our|ihre?|sus?|ses|seus?)\s+)?(?P<title>(?i:{FOUNDER_TITLE}))\b"
@@ -44,7 +48,25 @@ MADE_BY_FOUNDERS = re.compile(
 FOUNDED_BY_ELSEWHERE = (
     re.compile(rf"\bvon\s+(?P<names>{NAME}(?:\s*{_AND}\s*{NAME})*)\s+gegr\u00fcndet"),
     re.compile(rf"\b(?i:fondat[ao]|fond\u00e9e?|fundad[ao]|opgericht|grundades|grundat)\b[^.!?]{{0,60}}?"
-               rf"\b(?:da|par|por|door|av)\s+(?:[^.!?,]{{0,50}},\s+)?(?P<names>{NAME}(?:\s*{_AND}\s*{NAME})*)"),
+               rf"\b(?:da|par|por|door|av)\s+(?:[^.!?,]{{0,50}},\s+)?(?P<names>{_NAMES})"),
+)
+# Two people named in one sentence, the next saying the two founded it: "Hinter Kitafunk stehen Annika Brandt,
+# Erzieherin …, und Jonas Weidenmüller, Softwareentwickler …. Die beiden haben Kitafunk 2020 gemeinsam gegründet",
+# "Meet Ana Ruiz and Tom Berg. Together they founded …".
+_PAIR = rf"(?P<first>{NAME})(?:,[^,]{{1,80}},)?\s+(?:and|und|y|e|et|en|och|og|i)\s+(?P<second>{NAME})"
+_TOGETHER = (r"die beiden|beide|gemeinsam|zusammen|together|the two|both|they|ensemble|tous les deux|toutes les deux"
+             r"|ils|elles|juntos|juntas|ambos|ambas|los dos|las dos|insieme|entrambi|samen|allebei|tillsammans|sammen"
+             r"|razem|juntos")
+PAIR_THEN_FOUNDED = re.compile(
+    rf"{_PAIR}.{{0,200}}?[.!?]\s+(?P<next>[^.!?]*\b(?i:{_TOGETHER})\b[^.!?]*\b(?i:{FOUNDING})\b[^.!?]*"
+    rf"|[^.!?]*\b(?i:{FOUNDING})\b[^.!?]*\b(?i:{_TOGETHER})\b[^.!?]*)"
+)
+# The founders introducing themselves, then saying they founded it: "We’re Maddie Fenwick and Joaquín Ibarra. We
+# started Soapbox in 2021, …"
+WE_ARE_THEN_FOUNDED = re.compile(
+    rf"\b(?i:we're|we\u2019re|we are|wir sind|nous sommes|somos|siamo|wij zijn|vi \u00e4r)\s+(?P<first>{NAME})"
+    rf"(?:,[^,]{{1,80}},)?\s+(?:and|und|y|e|et|en|och|og|i)\s+(?P<second>{NAME})[^.!?]{{0,120}}[.!?]\s+"
+    rf"(?P<next>[^.!?]*\b(?i:{FOUNDING}|{FOUNDING_WE})\b[^.!?]*)"
 )
 # A founder introducing themself: "Hi, I'm Wren Albright, founder of Inkpot", "Ich bin Ada Muster, Gründerin von ..."
 FIRST_PERSON_FOUNDER = re.compile(
@@ -119,8 +141,12 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                 founders.extend(_made_by(page, line, made))
                 continue
             by = FOUNDED_BY.search(line) or next((m for p in FOUNDED_BY_ELSEWHERE for m in [p.search(line)] if m), None)
+            pair = (PAIR_THEN_FOUNDED.search(line) or WE_ARE_THEN_FOUNDED.search(line)) if by is None else None
+            if pair and not _names_another(pair.group("next"), product_name):
+                by = pair
             if by:
-                for name in _split_names(by.group("names")):
+                names = [by.group("first"), by.group("second")] if by is pair else _split_names(by.group("names"))
+                for name in names:
                     founders.append({"name": name, "title": _role_in(line, name), "bio": None,
                                      "evidence": [page.text_evidence(line)]})
     for page in ordered:  # a footer's sentence naming the maker: "Pinwheel is made by Ines Okafor, founder and ..."
@@ -139,11 +165,15 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                     founders.append({"name": clean(stated), "title": role, "bio": None, "evidence": evidence})
     unique: list[Candidate] = []
     for founder in founders:
+        founder["name"] = _HONORIFIC.sub("", founder["name"])  # "Dr Hannah Okafor" is Hannah Okafor
         existing = next((f for f in unique if normalise(f["name"]) == normalise(founder["name"])), None)
         if existing is None:
             unique.append(founder)
         else:
-            existing["title"] = existing.get("title") or founder.get("title")
+            # a card's "Co-founder, CEO" says more than the "CEO" a founding sentence gives
+            better = founder.get("title") and not FOUNDER_WORD.search(existing.get("title") or "") \
+                and FOUNDER_WORD.search(founder["title"])
+            existing["title"] = founder["title"] if better else existing.get("title") or founder.get("title")
             existing["bio"] = existing.get("bio") or founder.get("bio")
             existing["evidence"] = existing["evidence"] + [e for e in founder["evidence"] if e not in existing["evidence"]]
     return unique[:6]
@@ -156,15 +186,29 @@ def _made_by(page: SitePage, line: str, made: re.Match[str]) -> list[Candidate]:
             for name in _split_names(made.group("names"))]
 
 
+_HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sir|Dame|Ing|Mag|Dott|Dra|Sr|Sra)\.?\s+)+(?=\S+\s+\S)")
+
+
+def _names_another(sentence: str, product_name: str) -> bool:
+    """The founding sentence's subject names someone (or something) else: "Then Carl Moss founded …"."""
+    founding = re.search(rf"\b(?i:{FOUNDING})\b", sentence)
+    subject = sentence[:founding.start()] if founding else sentence
+    return any(not (product_name and product_name.casefold() in m.group(0).casefold()) for m in NAMED.finditer(subject))
+
+
 def _split_names(names: str) -> list[str]:
-    return [n.strip() for n in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en|och|og|i)\b)\s*", names) if n.strip()]
+    pieces = (n.strip() for n in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en|och|og|i)\b)\s*", names))
+    return [n for n in pieces if NAME_ONLY.match(n)]  # a description between commas is no name
 
 
 def _role_in(line: str, name: str) -> str | None:
-    """The founder word a founding sentence gives this person ("Theresa verantwortet als Mitgründerin …"), or the
-    one it gives them all ("As co-founders they still split the work"), as written; None when it says none."""
+    """The founder word a founding sentence gives this person ("Theresa verantwortet als Mitgründerin …"), else
+    the leader's role it gives them ("Priyanka leads the company as CEO; Tomasz, our CTO, …"), else the founder
+    word it gives them all ("As co-founders they still split the work"), as written; None when it says none."""
     first = re.escape(name.split()[0])
     own = re.search(rf"\b{first}\b[^.!?]{{0,40}}?\b(?P<title>(?i:{FOUNDER_TITLE}))\b", line)
+    if own is None:
+        own = re.search(rf"\b{first}\b[^.!?;]{{0,40}}?\b(?P<title>(?i:{EXECUTIVE_ROLE}))\b", line)
     shared = own or FOUNDER_WORD.search(line)
     if shared is None:
         return None

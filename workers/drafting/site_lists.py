@@ -130,15 +130,26 @@ def _card_line(line: str) -> str | None:
 
 
 def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, str]]]:
-    """List items after the heading at ``index``: short label lines or one comma-separated line."""
+    """List items after the heading at ``index``: short label lines, items led by a bold phrase (the crawler's
+    ``leads``), or one comma-separated line."""
     items: list[str] = []
     evidence: list[dict[str, str]] = []
+    leads = [lead for lead in page.page.structured.get("leads") or [] if isinstance(lead, str)]
+    by_leads = False
     for line in page.lines[index + 1:]:
         key = normalise(line)
         # a section heading ends the list; a longer item merely naming customers or pricing does not
         ends = is_heading(line) and SECTION_END.search(key) and len(words(line)) <= 5
         if len(items) >= 20 or is_nav(line) or ends or line.startswith(QUOTED):
             break
+        lead = lead_of(line, leads)
+        if lead:  # "Headless-Browser-Crawler, der auch …": the bold phrase the item opens with names it
+            items.append(lead)
+            evidence.append(page.text_evidence(line))
+            by_leads = True
+            continue
+        if by_leads and is_heading(line):
+            break  # the list of bold-led items is over: a heading of the next section
         parts = _comma_list(line)
         if parts:
             items.extend(first_upper(p) for p in parts)
@@ -158,6 +169,32 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
     seen: set[str] = set()
     unique = [i for i in items if not (normalise(i) in seen or seen.add(normalise(i)))]  # type: ignore[func-returns-value]
     return unique[:20], evidence
+
+
+MIN_LEAD_RUN = 3
+
+
+def lead_of(line: str, leads: list[str]) -> str | None:
+    """The bold phrase ``line`` opens with (after an icon), when more follows it."""
+    bare = without_icon(line)
+    return next((lead for lead in leads if bare.startswith(lead) and len(bare) > len(lead) + 2), None)
+
+
+def lead_run(pages: list[SitePage]) -> Candidate | None:
+    """Features as a run of paragraphs each opening with a bold phrase ("🔁 **Live reload.** Save the file …"), three
+    or more in a row, under whatever heading ("How it works"): the bold phrases."""
+    for page in of_kind(pages, "home") + of_kind(pages, "features"):
+        leads = [lead for lead in page.page.structured.get("leads") or [] if isinstance(lead, str)]
+        run: list[tuple[str, str]] = []
+        for line in page.lines + ("",):
+            lead = lead_of(line, leads) if line else None
+            if lead:
+                run.append((lead, line))
+                continue
+            if len(run) >= MIN_LEAD_RUN:
+                return candidate([l for l, _ in run][:20], [page.text_evidence(x) for _, x in run][:20])
+            run = []
+    return None
 
 
 _ICON = re.compile(r"^[^\w\"'\u201c\u201e\u00ab\u2018(\u00bf\u00a1$\u20ac\u00a3]+\s+(?=\w)")

@@ -53,7 +53,8 @@ def _section_below(page: SitePage, heading: re.Pattern[str]) -> list[int]:
 
 def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | None]:
     """The pricing model and the pricing summary (either None when the pricing pages do not state it)."""
-    lines = [(p, _labelled(p, i)) for p in of_kind(pages, "pricing") for i, l in enumerate(p.lines) if not is_nav(l)]
+    priced_pages = of_kind(pages, "pricing") or [p for p in pages if p.kind != "home" and _price_table(p)]
+    lines = [(p, _labelled(p, i)) for p in priced_pages for i, l in enumerate(p.lines) if not is_nav(l)]
     if not lines:  # a one-pager: the section under a "Pricing" / "Preise" / "Precios" / "Tarifs" heading
         lines = [(p, _labelled(p, i)) for p in of_kind(pages, "home") for i in _section_below(p, PRICING_HEADING)]
     if not lines:
@@ -106,6 +107,25 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
     text = " ".join(l if l.endswith((".", "!", "?")) else l + "." for _, l in summary)
     summary_candidate = candidate(text, [p.text_evidence(l) for p, l in summary]) if summary else None
     return model_candidate, summary_candidate
+
+
+# a table's header cell naming the price column: "Price", "Preis", "Precio", "Prix", "Pris", "Cena"
+_PRICE_COLUMN = re.compile(r"^(?:prices?|pricing|cost|preise?|kosten|precios?|prix|tarifs?|prezzo|pre\u00e7o|prijs|pris|cena|hinta)$")
+
+
+def _price_table(page: SitePage) -> bool:
+    """A page whose table has a price column with prices in it (a hosted edition's "Plan | Included | Price"),
+    though its address does not say pricing ("/cloud", "/hosting")."""
+    tables = page.page.structured.get("tables")
+    for table in tables if isinstance(tables, list) else []:
+        if not isinstance(table, list) or len(table) < 2 or not isinstance(table[0], list):
+            continue
+        header = [normalise(str(cell)).strip(" :") for cell in table[0]]
+        column = next((i for i, cell in enumerate(header) if _PRICE_COLUMN.match(cell)), None)
+        if column is not None and any(isinstance(row, list) and len(row) > column and has_price(str(row[column]))
+                                      for row in table[1:]):
+            return True
+    return False
 
 
 def _labelled(page: SitePage, index: int) -> str:

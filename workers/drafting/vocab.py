@@ -92,6 +92,9 @@ _FREE_PLAN_CUES = (
     "piano gratuito", "versione gratuita", "plano gratuito", "plano gr\u00e1tis", "vers\u00e3o gratuita",
     # the product itself is free, and paying is for an extra ("The app is free. You only pay for sync.")
     "app is free", "is free to use", "free to use", "stays free", "always free", "free for individuals",
+    # a free licence for some uses, paid for others ("free for personal use, £39 per year for work")
+    "free for personal use", "free for non-commercial use", "free for private use", "kostenlos f\u00fcr private",
+    "gratuit pour un usage personnel", "gratis para uso personal", "gratuito per uso personale",
     "app ist kostenlos", "bleibt kostenlos", "la app es gratis", "la app es gratuita", "l'app est gratuite",
     "reste gratuit", "blijft gratis",
     # a free allowance, then paying: "Free for up to 5 users", "Kostenlos bis 50 Rechnungen"
@@ -139,8 +142,17 @@ def _any_cue(quote: str, cues: Iterable[str]) -> bool:
     return any(contains_phrase(quote, normalise(cue)) for cue in cues)
 
 
+# "Nurses and reception staff are always free", "Viewers are free": people who cost nothing on a paid plan (a
+# plural subject) are free seats, not a free plan; "The app is always free" (singular) is the product
+_FREE_SEATS = re.compile(
+    r"\b(?:staff|users|members|seats|viewers|guests|readers|nurses|receptionists|teammates|collaborators|admins"
+    r"|nutzer|mitglieder|g\u00e4ste|usuarios|invitados|utilisateurs|invit\u00e9s)\b(?:\s+[\w-]+){0,2}?"
+    r"\s+(?:are|sind|son|sont)\s+(?:(?:always|immer|siempre|toujours)\s+)?(?:free|kostenlos|gratis|gratuits?)\b"
+)
+
+
 def _without_trials(quote: str) -> str:
-    return _FREE_TRIAL.sub(" ", normalise(quote))
+    return _FREE_SEATS.sub(" ", _FREE_TRIAL.sub(" ", normalise(quote)))
 
 
 def prices(quote: str) -> list[float]:

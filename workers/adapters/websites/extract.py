@@ -199,6 +199,8 @@ def _text_pieces(root: lxml.html.HtmlElement) -> Iterator[str]:
                 yield "\n"
             elif tag in _CELL_TAGS:
                 yield " "
+            elif node is not root:
+                yield _INLINE_END
             if node is not root and node.tail:
                 yield node.tail.translate(_SOURCE_WHITESPACE)
             continue
@@ -218,8 +220,16 @@ def _text_pieces(root: lxml.html.HtmlElement) -> Iterator[str]:
         stack.extend((child, False) for child in reversed(node))
 
 
+# Where an inline element ends: two spans styled as separate lines ("<span>Cinderpath</span><span>Ship logs
+# ...</span>") would otherwise run together as "CinderpathShip logs"; a small letter followed right away by a
+# capital across that boundary is read as a space, anything else as nothing.
+_INLINE_END = "\x1f"
+_RUN_TOGETHER = re.compile(rf"(?<=[a-z\u00df-\u00ff]){_INLINE_END}+(?=[A-Z\u00c0-\u00de])")
+
+
 def _visible_text_of(root: lxml.html.HtmlElement) -> str:
-    lines = "".join(_text_pieces(root)).split("\n")
+    joined = _RUN_TOGETHER.sub(" ", "".join(_text_pieces(root))).replace(_INLINE_END, "")
+    lines = joined.split("\n")
     return "\n".join(line for line in (_normalise(raw) for raw in lines) if line)
 
 
@@ -267,7 +277,8 @@ def _links(root: lxml.html.HtmlElement, base_url: str) -> Iterator[tuple[str, st
 
 def _empty_structured() -> dict[str, Any]:
     return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": [], "emails": [], "embeds": [],
-            "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "", "selling_points": [], "tables": []}
+            "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "", "site_tagline": "", "selling_points": [], "tables": [],
+            "leads": []}
 
 
 def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[str, Any]:
@@ -285,8 +296,10 @@ def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[s
     result["lang"] = (root.get("lang") or "").strip().lower()[:20]
     result["tags"] = _tag_links(root)
     result["headline"] = _headline(root)
+    result["site_tagline"] = _site_tagline(root)
     result["selling_points"] = _selling_point_lines(root)
     result["tables"] = _tables(root)
+    result["leads"] = _leads(root)
     return result
 
 
@@ -348,6 +361,48 @@ def _headline(root: lxml.html.HtmlElement) -> str:
         if _hidden_by_ancestor(heading) or any(is_boilerplate(a) for a in heading.iterancestors()):
             continue
         text = _normalise(_visible_text_of(heading))
+        if text:
+            return text[:300]
+    return ""
+
+
+MAX_LEADS = 60
+_LEAD_TAGS = frozenset({"strong", "b"})
+
+
+def _leads(root: lxml.html.HtmlElement) -> list[str]:
+    """The bold phrases list items and paragraphs open with ("<li><strong>Headless crawler</strong>, which also
+    checks ...", "<p>🔁 <b>Live reload.</b> Save the file …"): the item's name as the site sets it, which its text
+    alone no longer shows."""
+    leads: list[str] = []
+    for item in root.iter("li", "dd", "p"):
+        if len(leads) >= MAX_LEADS:
+            break
+        if _hidden_by_ancestor(item):
+            continue
+        node = item
+        while node is not None and not (node.text or "").strip() and len(node) and node[0].tag in ("p", "span", "div"):
+            node = node[0]  # "<li><p><strong>…": the paragraph the item wraps
+        before = (node.text or "") if node is not None else ""
+        # "<p>🔁 <b>Live reload.</b> Save the file …": an icon before the bold phrase is no text
+        first = node[0] if node is not None and len(node) and not any(c.isalnum() for c in before) else None
+        if first is None or not isinstance(first.tag, str) or first.tag.lower() not in _LEAD_TAGS or _is_hidden(first):
+            continue
+        lead = _normalise(_visible_text_of(first)).rstrip(":.\u2013\u2014- ").strip()
+        if lead and len(lead.split()) <= 10 and (first.tail or "").strip():
+            leads.append(lead)
+    return leads
+
+
+def _site_tagline(root: lxml.html.HtmlElement) -> str:
+    """The site's own tagline where the markup names it: the ``site-description`` a blog theme prints under the
+    site title (the tagline its owner set), visible."""
+    for element in root.iter():
+        if not isinstance(element.tag, str) or "site-description" not in (element.get("class") or "").split():
+            continue
+        if _is_hidden(element) or _hidden_by_ancestor(element):
+            continue
+        text = _normalise(_visible_text_of(element))
         if text:
             return text[:300]
     return ""

@@ -84,8 +84,8 @@ def reveal_disclosures(root: lxml.html.HtmlElement) -> None:
     for toggle in root.iter():
         if not isinstance(toggle.tag, str) or toggle.get("aria-expanded") is None:
             continue
-        for panel_id in (toggle.get("aria-controls") or "").split():
-            panel = panels.get(panel_id)
+        named = [panels.get(panel_id) for panel_id in (toggle.get("aria-controls") or "").split()]
+        for panel in named if named else [_panel_after(toggle)]:
             if panel is None or panel is toggle:
                 continue
             if panel.get("hidden") is not None:
@@ -93,6 +93,21 @@ def reveal_disclosures(root: lxml.html.HtmlElement) -> None:
             style = panel.get("style") or ""
             if _HIDING.search(style):
                 panel.set("style", _HIDING.sub(";", style))
+
+
+def _panel_after(toggle: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
+    """The panel a toggle without ``aria-controls`` opens: the element right after it, or right after the heading
+    that holds it (``<h3><button aria-expanded="false">Question</button></h3><div hidden>Answer</div>``)."""
+    after = toggle.getnext()
+    parent = toggle.getparent()
+    if after is None and parent is not None and isinstance(parent.tag, str) and parent.tag in _PANEL_HEADINGS:
+        after = parent.getnext()
+    if after is None or not isinstance(after.tag, str):
+        return None
+    return after if after.get("hidden") is not None or _HIDING.search(after.get("style") or "") else None
+
+
+_PANEL_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6", "dt"})
 
 
 def is_boilerplate(element: lxml.html.HtmlElement) -> bool:
