@@ -143,3 +143,44 @@ def test_a_link_naming_the_product_beats_a_themes_credit_link() -> None:
                               "<a href='https://github.example/barrierelos/pruefstand' aria-label='GitHub'></a></footer>",
                               title="Prüfstand")})
     assert result.to_dict()["company_socials"]["github"] == "https://github.example/barrierelos/pruefstand"
+
+
+def test_founders_named_in_a_press_release_a_timeline_a_blog_post_and_a_signature() -> None:
+    press = draft({"/": page("<h1>Acme</h1>"), "/press": page(
+        "<p>Acme raised a seed round, said Anna Berg, co-founder and CEO of Acme.</p>"
+        "<p>\u201cIt changed our week,\u201d says Jane Doe, founder of Bakery Co.</p>")})
+    assert founders(press) == {"Anna Berg": "Co-founder and CEO"}
+    timeline = draft({"/": page("<h1>Acme</h1>"), "/story": page(
+        "<ol><li>2019 \u2014 Anna Berg and Li Wei found Acme in a spare room.</li><li>2021 \u2014 First hire.</li></ol>")})
+    assert set(founders(timeline)) == {"Anna Berg", "Li Wei"}
+    blog = draft({"/": page("<h1>Acme</h1>"), "/blog/how-we-started": page(
+        "<p>Back then my co-founder Li Wei wrote the first parser in a weekend.</p>")})
+    assert founders(blog) == {"Li Wei": "Co-founder"}
+    signed = draft({"/": page("<h1>Acme</h1><p>Thanks for reading.</p><p>\u2014 Anna Berg, co-founder</p>")})
+    assert founders(signed) == {"Anna Berg": "co-founder"}
+
+
+def test_tab_panels_and_carousel_slides_out_of_view_are_read() -> None:
+    tabs = draft({"/": page(
+        "<h1>Acme</h1><h2>Features</h2><div role='tablist'>"
+        "<button role='tab' aria-selected='true' aria-controls='t1'>Planning</button>"
+        "<button role='tab' aria-selected='false' aria-controls='t2'>Tracking</button></div>"
+        "<div role='tabpanel' id='t1'><h3>Weekly goals</h3></div>"
+        "<div role='tabpanel' id='t2' hidden><h3>Time tracking</h3></div>")})
+    assert "Time tracking" in (tabs.value("features") or [])
+    slides = draft({"/": page(
+        "<h1>Acme</h1><h2>Features</h2><div class='swiper'>"
+        "<div class='swiper-slide'><h3>Weekly goals</h3></div>"
+        "<div class='swiper-slide' aria-hidden='true'><h3>Time tracking</h3></div>"
+        "<div class='swiper-slide' aria-hidden='true'><h3>Shared inbox</h3></div></div>"
+        "<p aria-hidden='true'>Acme was founded in 1999.</p>")})
+    assert {"Time tracking", "Shared inbox"} <= set(slides.value("features") or [])
+    assert slides.value("founded_year") is None
+
+
+def test_a_price_stated_only_in_the_text_is_read() -> None:
+    result = draft({"/": page("<h1>Acme</h1><p>Acme sorts your week for you.</p>"
+                              "<p>Acme costs $8 per user per month, billed yearly.</p>"
+                              "<blockquote>\u201cIt saved us $2,000 a month.\u201d</blockquote>")})
+    assert result.value("pricing_model") == "subscription"
+    assert result.value("pricing_summary") == "Acme costs $8 per user per month, billed yearly."

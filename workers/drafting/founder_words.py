@@ -32,4 +32,10 @@ FOUNDING_WE = (
     r"we (?:started|founded|co-founded)|wir gr(?:\u00fc|ue)ndeten|gr(?:\u00fc|ue)ndeten wir|nous avons (?:fond\u00e9|cr\u00e9\u00e9)"
     r"|fundamos|fund\u00e1mos|fondammo|abbiamo fondato|hemos fundado|we richtten|startade vi|vi startade"
 )
+# A timeline's present tense: "2019 · Anna Berg and Li Wei found Acme", "Anna Berg gründet Acme" ("found" alone is
+# also the past of "find", so only after a second name)
+FOUNDING_NOW = (
+    r"founds|co-founds|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar"
+    r"|(?:and|&)\s+[\w\u00c0-\u024f'-]+\s+[\w\u00c0-\u024f'-]+\s+(?:co-)?found"
+)
 

@@ -108,7 +108,7 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             if row and not _testimonial(page.lines, index, row[1], product_name):
                 founders.append({"name": row[0], "title": row[1], "bio": None, "evidence": [page.text_evidence(line)]})
                 continue
-            match = FOUNDER_LINE.match(line)
+            match = FOUNDER_LINE.match(_SIGNATURE_DASH.sub("", line, count=1))  # "— Anna Berg, co-founder"
             if match and FIRST_PERSON_FOUNDER.match(line):
                 match = None  # "Soy Valentina Restrepo, fundadora de Recado": the introduction is read below
             bracketed = [m for m in BRACKETED_ROLE.finditer(line) if FOUNDER_WORD.search(m.group("title"))]
@@ -149,6 +149,8 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                 for name in names:
                     founders.append({"name": name, "title": _role_in(line, name), "bio": None,
                                      "evidence": [page.text_evidence(line)]})
+                continue
+            founders.extend(_mentioned(page, line, product_name))
     for page in ordered:  # a footer's sentence naming the maker: "Pinwheel is made by Ines Okafor, founder and ..."
         content = set(page.lines)
         for line in page.all_lines:
@@ -177,6 +179,60 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             existing["bio"] = existing.get("bio") or founder.get("bio")
             existing["evidence"] = existing["evidence"] + [e for e in founder["evidence"] if e not in existing["evidence"]]
     return unique[:6]
+
+
+# "— Anna Berg, co-founder": a signature under a letter or a press quote
+_SIGNATURE_DASH = re.compile(r"^[\u2014\u2013-]\s*(?=[A-Z\u00c0-\u00de])")
+_TITLE_AND = r"(?:\s+(?:and|&|und|et|y|e)\s+(?:[A-Z]{2,4}\b|chief [a-z]+ officer|[\w\u00c0-\u024f-]+))?"
+# A founder named in passing: "said Anna Berg, co-founder and CEO of Acme", "Anna Berg, Mitgründerin von Acme, sagt"
+APPOSITIVE_FOUNDER = re.compile(
+    rf"(?P<name>{NAME}),\s+(?P<title>(?:(?i:the|our|its|der|die|le|la|el|il)\s+)?(?i:{FOUNDER_TITLE}){_TITLE_AND})"
+    rf"(?:\s+(?:of|at|von|bei|de|du|di|chez|van)\s+(?P<org>[A-Z\u00c0-\u00de][\w&.'\u00c0-\u024f-]*"
+    rf"(?:\s+[A-Z\u00c0-\u00de][\w&.'\u00c0-\u024f-]*){{0,3}}))?"
+)
+# "my co-founder Li Wei", "mein Mitgründer Jonas Weber", "mon cofondateur Malik Benali", "mi cofundadora Ana Ruiz"
+MY_COFOUNDER = re.compile(
+    rf"\b(?i:my|our|mein|meine|meinem|meiner|unser|unsere|mon|ma|notre|mi|nuestro|nuestra|il mio|la mia|mijn|onze|min)"
+    rf"\s+(?P<title>(?i:co-?founder|mitgr(?:\u00fc|ue)nder(?:in)?|co-?fondat(?:eur|rice)|co-?fundador(?:a)?"
+    rf"|co-?fondatore|co-?fondatrice|mede-?oprichter|medgrundare|wsp\u00f3\u0142za\u0142o\u017cyciel(?:ka)?))"
+    rf",?\s+(?P<name>{NAME})"
+)
+# "2019 — Anna Berg and Li Wei found Acme in a spare room", "Anna Berg gründet Acme": the product named right after
+NAMES_FOUND = re.compile(
+    rf"(?P<names>{NAME}(?:\s+(?:and|&|und|et|y|e|en|och|i)\s+{NAME})?)\s+"
+    rf"(?i:found|co-found|founds|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar)\s+"
+    rf"(?P<what>[^.!?]{{1,40}})"
+)
+_QUOTATION = re.compile("[\u201c\u201d\u201e\u00ab\u00bb\"]")
+
+
+def _mentioned(page: SitePage, line: str, product_name: str) -> list[Candidate]:
+    """Founders a sentence names in passing: an apposition ("said Anna Berg, co-founder and CEO of Acme") naming
+    no other company, a timeline's "Anna Berg and Li Wei found Acme", or a founder speaking of "my co-founder
+    Li Wei". A quoted customer ("“Love it,” says Jane
+    Doe, founder") is not one unless the company named is the product."""
+    found: list[Candidate] = []
+    product = normalise(product_name)
+    for match in APPOSITIVE_FOUNDER.finditer(line):
+        org = normalise(match.group("org") or "")
+        if org and not (product and product in org):
+            continue  # a founder of another company
+        if not org and _QUOTATION.search(line):
+            continue  # an attribution of a quotation, naming no company
+        title = match.group("title").strip()
+        found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
+                      "evidence": [page.text_evidence(line)]})
+    for match in NAMES_FOUND.finditer(line):
+        if product and product in normalise(match.group("what")) and not _QUOTATION.search(line):
+            found.extend({"name": name, "title": None, "bio": None, "evidence": [page.text_evidence(line)]}
+                         for name in _split_names(match.group("names")))
+    for match in MY_COFOUNDER.finditer(line):
+        if _QUOTATION.search(line[:match.start()]):
+            continue
+        title = match.group("title")
+        found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
+                      "evidence": [page.text_evidence(line)]})
+    return found
 
 
 def _made_by(page: SitePage, line: str, made: re.Match[str]) -> list[Candidate]:

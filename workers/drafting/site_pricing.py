@@ -57,6 +57,8 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
     lines = [(p, _labelled(p, i)) for p in priced_pages for i, l in enumerate(p.lines) if not is_nav(l)]
     if not lines:  # a one-pager: the section under a "Pricing" / "Preise" / "Precios" / "Tarifs" heading
         lines = [(p, _labelled(p, i)) for p in of_kind(pages, "home") for i in _section_below(p, PRICING_HEADING)]
+    if not lines:  # prices stated only in the text: "A commercial licence is £39 per person per year."
+        lines = _priced_prose(pages)
     if not lines:
         return None, None
     cues = [(p, l, pricing_cues(l)) for p, l in lines]
@@ -126,6 +128,22 @@ def _price_table(page: SitePage) -> bool:
                                       for row in table[1:]):
             return True
     return False
+
+
+_QUOTATION = re.compile("[\u201c\u201d\u201e\u00ab\u00bb\"]")
+
+
+def _priced_prose(pages: list[SitePage]) -> list[tuple[SitePage, str]]:
+    """On a site with no pricing page, table or section: the home, features and about pages' sentences that
+    name a price with what it buys ("$8 per user per month", "39 € im Monat"), a quotation left out (a customer's
+    "saved us $2,000 a month" is no price of the product)."""
+    found: list[tuple[SitePage, str]] = []
+    for page in of_kind(pages, "home", "features", "about"):
+        for line in page.lines:
+            if has_price(line) and not _QUOTATION.search(line) and len(line) <= 400 \
+                    and pricing_cues(line) & {"subscription", "one-time", "usage-based"}:
+                found.append((page, line))
+    return found
 
 
 def _labelled(page: SitePage, index: int) -> str:

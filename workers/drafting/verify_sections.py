@@ -30,11 +30,11 @@ from .model import (
 )
 from .socials import platform_for
 from .support import prose_support
-from .founder_words import FOUNDER_TITLE, FOUNDING, FOUNDING_WE
+from .founder_words import FOUNDER_TITLE, FOUNDING, FOUNDING_NOW, FOUNDING_WE
 from .text import clean, contains_phrase, normalise, truncate_words
 
 _FOUNDER_CUE = re.compile(
-    rf"\b(?:{FOUNDER_TITLE})\b|\b(?:{FOUNDING})\b|\b(?:{FOUNDING_WE})\b|\b(?:started|created)\b(?:\s+in\s+\d{{4}})?\s+by\b"
+    rf"\b(?:{FOUNDER_TITLE})\b|\b(?:{FOUNDING})\b|\b(?:{FOUNDING_WE})\b|\b(?:{FOUNDING_NOW})\b|\b(?:started|created)\b(?:\s+in\s+\d{{4}})?\s+by\b"
 )
 
 

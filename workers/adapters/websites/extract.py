@@ -31,6 +31,7 @@ from .regions import (
     logo_sources,
     refresh_target,
     reveal_disclosures,
+    reveal_slides,
 )
 
 MAX_HTML_CHARS = 5_000_000
@@ -143,6 +144,7 @@ def _parse(html: str) -> lxml.html.HtmlElement | None:
     hide_by_stylesheet(root)  # the page's own <style> rules hiding elements, applied before anything is read
     hide_permalinks(root)
     reveal_disclosures(root)  # an accordion's collapsed answers, opened by a click
+    reveal_slides(root)  # a carousel's slides off screen
     return root
 
 

@@ -77,12 +77,13 @@ def hide_permalinks(root: lxml.html.HtmlElement) -> None:
 
 
 def reveal_disclosures(root: lxml.html.HtmlElement) -> None:
-    """Accordion panels a visitor opens with a click (the ARIA disclosure pattern) are content, as ``<details>``
-    is: a ``hidden`` or ``display:none`` panel named by an ``aria-controls`` of a toggle carrying
-    ``aria-expanded`` is shown.  Hidden text nothing opens stays hidden."""
+    """Accordion panels and tab panels a visitor opens with a click (the ARIA disclosure and tabs patterns) are
+    content, as ``<details>`` is: a ``hidden`` or ``display:none`` panel named by an ``aria-controls`` of a toggle
+    carrying ``aria-expanded`` or of a ``role="tab"`` is shown.  Hidden text nothing opens stays hidden."""
     panels = {element.get("id"): element for element in root.iter() if isinstance(element.tag, str) and element.get("id")}
     for toggle in root.iter():
-        if not isinstance(toggle.tag, str) or toggle.get("aria-expanded") is None:
+        is_tab = (toggle.get("role") or "").strip().lower() == "tab" and toggle.get("aria-controls")
+        if not isinstance(toggle.tag, str) or (toggle.get("aria-expanded") is None and not is_tab):
             continue
         named = [panels.get(panel_id) for panel_id in (toggle.get("aria-controls") or "").split()]
         for panel in named if named else [_panel_after(toggle)]:
@@ -93,6 +94,35 @@ def reveal_disclosures(root: lxml.html.HtmlElement) -> None:
             style = panel.get("style") or ""
             if _HIDING.search(style):
                 panel.set("style", _HIDING.sub(";", style))
+
+
+_SLIDE_CLASS = re.compile(r"^(?:swiper-slide|slick-slide|carousel-item|splide__slide|glide__slide|slide|carousel-cell"
+                          r"|keen-slider__slide|embla__slide|[\w-]*[-_]slide)$", re.IGNORECASE)
+
+
+def reveal_slides(root: lxml.html.HtmlElement) -> None:
+    """A carousel's slides off screen are content a visitor scrolls to: a slide marked ``aria-hidden`` beside a
+    sibling slide of the same class that is shown, is shown too (carousels mark the slides out of view so)."""
+    for parent in root.iter():
+        if not isinstance(parent.tag, str):
+            continue
+        slides: dict[str, list[lxml.html.HtmlElement]] = {}
+        for child in parent:
+            if isinstance(child.tag, str):
+                for token in (child.get("class") or "").split():
+                    if _SLIDE_CLASS.match(token):
+                        slides.setdefault(token, []).append(child)
+        for group in slides.values():
+            shown = [slide for slide in group if not _slide_hidden(slide)]
+            if len(group) < 2 or not shown:
+                continue
+            for slide in group:
+                slide.attrib.pop("aria-hidden", None)  # a hidden attribute (or a stylesheet's rule) still hides
+
+
+def _slide_hidden(slide: lxml.html.HtmlElement) -> bool:
+    return (slide.get("aria-hidden") or "").strip().lower() == "true" or slide.get("hidden") is not None \
+        or bool(_HIDING.search(slide.get("style") or ""))
 
 
 def _panel_after(toggle: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
