@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from .countries import country_code
+from .countries import TOWN_COUNTRIES, country_code
 from .reading import Candidate, SitePage
 from .text import normalise
 
@@ -40,6 +40,8 @@ _STATE_POSTCODE = r"[A-Z]{2,3}\s+(?:\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|\d
 US_TOWN = re.compile(rf"^(?P<city>{_TOWN}),?\s+{_STATE_POSTCODE}(?:,\s*(?P<country>[^(),\d]+))?\.?$")
 _STREET = re.compile(r"\b(?:street|st|road|rd|avenue|ave|suite|floor|stra(?:\u00df|ss)e|weg|platz|allee|gasse|calle|avenida"
                      r"|plaza|rue|boulevard|bd|chemin|via|piazza)\b|(?:stra(?:\u00df|ss)e|weg|platz|gasse)$", re.IGNORECASE)
+# "Leeds LS11 5QP", "Edinburgh EH1 1YZ": a British town before its postcode
+UK_TOWN = re.compile(rf"^(?P<city>{_TOWN})\s+[A-Z]{{1,2}}\d[A-Z\d]?\s\d[A-Z]{{2}}(?:,\s*(?P<country>[^(),\d]+))?\.?$")
 TOWN_COUNTRY = re.compile(rf"^(?P<city>{_TOWN}),\s*(?P<country>{_TOWN})\.?$")
 _SEPARATORS = re.compile(r"\s+[\u00b7\u2022|\u2013\u2014]\s+|\s*;\s*")
 _COMPANY_WORDS = re.compile(r"\b(?:ltd|llc|inc|gmbh|ag|s\.?l\.?|s\.?a\.?|sas|sarl|b\.?v|oy|ab|plc|ug)\b\.?", re.IGNORECASE)
@@ -51,6 +53,12 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00de])")
 _FULL_ADDRESS = re.compile(r"\d+\w?,\s*(?:\d{4,5}|\d{4}\s?[A-Z]{2})\s+[A-Z]")  # "Keizersgracht 241, 1016 EA Amsterdam"
 
 
+def _full_address(line: str) -> bool:
+    """A line that is a postal address by its form wherever it stands: a street and a postcode, or a town with
+    its state and ZIP or postal code ("Halifax, NS B3J 3N4"), or a British town and postcode."""
+    return bool(_FULL_ADDRESS.search(line) or US_TOWN.match(line) or UK_TOWN.search(line))
+
+
 def address_lines(pages: list[SitePage]) -> list[tuple[SitePage, tuple[str, ...]]]:
     """Lines that may hold the company's address: imprint/contact/about pages whole, footers of every page."""
     found = [(p, p.all_lines) for kind in _ADDRESS_PAGES for p in pages if p.kind == kind]
@@ -59,7 +67,7 @@ def address_lines(pages: list[SitePage]) -> list[tuple[SitePage, tuple[str, ...]
         if isinstance(boiler, list):
             found.append((page, tuple(line for line in boiler if isinstance(line, str))))
     # last, any other line holding a full postal address (a "Contact" widget in a sidebar)
-    found += [(p, tuple(l for l in p.all_lines if _FULL_ADDRESS.search(l))) for p in pages if p.kind not in _ADDRESS_PAGES]
+    found += [(p, tuple(l for l in p.all_lines if _full_address(l))) for p in pages if p.kind not in _ADDRESS_PAGES]
     return found
 
 
@@ -110,18 +118,29 @@ def _read(line: str, following: str, page: SitePage, product_name: str) -> dict[
 
 def _town_of(segment: str) -> tuple[str | None, str | None]:
     """(town, country code or None) of one address segment, (None, None) when it is not a town."""
-    for pattern in (US_TOWN, POSTAL_TOWN):
+    for pattern in (US_TOWN, POSTAL_TOWN, UK_TOWN):
         match = pattern.search(segment)
         if match:
             raw_country = match.groupdict().get("country")
             code = country_code(raw_country) if raw_country else None
             if raw_country and code is None:
+                if "(" in segment[match.start("country") - 3:match.start("country")]:
+                    return match.group("city").rstrip("."), None  # "27283 Verden (Aller)": the river, not a country
                 continue  # "1200 Boylston Street, Suite 400": not a town and a country
+            if pattern is UK_TOWN and code is None:
+                code = "GB"  # the postcode's form is Britain's alone
             # "8000 Aarhus C", "1620 København V": a Danish postal district letter is not part of the town
             return re.sub(r"\s+[A-Z\u00c6\u00d8\u00c5]{1,2}$", "", match.group("city").rstrip(".")), code
     parts = [p.strip() for p in segment.rstrip(".").split(",")]
+    british = UK_TOWN.match(parts[-1]) if len(parts) > 1 else None  # "Round Foundry, Foundry Street, Leeds LS11 5QP"
+    if british and not _STREET.search(british.group("city")):
+        return british.group("city"), "GB"
     code = country_code(parts[-1]) if len(parts) > 1 and TOWN_COUNTRY.match(f"X, {parts[-1]}") else None
     if code is None:
+        # "Av. José Larco 1150, of. 604, Miraflores, Lima": a street address ending in a town of one country
+        last = parts[-1]
+        if len(parts) > 2 and any(c.isdigit() for c in parts[0]) and last.casefold() in TOWN_COUNTRIES:
+            return last, TOWN_COUNTRIES[last.casefold()]
         return None, None
     # "..., Melbourne, Australia", "12 Camden Row, Dublin 8, D08 XY12, Ireland", "Wellington 6011, New Zealand",
     # "Florianópolis, SC, Brasil": the town is the nearest part before the country once postal codes and

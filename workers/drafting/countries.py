@@ -70,7 +70,8 @@ REGION_COUNTRIES: dict[str, str] = {
         "ontario", "quebec", "qu\u00e9bec", "british columbia", "alberta", "manitoba", "saskatchewan",
         "nova scotia", "new brunswick", "newfoundland and labrador", "prince edward island",
     )},
-    **{state: "AU" for state in ("new south wales", "queensland", "tasmania", "western australia", "south australia")},
+    **{state: "AU" for state in ("new south wales", "queensland", "tasmania", "western australia", "south australia",
+                                 "nsw", "qld")},
     # Mexican states and German Länder whose names are not also a country's or a common word elsewhere
     **{state: "MX" for state in (
         "jalisco", "nuevo le\u00f3n", "nuevo leon", "yucat\u00e1n", "yucatan", "oaxaca", "sonora", "quer\u00e9taro",
@@ -138,6 +139,9 @@ TOWN_COUNTRIES: dict[str, str] = {
     **{t: "CZ" for t in ("praha", "prague", "brno")},
     **{t: "MX" for t in ("ciudad de m\u00e9xico", "monterrey")},
     **{t: "AR" for t in ("buenos aires",)},
+    **{t: "PE" for t in ("lima", "arequipa")},
+    **{t: "UY" for t in ("montevideo",)},
+    **{t: "EC" for t in ("quito", "guayaquil")},
     **{t: "CO" for t in ("bogot\u00e1", "bogota", "medell\u00edn", "medellin")},
     **{t: "BR" for t in ("s\u00e3o paulo", "sao paulo", "rio de janeiro", "florian\u00f3polis", "belo horizonte")},
     **{t: "CA" for t in ("toronto", "montreal", "montr\u00e9al", "vancouver", "ottawa", "calgary")},
@@ -153,6 +157,16 @@ _TOWN_PATTERN = re.compile(
 DUTCH_POSTCODE = re.compile(r"(?<!\d)[1-9]\d{3}\s?(?!SA|SD|SS)[A-Z]{2}\s+[A-Z]")
 # "30-701 Kraków" (two digits, a hyphen, three) is Polish, "1200-195 Lisboa" (four, a hyphen, three) Portuguese
 POLISH_POSTCODE = re.compile(r"(?<![\d-])\d{2}-\d{3}\s+[A-Z\u00c0-\u017b]")
+# "Halifax, NS B3J 3N4" (letter digit letter, digit letter digit) is Canada's form, "Leeds LS11 5QP" Britain's,
+# "Mudgee NSW 2850" (a state and four digits) Australia's
+CANADIAN_POSTCODE = re.compile(r"\b(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d\b")
+BRITISH_POSTCODE = re.compile(r"(?<![\w-])[A-Z]{1,2}\d[A-Z\d]?\s\d[ABD-HJLNP-UW-Z]{2}(?![\w-])")
+AUSTRALIAN_STATE = re.compile(r"\b(?:NSW|VIC|QLD|TAS|ACT|NT|WA|SA)\s+\d{4}\b|\b(?:NSW|QLD)\b")
+# a company form used in one country only: "Kinos Oy", "Nordlys ApS", "Nowinka sp. z o.o.", "Shelfie Pty Ltd"
+COMPANY_FORMS = (
+    (re.compile(r"\b(?:Oy|Oyj)\b"), "FI"), (re.compile(r"\bApS\b"), "DK"), (re.compile(r"\bsp\. z o\.o\."), "PL"),
+    (re.compile(r"\b(?:Kft|Zrt)\.?(?!\w)"), "HU"), (re.compile(r"\bPty\.? Ltd\b"), "AU"),
+)
 PORTUGUESE_POSTCODE = re.compile(r"(?<![\d-])[1-9]\d{3}-\d{3}\s+[A-Z\u00c0-\u00de]")
 
 
@@ -169,14 +183,19 @@ def phone_countries(text: str) -> list[tuple[str, str]]:
 
 def countries_indicated(text: str) -> list[tuple[str, str]]:
     """(what indicated it, code) for what names a country without its name: an international phone number
-    ("+49 89 …"), a town of one country only ("München", "made with care in Amsterdam"), a Dutch, Polish or
-    Portuguese postcode ("3511 NR Utrecht", "30-701 Kraków", "1200-195 Lisboa")."""
+    ("+49 89 …"), a town of one country only ("München", "made with care in Amsterdam"), a postcode of a form
+    one country uses ("3511 NR Utrecht", "30-701 Kraków", "1200-195 Lisboa", "NS B3J 3N4", "LS11 5QP",
+    "NSW 2850"), a company form used in one country ("Kinos Oy", "Pty Ltd")."""
     found = phone_countries(text)
     found += [(match.group(0), TOWN_COUNTRIES[match.group(0).casefold()]) for match in _TOWN_PATTERN.finditer(text)
               if match.group(0)[:1].isupper()]  # written as a name, not a word ("Nice", not "nice")
     found += [(m.group(0), "NL") for m in DUTCH_POSTCODE.finditer(text)]
     found += [(m.group(0), "PL") for m in POLISH_POSTCODE.finditer(text)]
     found += [(m.group(0), "PT") for m in PORTUGUESE_POSTCODE.finditer(text)]
+    found += [(m.group(0), "CA") for m in CANADIAN_POSTCODE.finditer(text)]
+    found += [(m.group(0), "GB") for m in BRITISH_POSTCODE.finditer(text)]
+    found += [(m.group(0), "AU") for m in AUSTRALIAN_STATE.finditer(text)]
+    found += [(m.group(0), code) for pattern, code in COMPANY_FORMS for m in pattern.finditer(text)]
     return found
 
 

@@ -66,6 +66,20 @@ from .vocab import is_video_url
 
 MAX_DESCRIPTION_LINES = 8
 MAX_DESCRIPTION_CHARS = 1_500
+_CLOSING_QUOTES = ("\"", "\u201d", "\u00bb", "\u201c")
+
+
+def _denial(line: str, product: str) -> bool:
+    """A sentence with the product as subject saying what it is not or has not: "Tanager has no blockchain",
+    "Wheelwright is deliberately not an …", "Grelot ne vous promet pas …", "Acme ist kein …"."""
+    if not product:
+        return False
+    return re.match(rf"{re.escape(product)}\s+(?:(?:is|has|does|was|will)\s+(?:\w+\s+)?(?:not|no|never)\b|isn't\b"
+                    rf"|doesn't\b|(?:\w+\s+)?(?:ne|n')\b|(?:ist|hat|braucht)\s+(?:\w+\s+)?(?:kein\w*|nicht)\b"
+                    rf"|no (?:es|tiene)\b|n\u00e3o \u00e9\b|non \u00e8\b)",
+                    line, re.IGNORECASE) is not None
+
+
 def _names_others(line: str, product: str, founders: set[str]) -> bool:
     """The line names a person ("Jordi Pons", two capitalised words) who is neither the product nor a founder."""
     for match in PERSON_NAME.finditer(line):
@@ -104,10 +118,16 @@ YEAR_SENTENCE = re.compile(
     r"|fundamos|fund\u00e9|gr\u00fcndeten|fondammo|fondato|fundou|criad[ao]|fundaram"
     # Swiss German "entstanden", Swedish, Danish, Polish: "grundades 2023", "grundlagt i 2019", "założona w 2020"
     r"|vu le jour|entstanden|entstand|grundades|grundade|grundat|grundlagt|stiftet|za\u0142o\u017con[ay]"
-    r"|za\u0142o\u017cyli\u015bmy|za\u0142o\u017cyli|za\u0142o\u017cy\u0142[ae]?m?)"
+    r"|za\u0142o\u017cyli\u015bmy|za\u0142o\u017cyli|za\u0142o\u017cy\u0142[ae]?m?"
+    # Czech "založili jsme v roce 2021", Finnish "perustettiin 2021", "syntyi … 2021"
+    r"|zalo\u017eili|zalo\u017eil[ay]?|zalo\u017een[aoý]?|perustettiin|perustettu|perustivat|perusti|syntyi)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
-    r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,60}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company)\b",
+    r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,60}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company)\b"
+    # a timeline's year before the founders' present tense: "2020 Carola … und Jannik … gründen Hufschlag",
+    # "2021 — Anaïs …, et son cousin Mathieu …, fondent Pétrin"; "In 2023 we left our jobs … and founded Lamplighter"
+    r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|fondent|fundan|found|fondano|perustavat|zakl\u00e1daj\u00ed)\b"
+    r"|\b[Ii]n (1[89]\d{2}|20\d{2}),?\s+(?:we|I)\b[^.!?]{0,160}?\b(?:founded|started)\b",
     re.IGNORECASE,
 )
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
@@ -260,6 +280,14 @@ class _Reader:
         headline = self._headline(name_key)
         if headline is not None:
             return candidate(first_upper(headline), [self.home.text_evidence(headline)])
+        h1 = normalise(str(self.home.page.structured.get("headline") or ""))
+        shown = [seg for seg in title_segments(title) if not contains_phrase(normalise(seg), name_key)
+                 and (contains_phrase(h1, normalise(seg)) or any(normalise(l) == normalise(seg) for l in self.home.lines))]
+        subtitle = self._line_below_named_headline(name_key)
+        # a <title> segment the page also shows beats the line under the headline; one it does not ("| App
+        # listing", a marketplace's label) does not
+        if subtitle is not None and not any(normalise(seg) not in (name_key, *_NOT_NAMES) for seg in shown):
+            return candidate(subtitle, [self.home.text_evidence(subtitle)])
         for segment in title_segments(title):
             key = normalise(segment)
             if key == name_key or key in _NOT_NAMES or not 2 <= len(words(segment)) <= 14 or _DOCS_SUFFIX.search(segment):
@@ -304,6 +332,24 @@ class _Reader:
         if name_key and contains_phrase(key, name_key):
             return None  # "Welcome to Acme", "Getting started with Acme": the title says it better
         if not 3 <= len(words(line)) <= 14 or len(line) > 120 or line.endswith(("?", ":")) or _QUOTED_LINE.match(line):
+            return None
+        return line
+
+    def _line_below_named_headline(self, name_key: str) -> str | None:
+        """The phrase right under an ``h1`` that names the product with more ("Gleaner ‑ Back in Stock & Pre‑order" /
+        "Turn “sold out” into sales you would have lost."), as an app listing or a launch page sets its promise."""
+        assert self.home is not None
+        headline = self.home.page.structured.get("headline")
+        if not isinstance(headline, str) or not name_key or not normalise(headline).startswith(name_key) \
+                or normalise(headline) == name_key:  # "Gleaner ‑ Back in Stock", not "Welcome to Acme"
+            return None  # the name alone: the line under it is read after the <title> (`_line_below_name`)
+        lines = self.home.lines
+        at = next((i for i, l in enumerate(lines) if normalise(l) == normalise(headline)), None)
+        if at is None or at + 1 >= len(lines):
+            return None
+        line = lines[at + 1]
+        if not 3 <= len(words(line)) <= 14 or len(line) > 120 or is_nav(line) or line.endswith(("?", ":")) \
+                or _QUOTED_LINE.match(line) or contains_phrase(normalise(line), name_key):
             return None
         return line
 
@@ -358,9 +404,15 @@ class _Reader:
         founders = {normalise(f["name"]) for f in self.founders}
         for page in [p for p in self.pages if p.kind == "home"][:1] + of_kind(self.pages, "about"):
             aside = False  # under a blog, FAQ, pricing, testimonial or credits heading: not the product's story
+            since_quote = 99  # lines since a quotation closed: its attribution follows ("Dolores …", "Project …, Co.")
             for line in page.lines:
                 if len(chosen) >= MAX_DESCRIPTION_LINES or total + len(line) > MAX_DESCRIPTION_CHARS:
                     break
+                since_quote = 0 if line.rstrip().endswith(_CLOSING_QUOTES) else since_quote + 1
+                if 0 < since_quote <= 2 and len(words(line)) <= 12:
+                    continue
+                if _denial(line, name):
+                    continue  # what the product is not ("Tanager has no blockchain …") describes something else
                 short = len(words(line)) <= 5 and not line.endswith((".", "!", "?"))
                 if short and _ASIDE.search(normalise(line)):  # "From the blog", "Sponsors", "FAQ"
                     aside = True
@@ -424,12 +476,16 @@ class _Reader:
     def founded_year(self) -> Candidate | None:
         dates = self._founding_dates()
         for page in self.pages:
-            for line in page.lines:
+            for index, line in enumerate(page.lines):
                 match = YEAR_SENTENCE.search(line)
                 if match:
-                    year = match.group(1) or match.group(2)
+                    year = next(g for g in match.groups() if g)
                     same = [e for e in dates if _year_of(e["quote"]) == year]
                     return candidate(year, [page.text_evidence(line), *same])
+                following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
+                labelled = _labelled_year(line, following)
+                if labelled:
+                    return candidate(labelled, [page.text_evidence(line), page.text_evidence(following)])
         for evidence in dates:
             return candidate(_year_of(evidence["quote"]), [evidence])
         return None
@@ -544,6 +600,29 @@ def _account_of(repository: str, url: str) -> bool:
     """``url`` is the account ``repository`` lives under ("github.com/acme" for "github.com/acme/acme"): the
     company's profile, not one of its projects."""
     return repository.rstrip("/").startswith(url.rstrip("/") + "/")
+
+
+# A fact sheet's label over its value ("Founded" / "2020, Leeds"), a timeline's year over its event ("2021" /
+# "Marisol and Caleb Whitacre found Quarryline in Denver")
+FOUNDED_LABEL = re.compile(r"^(?:founded|founded in|established|gegr\u00fcndet|gr\u00fcndung|gr\u00fcndungsjahr|fond\u00e9e?|"
+                           r"cr\u00e9ation|fundad[ao]|fundaci\u00f3n|a\u00f1o de fundaci\u00f3n|opgericht|fondata|fundada em)\s*:?$",
+                           re.IGNORECASE)
+_YEAR_LINE = re.compile(r"^(1[89]\d{2}|20\d{2})\s*[:.\u2013\u2014-]?$")
+_FOUNDS_NOW = re.compile(r"\b(?:found|founds|founded|gr\u00fcnden|gr\u00fcndet|gegr\u00fcndet|fondent|fonde|fond\u00e9e?|fundan"
+                         r"|funda|fundad[ao]|fondano|fonda|opgericht|richten .{1,40} op|perustavat|zakl\u00e1daj\u00ed)\b",
+                         re.IGNORECASE)
+
+
+def _labelled_year(line: str, following: str) -> str | None:
+    """The founding year a label or a timeline gives on two lines: "Founded" over "2020, Leeds", or "2021" over
+    "Marisol and Caleb found Quarryline …"."""
+    if FOUNDED_LABEL.match(line.strip()):
+        match = re.match(r"^(1[89]\d{2}|20\d{2})\b", following.strip())
+        return match.group(1) if match else None
+    year = _YEAR_LINE.match(line.strip())
+    if year and _FOUNDS_NOW.search(following) and len(following) <= 400:
+        return year.group(1)
+    return None
 
 
 def _year_of(text: str) -> str | None:

@@ -55,8 +55,11 @@ LOCATION_ELSEWHERE = (
     # Swedish, Danish, Norwegian "grundades 2023 i Göteborg", "kontor i Aarhus"
     re.compile(rf"\b(?i:grundades|grundade|grundat|grundlagt|baserade?|kontor|holder til|ligger)\b[^.!?]{{0,60}}?\bi\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     re.compile(rf"\b(?i:sediada|sede|fundada|criada|escrit\u00f3rio)\b[^.!?]{{0,60}}?\bem\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
-    # "We work from Edinburgh, Scotland"
-    re.compile(rf"\b(?i:we|I|team)\s+(?i:work|works|working)\s+from\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    # "We work from Edinburgh, Scotland", "They maintain it from Aberystwyth"
+    re.compile(rf"\b(?i:we|I|they|team)\s+(?i:work|works|working|maintain|maintains|run|runs|build|builds|make|makes)"
+               rf"\s+(?:(?i:it|them|everything)\s+)?from\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    # "from our kitchen table in Mudgee, NSW": a town and an Australian state's short name
+    re.compile(rf"\bin\s+(?P<first>{PLACE}),\s*(?P<second>NSW|QLD|VIC|TAS)\b"),
 )
 CITY_STATES = frozenset({"singapore", "monaco", "hong kong", "luxembourg"})
 NOT_PLACES = frozenset(

@@ -15,6 +15,7 @@ FOUNDER_TITLE = (
     r"|co-?fondat(?:eur|rice)s?|fondat(?:eur|rice)s?|(?:mede)?oprichters?|(?:mede)?oprichtster|co-?fondator[ei]"
     r"|fondator[ei]|(?:med)?grundare|(?:med)?stiftere?|grundl(?:\u00e6|ae)ggere?"
     r"|(?:wsp\u00f3\u0142)?za\u0142o\u017cyciel(?:ka|ki|e)?"
+    r"|(?:spolu)?zakladatel(?:ka|ky|\u00e9)?|perustaja(?:t)?"
 )
 # A leader's role, which a founding sentence's next clause often gives each founder: "Priyanka leads the company
 # as CEO; Tomasz, our CTO, ...".

@@ -68,6 +68,18 @@ WE_ARE_THEN_FOUNDED = re.compile(
     rf"(?:,[^,]{{1,80}},)?\s+(?:and|und|y|e|et|en|och|og|i)\s+(?P<second>{NAME})[^.!?]{{0,120}}[.!?]\s+"
     rf"(?P<next>[^.!?]*\b(?i:{FOUNDING}|{FOUNDING_WE})\b[^.!?]*)"
 )
+# A founder writing of the other: "Tobias Renfro and I met on the board … In 2023 we left our jobs … and founded
+# Lamplighter"
+PARTNER_AND_I = re.compile(
+    rf"(?P<name>{NAME})\s+(?:and|und|et|y|e|en|och)\s+(?:I|ich|moi|yo|io|ik|jag)\b.{{0,400}}?"
+    rf"\b(?i:we|wir|nous|nosotros|noi|wij|vi)\b[^.!?]{{0,160}}?\b(?i:{FOUNDING}|started|co-founded)\b"
+)
+PARTNER_AND_I_START = re.compile(rf"{NAME}\s+(?:and|und|et|y|e|en|och)\s+(?:I|ich|moi|yo|io|ik|jag)\b")
+# A first name and its founder role, the full name said just before: "cuenta Daniela, cofundadora y CTO"
+FIRST_NAME_ROLE = re.compile(
+    rf"(?<![\w\u00c0-\u024f])(?P<first>[{_UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+),\s+"
+    rf"(?P<title>(?i:{FOUNDER_TITLE})(?:\s+(?:y|and|und|et|e|&)\s+(?:[A-Z]{{2,4}}\b))?)"
+)
 # A founder introducing themself: "Hi, I'm Wren Albright, founder of Inkpot", "Ich bin Ada Muster, Gründerin von ..."
 FIRST_PERSON_FOUNDER = re.compile(
     rf"\b(?:I'm|I\u2019m|I am|my name is|ich bin|je suis|soy|sono|ik ben|eu sou)\s+(?P<name>{NAME}),\s+"
@@ -125,7 +137,7 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                     founders.append(founder)
                 continue
             following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
-            if NAME_ONLY.match(line) and FOUNDER_WORD.search(following) and len(following) <= 100 \
+            if NAME_ONLY.match(_HONORIFIC.sub("", line)) and FOUNDER_WORD.search(following) and len(following) <= 100 \
                     and not _table_row_founder(following) \
                     and not _testimonial(page.lines, index, following, product_name):
                 founders.append(_founder_card(page, index))
@@ -150,7 +162,7 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                     founders.append({"name": name, "title": _role_in(line, name), "bio": None,
                                      "evidence": [page.text_evidence(line)]})
                 continue
-            founders.extend(_mentioned(page, line, product_name))
+            founders.extend(_mentioned(page, index, product_name))
     for page in ordered:  # a footer's sentence naming the maker: "Pinwheel is made by Ines Okafor, founder and ..."
         content = set(page.lines)
         for line in page.all_lines:
@@ -168,6 +180,14 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
     unique: list[Candidate] = []
     for founder in founders:
         founder["name"] = _HONORIFIC.sub("", founder["name"])  # "Dr Hannah Okafor" is Hannah Okafor
+    known = {normalise(f["name"]) for f in founders}
+    for founder in founders:  # "Tierärztin Carola Bredemeier" is Carola Bredemeier, named so elsewhere
+        words_of_name = founder["name"].split()
+        shorter = next((" ".join(words_of_name[i:]) for i in range(1, len(words_of_name) - 1)
+                        if normalise(" ".join(words_of_name[i:])) in known), None)
+        if shorter:
+            founder["name"] = shorter
+    for founder in founders:
         existing = next((f for f in unique if normalise(f["name"]) == normalise(founder["name"])), None)
         if existing is None:
             unique.append(founder)
@@ -206,11 +226,16 @@ NAMES_FOUND = re.compile(
 _QUOTATION = re.compile("[\u201c\u201d\u201e\u00ab\u00bb\"]")
 
 
-def _mentioned(page: SitePage, line: str, product_name: str) -> list[Candidate]:
+def _mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
     """Founders a sentence names in passing: an apposition ("said Anna Berg, co-founder and CEO of Acme") naming
     no other company, a timeline's "Anna Berg and Li Wei found Acme", or a founder speaking of "my co-founder
     Li Wei". A quoted customer ("“Love it,” says Jane
-    Doe, founder") is not one unless the company named is the product."""
+    Doe, founder") is not one unless the company named is the product. Two forms span a paragraph and the next,
+    quoted together: "Tobias Renfro and I met …" / "In 2023 we … founded Lamplighter", and full names followed
+    by first names with their roles ("… Renzo Quispe … Daniela Paredes …" / "cuenta Daniela, cofundadora y CTO")."""
+    line = page.lines[index]
+    following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
+    previous = page.lines[index - 1] if index > 0 else ""
     found: list[Candidate] = []
     product = normalise(product_name)
     for match in APPOSITIVE_FOUNDER.finditer(line):
@@ -226,6 +251,18 @@ def _mentioned(page: SitePage, line: str, product_name: str) -> list[Candidate]:
         if product and product in normalise(match.group("what")) and not _QUOTATION.search(line):
             found.extend({"name": name, "title": None, "bio": None, "evidence": [page.text_evidence(line)]}
                          for name in _split_names(match.group("names")))
+    for text in (line, f"{line} {following}"):
+        partner = PARTNER_AND_I.search(text) if PARTNER_AND_I_START.search(line) else None
+        if partner and not _QUOTATION.search(text):
+            name = partner.group("name")
+            found.append({"name": name, "title": _role_in(text, name), "bio": None, "evidence": [page.text_evidence(text)]})
+            break
+    for match in FIRST_NAME_ROLE.finditer(line):
+        full = [m.group(0) for m in NAMED.finditer(previous) if m.group(0).split()[0] == match.group("first")]
+        if len(full) == 1 and not _QUOTATION.search(line[match.start():match.end()]):
+            title = match.group("title")
+            found.append({"name": full[0], "title": title[0].upper() + title[1:], "bio": None,
+                          "evidence": [page.text_evidence(f"{previous} {line}")]})
     for match in MY_COFOUNDER.finditer(line):
         if _QUOTATION.search(line[:match.start()]):
             continue

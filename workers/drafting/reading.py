@@ -30,7 +30,7 @@ PAGE_KINDS: dict[str, tuple[str, ...]] = {
               "introducci\u00f3n", "presentation", "pr\u00e9sentation", "introduzione", "introducao",
               "introdu\u00e7\u00e3o", "inleiding"),
     "pricing": ("pricing", "price", "prices", "plans", "plan", "preise", "preis", "tarife", "tarif", "tarifs",
-                "priser", "prislista", "cennik", "hinnat",
+                "priser", "prislista", "cennik", "hinnat", "cenik", "cen\u00edk", "ceny", "hinnasto", "hinnoittelu",
                 "prix", "precios", "precio", "planes", "tarifas", "prijzen", "tarieven", "prezzi", "piani",
                 "precos", "pre\u00e7os", "planos"),
     "features": ("features", "feature", "tour", "product", "how", "funktionen", "produkt", "fonctionnalites",

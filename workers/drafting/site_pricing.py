@@ -31,15 +31,22 @@ PRICE_WORD_HEADING = re.compile(r"\b(?:pricing|prices?|plans|preise?|precios?|ta
 
 
 def _section_below(page: SitePage, heading: re.Pattern[str]) -> list[int]:
-    """Indexes of the lines under the first heading matching ``heading``, up to the next heading; else under the
-    first short line naming prices in a phrase with a price within the three lines below it."""
-    start = next((i for i, l in enumerate(page.lines) if is_heading(l) and heading.match(normalise(l).strip(" :"))), None)
-    if start is None:  # a short line naming prices ("Compare plans"), a price within the next lines
-        start = next((i for i, l in enumerate(page.lines[:-1]) if len(words(l)) <= 8
-                      and PRICE_WORD_HEADING.search(normalise(l)) and any(has_price(x) for x in page.lines[i + 1:i + 4])),
-                     None)
-    if start is None:
-        return []
+    """Indexes of the lines under the first heading matching ``heading`` whose section names a price (a listing's
+    "Pricing" over one line of summary, and again over the plans), else under the first such heading, up to the
+    next section's heading; else under the first short line naming prices in a phrase with a price within the
+    three lines below it."""
+    starts = [i for i, l in enumerate(page.lines) if is_heading(l) and heading.match(normalise(l).strip(" :"))]
+    sections = [_section_from(page, start) for start in starts]
+    priced = next((section for section in sections if any(has_price(page.lines[i]) for i in section)), None)
+    if priced is not None or sections:
+        return priced if priced is not None else sections[0]
+    start = next((i for i, l in enumerate(page.lines[:-1]) if len(words(l)) <= 8
+                  and PRICE_WORD_HEADING.search(normalise(l)) and any(has_price(x) for x in page.lines[i + 1:i + 4])),
+                 None)
+    return _section_from(page, start) if start is not None else []
+
+
+def _section_from(page: SitePage, start: int) -> list[int]:
     found: list[int] = []
     for index in range(start + 1, len(page.lines)):
         line = page.lines[index]
@@ -74,8 +81,11 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
     model: tuple[str, list[tuple[SitePage, str]]] | None = None
     free_software = next(((p, l) for p, l, c in cues if {"open source", "free"} <= c and not _FOR_OPEN_SOURCE.search(l)), None)
     licensed = next(((p, l) for p, l, c in cues if "free" in c and _LICENCE.search(l)), None)
+    unpriced = not any(has_price(l) for _, l in lines)  # "we'll send you a quote": the invitation is the summary
     if "freemium" in hits:
         model = ("freemium", [hits["freemium"]])
+    elif unpriced and "contact" in hits and not hits.keys() & {"free plan", "free trial", "open source"}:
+        model = ("contact", [hits["contact"]])  # "un devis sur mesure, sous forme d'abonnement annuel": a quote
     elif licensed:  # the free edition is the software under its licence: "Gratuit (AGPL-3.0)", a hosted one beside it
         model = ("open source", [licensed])
     elif "free plan" in hits and priced:  # an "Open Source" plan that is free for public repositories is a free plan
@@ -94,7 +104,6 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
         model = (single, [hits[single]]) if single else None
     model_candidate = candidate(model[0], [p.text_evidence(l) for p, l in model[1]]) if model else None
     summary: list[tuple[SitePage, str]] = []
-    unpriced = not any(has_price(l) for _, l in lines)  # "we'll send you a quote": the invitation is the summary
     for p, line, line_cues in cues:
         # a long paragraph is read sentence by sentence: "… ab 12 € im Monat nutzen; …" without the rest
         pieces = [(line, line_cues)] if len(line) <= 200 else [(x, pricing_cues(x)) for x in _SENTENCE_BREAK.split(line)]

@@ -46,7 +46,9 @@ PRICE = re.compile(
     r"(?:[$\u20ac\u00a3\u00a5\u20b9]\s?\d[\d,.]*(?:\s?[kK])?)"
     # currency codes and signs written before the amount: "CHF 12", "R49" (rand, two digits or more), "kr 99"
     r"|(?:\b(?:chf|usd|eur|gbp|sek|nok|dkk|zar|kr|z\u0142)\s?\d[\d,.]*)|(?:\bR\s?\d{2,}[\d,.]*)"
-    r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|zar|kr|z\u0142|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
+    # the Peruvian sol "S/ 149" and "S/. 149"
+    r"|(?:\bS/\.?\s?\d[\d,.]*)"
+    r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|zar|kr|z\u0142|k\u010d|czk|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
     re.IGNORECASE,
 )
 _FREE_TRIAL = re.compile(
@@ -65,6 +67,8 @@ _SUBSCRIPTION_CUES = (
     "pro monat", "und monat", "im monat", "monatlich", "/monat", "pro jahr", "j\u00e4hrlich", "abonnement",
     "al mes", "/mes", "por mes", "y mes", "mensual", "al a\u00f1o", "anual", "suscripci\u00f3n",
     "par mois", "/mois", "mensuel", "par an", "annuel",
+    # Czech and Finnish: "490 Kč měsíčně", "29 €/kk"
+    "m\u011bs\u00ed\u010dn\u011b", "za m\u011bs\u00edc", "/m\u011bs\u00edc", "ro\u010dn\u011b", "/kk", "kuukaudessa", "kuukausi",
     "per maand", "/maand", "per jaar", "maandelijks", "jaarlijks", "abonnement",
     "al mese", "/mese", "all'anno", "mensile", "annuale", "abbonamento",
     "por m\u00eas", "/m\u00eas", "por ano", "mensal", "assinatura",
@@ -95,6 +99,8 @@ _FREE_PLAN_CUES = (
     # a free licence for some uses, paid for others ("free for personal use, £39 per year for work")
     "free for personal use", "free for non-commercial use", "free for private use", "kostenlos f\u00fcr private",
     "gratuit pour un usage personnel", "gratis para uso personal", "gratuito per uso personale",
+    # free below a threshold, paid above it ("free until your organization raises $10,000 a year")
+    "free until you", "free until your",
     "app ist kostenlos", "bleibt kostenlos", "la app es gratis", "la app es gratuita", "l'app est gratuite",
     "reste gratuit", "blijft gratis",
     # a free allowance, then paying: "Free for up to 5 users", "Kostenlos bis 50 Rechnungen"
@@ -108,6 +114,7 @@ _CONTACT_CUES = (
     "sprechen sie uns an", "sur devis", "nous contacter", "contactez-nous", "a consultar", "cont\u00e1ctanos",
     "contactar con ventas", "solicita una cotizaci\u00f3n", "presupuesto a medida", "op aanvraag", "neem contact op",
     "su richiesta", "contattaci", "sob consulta", "fale conosco",
+    "devis sur mesure", "demander un devis", "receives a quote", "individuelles angebot", "cotizaci\u00f3n a medida",
     "send you a quote", "price on request", "kontakta oss", "kontakt os", "kontakt oss", "skontaktuj si\u0119", "pricing on request", "don't publish a price", "do not publish a price",
 )
 _FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita", "gr\u00e1tis")

@@ -30,6 +30,7 @@ from .regions import (
     is_boilerplate,
     logo_sources,
     refresh_target,
+    hide_by_utility_classes,
     reveal_disclosures,
     reveal_slides,
 )
@@ -142,6 +143,7 @@ def _parse(html: str) -> lxml.html.HtmlElement | None:
     if not isinstance(root, lxml.html.HtmlElement):
         return None
     hide_by_stylesheet(root)  # the page's own <style> rules hiding elements, applied before anything is read
+    hide_by_utility_classes(root)  # hidden at every screen size by Elementor, Bootstrap or Tailwind classes
     hide_permalinks(root)
     reveal_disclosures(root)  # an accordion's collapsed answers, opened by a click
     reveal_slides(root)  # a carousel's slides off screen

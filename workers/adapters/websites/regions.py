@@ -69,6 +69,28 @@ def hide_by_stylesheet(root: lxml.html.HtmlElement) -> None:
 _PERMALINK_GLYPHS = frozenset({"\u00b6", "#", "\u00a7", "\U0001f517", "\u2693"})
 
 
+_ELEMENTOR_HIDDEN = frozenset({"elementor-hidden-desktop", "elementor-hidden-tablet", "elementor-hidden-mobile"})
+# a class that shows the element again from some screen size on: Bootstrap "d-md-block", Tailwind "md:flex"
+_SHOWN_FROM = re.compile(r"^(?:d-(?:sm|md|lg|xl|xxl)-(?:block|flex|inline|inline-block|inline-flex|grid|table)"
+                         r"|(?:sm|md|lg|xl|2xl):(?:block|flex|inline|inline-block|inline-flex|grid|table|contents))$")
+
+
+def hide_by_utility_classes(root: lxml.html.HtmlElement) -> None:
+    """Mark elements hidden at every screen size by a framework's utility classes, whose rules live in a
+    stylesheet we do not fetch: Elementor's "hidden on desktop, tablet and mobile", Bootstrap's ``d-none`` and
+    Tailwind's ``hidden`` with no class showing them again from some size on."""
+    for element in root.iter():
+        if not isinstance(element.tag, str) or element.tag in ("html", "body"):
+            continue
+        tokens = set((element.get("class") or "").split())
+        if not tokens:
+            continue
+        hidden = _ELEMENTOR_HIDDEN <= tokens or (
+            bool(tokens & {"d-none", "hidden"}) and not any(_SHOWN_FROM.match(t) for t in tokens))
+        if hidden:
+            element.set("hidden", "")
+
+
 def hide_permalinks(root: lxml.html.HtmlElement) -> None:
     """Heading permalinks of docs themes ("Install\u00b6"): a glyph linking to its own heading is not content."""
     for anchor in root.iter("a"):

@@ -41,6 +41,8 @@ KEYWORD_WEIGHTS: dict[str, int] = {
     # Swedish, Danish, Norwegian, Polish
     "priser": 10, "funktioner": 9, "oss": 8, "fragor": 6, "fr\u00e5gor": 6, "cennik": 10, "nas": 6,
     "ons": 8, "funkcje": 9, "pytania": 6,
+    # Czech and Finnish
+    "cenik": 10, "cen\u00edk": 10, "ceny": 9, "hinnasto": 10, "hinnat": 10, "hinnoittelu": 10,
 }
 MAX_CANDIDATES = 2_000
 

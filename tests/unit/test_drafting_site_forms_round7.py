@@ -1,0 +1,126 @@
+"""Forms met on the unseen corpus's seventh round: timelines and fact sheets, founders known by their first names,
+a founder writing of the other, occupations before names, postcodes and company forms that name a country,
+utility classes that hide, quote-only and threshold pricing, sentences saying what a product is not.
+
+Like ``test_drafting_site_forms.py``: small pages through the crawler's own extraction, every draft gated by
+``verify()`` (nothing dropped), so each value asserted here is one whose quotes the gate accepted.
+"""
+
+from __future__ import annotations
+
+from tests.fixtures.drafting_forms import draft, founders, page
+from workers.drafting.countries import countries_indicated
+from workers.drafting.vocab import pricing_cues
+
+
+def test_a_timelines_year_over_its_founding_event_and_a_fact_sheets_label() -> None:
+    timeline = draft({"/": page("<h1>Quarryline</h1>", title="Quarryline"), "/about": page(
+        "<h2>Our story</h2><p>2019</p><p>Marisol Ybarra loses a delay claim.</p><p>2021</p>"
+        "<p>Marisol Ybarra and Caleb Whitacre found Quarryline in Denver.</p>")})
+    assert timeline.value("founded_year") == "2021"
+    assert set(founders(timeline)) == {"Marisol Ybarra", "Caleb Whitacre"}
+    sheet = draft({"/": page("<h1>Wheelwright</h1>", title="Wheelwright"), "/press": page(
+        "<h2>Fact sheet</h2><dl><dt>Founded</dt><dd>2020, Leeds</dd></dl>")})
+    assert sheet.value("founded_year") == "2020"
+
+
+def test_a_timeline_sentence_in_the_present_tense_gives_year_and_founders_without_their_occupations() -> None:
+    result = draft({"/": page("<h1>Hufschlag</h1>", title="Hufschlag", lang="de"), "/ueber-uns": page(
+        "<p>2020 Tierärztin Carola Bredemeier und Softwareentwickler Jannik Oltmanns gründen Hufschlag.</p>"
+        "<h3>Dr. Carola Bredemeier</h3><p>Gründerin, Geschäftsführerin</p>"
+        "<h3>Jannik Oltmanns</h3><p>Gründer, Technik</p>", lang="de")})
+    assert result.value("founded_year") == "2020"
+    assert founders(result) == {"Carola Bredemeier": "Gründerin, Geschäftsführerin", "Jannik Oltmanns": "Gründer, Technik"}
+
+
+def test_first_names_with_their_roles_after_the_full_names() -> None:
+    result = draft({"/": page("<h1>Chasqui</h1>", title="Chasqui", lang="es"), "/blog/historia": page(
+        "<p>En 2022, Renzo Quispe tenía una empresa de mensajería. Su amiga Daniela Paredes, ingeniera, lo ayudó.</p>"
+        "<p>Así empezó todo, cuenta Daniela, cofundadora y CTO. Renzo, cofundador y CEO, sigue repartiendo.</p>",
+        lang="es")})
+    assert founders(result) == {"Daniela Paredes": "Cofundadora y CTO", "Renzo Quispe": "Cofundador y CEO"}
+
+
+def test_a_founder_writing_of_the_other_over_two_paragraphs() -> None:
+    result = draft({"/": page("<h1>Lamplighter</h1>", title="Lamplighter"), "/blog/why": page(
+        "<p>Tobias Renfro and I met on the board of a literacy program.</p>"
+        "<p>In 2023 we left our jobs and founded Lamplighter. Tobias builds the product as CTO.</p>")})
+    assert founders(result) == {"Tobias Renfro": "CTO"}
+    assert result.value("founded_year") == "2023"
+
+
+def test_founding_years_and_founders_in_czech_and_finnish() -> None:
+    czech = draft({"/": page("<h1>Volant</h1>", title="Volant", lang="cs"), "/o-nas": page(
+        "<p>Volant jsme založili v roce 2021 v Brně.</p><h3>Jana Dvořáková</h3><p>spoluzakladatelka, jednatelka</p>",
+        lang="cs")})
+    assert czech.value("founded_year") == "2021"
+    assert founders(czech) == {"Jana Dvořáková": "spoluzakladatelka, jednatelka"}
+    finnish = draft({"/": page("<h1>Kinos</h1><p>Kinos syntyi Oulussa talvella 2021.</p>"
+                               "<p>Ville Kemppainen, perustaja, toimitusjohtaja</p>", lang="fi")})
+    assert finnish.value("founded_year") == "2021"
+    assert founders(finnish) == {"Ville Kemppainen": "perustaja, toimitusjohtaja"}
+
+
+def test_postcodes_and_company_forms_of_one_country() -> None:
+    assert [code for _, code in countries_indicated("Halifax, NS B3J 3N4")] == ["CA"]
+    assert "GB" in [code for _, code in countries_indicated("Foundry Street, Leeds LS11 5QP")]
+    assert [code for _, code in countries_indicated("Kinos Oy · Kauppurienkatu 23, 90100 Oulu")] == ["FI"]
+    assert countries_indicated("Call 0800 123 4567 or read version 2 OF 3") == []
+    british = draft({"/": page("<h1>Wheelwright</h1>", title="Wheelwright"), "/contact": page(
+        "<h1>Contact</h1><p>Round Foundry Media Centre, Foundry Street, Leeds LS11 5QP</p>")})
+    assert (british.value("city"), british.value("country")) == ("Leeds", "GB")
+    canadian = draft({"/": page("<h1>Gleaner</h1><h2>Developer</h2><p>1801 Hollis Street, Suite 1200</p>"
+                                "<p>Halifax, NS B3J 3N4</p><p>Canada</p>")})
+    assert (canadian.value("city"), canadian.value("country")) == ("Halifax", "CA")
+
+
+def test_a_town_with_its_river_in_brackets_and_a_district_before_the_town() -> None:
+    german = draft({"/": page("<h1>Hufschlag</h1>", title="Hufschlag", lang="de"), "/impressum": page(
+        "<h1>Impressum</h1><p>Hufschlag Software GmbH</p><p>Lindhooper Straße 61</p><p>27283 Verden (Aller)</p>"
+        "<p>Deutschland</p>", lang="de")})
+    assert (german.value("city"), german.value("country")) == ("Verden", "DE")
+    peruvian = draft({"/": page("<h1>Chasqui</h1><footer><p>Chasqui · Av. José Larco 1150, of. 604, Miraflores, Lima"
+                                "</p></footer>", lang="es")})
+    assert (peruvian.value("city"), peruvian.value("country")) == ("Lima", "PE")
+
+
+def test_a_signature_in_a_town_and_an_australian_state() -> None:
+    result = draft({"/": page("<h1>Hayloft</h1><p>— Jess Carmody, founder, from our kitchen table in Mudgee, NSW</p>")})
+    assert (result.value("city"), result.value("country")) == ("Mudgee", "AU")
+
+
+def test_text_hidden_at_every_screen_size_by_utility_classes_is_not_read() -> None:
+    result = draft({"/": page(
+        "<h1>Zapfhahn</h1><div class='elementor-element elementor-hidden-desktop elementor-hidden-tablet "
+        "elementor-hidden-mobile'><p>Zapfhahn wurde 2008 gegründet.</p></div>"
+        "<p class='d-none'>Founded in 2007.</p><p class='hidden md:block'>Zapfhahn wurde 2019 in Linz gegründet.</p>",
+        lang="de")})
+    assert result.value("founded_year") == "2019"
+
+
+def test_a_quote_only_price_and_a_free_tier_below_a_threshold() -> None:
+    quote = draft({"/": page("<h1>Grelot</h1>", title="Grelot", lang="fr"), "/tarifs/": page(
+        "<h1>Tarifs</h1><p>Chaque commune reçoit un devis sur mesure, sous forme d’abonnement annuel.</p>", lang="fr")})
+    assert quote.value("pricing_model") == "contact"
+    assert "free plan" in pricing_cues("Lamplighter is free until your organization raises $10,000 a year.")
+    czech = draft({"/": page("<h1>Volant</h1>", title="Volant", lang="cs"), "/cenik": page(
+        "<h1>Ceník</h1><p>Autoškola: 490 Kč měsíčně za instruktora.</p>", lang="cs")})
+    assert czech.value("pricing_model") == "subscription"
+    assert czech.value("pricing_summary") == "Autoškola: 490 Kč měsíčně za instruktora."
+
+
+def test_the_pricing_heading_whose_section_has_prices() -> None:
+    result = draft({"/": page("<h1>Gleaner</h1><h2>Pricing</h2><p>Free plan available.</p><h2>About this app</h2>"
+                              "<p>Gleaner tells shoppers when a product is back.</p><h2>Pricing</h2><h3>Growth</h3>"
+                              "<p>$14.99 / month</p>", title="Gleaner")})
+    assert "$14.99 / month" in str(result.value("pricing_summary"))
+
+
+def test_a_sentence_saying_what_the_product_is_not_stays_out_of_the_description() -> None:
+    result = draft({"/": page("<h1>Tanager</h1><p>Tanager is an offline-first app for ecological field surveys.</p>"
+                              "<p>Tanager has no blockchain, no tokens and no badges for volunteers.</p>"
+                              "<blockquote>\u201cOur supers finish their logs before they leave.\u201d</blockquote>"
+                              "<p>Dolores Achterberg</p><p>Project Executive, Redstone Flatwork Co.</p>", title="Tanager")})
+    description = str(result.value("description"))
+    assert "offline-first" in description
+    assert "blockchain" not in description and "Redstone" not in description
