@@ -124,3 +124,26 @@ def test_a_sentence_saying_what_the_product_is_not_stays_out_of_the_description(
     description = str(result.value("description"))
     assert "offline-first" in description
     assert "blockchain" not in description and "Redstone" not in description
+
+
+def test_a_product_tours_tabs_are_its_features() -> None:
+    result = draft({"/": page(
+        "<h1>Quarryline</h1><h2>One app from the first stake to the last pour</h2><div role='tablist'>"
+        "<a role='tab' aria-controls='p1' aria-selected='true' style='display:block'>Voice-to-log daily reports</a>"
+        "<a role='tab' aria-controls='p2' style='display:block'><div>Pour scheduler</div></a>"
+        "<a role='tab' aria-controls='p3'><div>Ticket capture</div></a></div>"
+        "<div role='tabpanel' id='p1'><p>Talk through the day on the drive home.</p></div>"
+        "<div role='tabpanel' id='p2' hidden><p>Book pumps and inspections on one calendar.</p></div>"
+        "<div role='tabpanel' id='p3' hidden><p>Snap the batch ticket when the truck arrives.</p></div>",
+        title="Quarryline")})
+    assert result.value("features") == ["Voice-to-log daily reports", "Pour scheduler", "Ticket capture"]
+
+
+def test_a_letter_signed_by_two_founders_and_a_role_given_by_first_name_on_the_next_line() -> None:
+    signed = draft({"/": page("<h1>Hayloft</h1><p>Thanks for reading.</p>"
+                              "<p>— Jess Carmody &amp; Tom Haverfield, founders, from our kitchen table</p>", title="Hayloft")})
+    assert founders(signed) == {"Jess Carmody": "Founders", "Tom Haverfield": "Founders"}
+    next_line = draft({"/": page("<h1>Quaywise</h1>", title="Quaywise"), "/about/": page(
+        "<p>Quaywise was founded in 2019 by Greta Lindqvist, who ran content teams for ten years.</p>"
+        "<p>Today we are a small team. Greta is still our founder and managing director.</p>", title="Quaywise")})
+    assert founders(next_line) == {"Greta Lindqvist": "Founder"}

@@ -55,6 +55,7 @@ from .site_lists import (
     feature_grid,
     feature_table,
     lead_run,
+    tab_list,
     inline_list,
     list_after_heading,
 )
@@ -197,7 +198,8 @@ class _Reader:
         out["tagline"] = self.tagline(name, out["short_description"])
         out["description"] = self.description(name)
         out["features"] = feature_table(self.pages) or list_after_heading(
-            self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages) or lead_run(self.pages)
+            self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages) or lead_run(self.pages) \
+            or tab_list(self.pages)
         out["usps"] = list_after_heading(self.pages, USP_HEADING, ("home", "features", "about")) or inline_list(
             self.pages, USP_HEADING, ("home", "features", "about")
         ) or marked_selling_points(self.pages) or stat_blocks(self.pages) or figure_claims(self.pages)

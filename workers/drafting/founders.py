@@ -158,9 +158,13 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                 by = pair
             if by:
                 names = [by.group("first"), by.group("second")] if by is pair else _split_names(by.group("names"))
+                following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
                 for name in names:
-                    founders.append({"name": name, "title": _role_in(line, name), "bio": None,
-                                     "evidence": [page.text_evidence(line)]})
+                    title, evidence = _role_in(line, name), [page.text_evidence(line)]
+                    if title is None and re.search(rf"\b{re.escape(name.split()[0])}\b", following):
+                        title = _own_role_in(following, name)  # "Greta is still our founder and managing director"
+                        evidence += [page.text_evidence(following)] if title else []
+                    founders.append({"name": name, "title": title, "bio": None, "evidence": evidence})
                 continue
             founders.extend(_mentioned(page, index, product_name))
     for page in ordered:  # a footer's sentence naming the maker: "Pinwheel is made by Ines Okafor, founder and ..."
@@ -204,6 +208,10 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
 # "— Anna Berg, co-founder": a signature under a letter or a press quote
 _SIGNATURE_DASH = re.compile(r"^[\u2014\u2013-]\s*(?=[A-Z\u00c0-\u00de])")
 _TITLE_AND = r"(?:\s+(?:and|&|und|et|y|e)\s+(?:[A-Z]{2,4}\b|chief [a-z]+ officer|[\w\u00c0-\u024f-]+))?"
+# A letter signed by its founders: "— Jess Carmody & Tom Haverfield, founders, from our kitchen table in Mudgee"
+SIGNED_BY_FOUNDERS = re.compile(
+    rf"^[\u2014\u2013-]\s*(?P<names>{NAME}(?:\s*(?:&|and|und|et|y|e|en|och)\s*{NAME})+),\s+(?P<title>(?i:{FOUNDER_TITLE}))\b"
+)
 # A founder named in passing: "said Anna Berg, co-founder and CEO of Acme", "Anna Berg, Mitgründerin von Acme, sagt"
 APPOSITIVE_FOUNDER = re.compile(
     rf"(?P<name>{NAME}),\s+(?P<title>(?:(?i:the|our|its|der|die|le|la|el|il)\s+)?(?i:{FOUNDER_TITLE}){_TITLE_AND})"
@@ -247,6 +255,11 @@ def _mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]
         title = match.group("title").strip()
         found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
                       "evidence": [page.text_evidence(line)]})
+    signed = SIGNED_BY_FOUNDERS.match(line)
+    if signed:
+        title = signed.group("title")
+        found.extend({"name": name, "title": title[0].upper() + title[1:], "bio": None,
+                      "evidence": [page.text_evidence(line)]} for name in _split_names(signed.group("names")))
     for match in NAMES_FOUND.finditer(line):
         if product and product in normalise(match.group("what")) and not _QUOTATION.search(line):
             found.extend({"name": name, "title": None, "bio": None, "evidence": [page.text_evidence(line)]}
@@ -307,6 +320,15 @@ def _role_in(line: str, name: str) -> str | None:
         return None
     word = shared.group("title") if own else shared.group(0)
     return word[0].upper() + word[1:]  # as written ("Co-founders"): the gate finds a title in its quote
+
+
+def _own_role_in(line: str, name: str) -> str | None:
+    """The founder word or leader's role a line gives this person by first name, as written; None otherwise."""
+    first = re.escape(name.split()[0])
+    own = re.search(rf"\b{first}\b[^.!?;]{{0,40}}?\b(?P<title>(?i:{FOUNDER_TITLE}|{EXECUTIVE_ROLE}))\b", line)
+    if own is None:
+        return None
+    return own.group("title")[0].upper() + own.group("title")[1:]
 
 
 def _table_row_founder(line: str) -> tuple[str, str] | None:

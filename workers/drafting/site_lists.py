@@ -197,6 +197,22 @@ def lead_run(pages: list[SitePage]) -> Candidate | None:
     return None
 
 
+MIN_TABS = 3
+
+
+def tab_list(pages: list[SitePage]) -> Candidate | None:
+    """Features as a product tour's tabs: three or more short labels of one tab list (the crawler's ``tabs``),
+    each shown as a line of the page."""
+    for page in of_kind(pages, "home") + of_kind(pages, "features"):
+        for labels in page.page.structured.get("tabs") or []:
+            if not isinstance(labels, list):
+                continue
+            shown = [l for l in labels if isinstance(l, str) and 1 <= len(words(l)) <= 8 and l in page.lines]
+            if len(shown) >= MIN_TABS and len(shown) == len(labels):
+                return candidate(shown[:20], [page.text_evidence(l) for l in shown[:20]])
+    return None
+
+
 _ICON = re.compile(r"^[^\w\"'\u201c\u201e\u00ab\u2018(\u00bf\u00a1$\u20ac\u00a3]+\s+(?=\w)")
 
 

@@ -282,7 +282,7 @@ def _links(root: lxml.html.HtmlElement, base_url: str) -> Iterator[tuple[str, st
 def _empty_structured() -> dict[str, Any]:
     return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": [], "emails": [], "embeds": [],
             "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "", "site_tagline": "", "selling_points": [], "tables": [],
-            "leads": []}
+            "leads": [], "tabs": []}
 
 
 def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[str, Any]:
@@ -304,6 +304,7 @@ def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[s
     result["selling_points"] = _selling_point_lines(root)
     result["tables"] = _tables(root)
     result["leads"] = _leads(root)
+    result["tabs"] = _tab_labels(root)
     return result
 
 
@@ -368,6 +369,28 @@ def _headline(root: lxml.html.HtmlElement) -> str:
         if text:
             return text[:300]
     return ""
+
+
+MAX_TAB_LISTS = 10
+
+
+def _tab_labels(root: lxml.html.HtmlElement) -> list[list[str]]:
+    """The labels of each tab list (``role="tablist"`` holding ``role="tab"`` elements): a product tour's tabs
+    name what it does ("Voice-to-log daily reports", "Pour scheduler", ...)."""
+    lists: list[list[str]] = []
+    for tablist in root.iter():
+        if len(lists) >= MAX_TAB_LISTS:
+            break
+        if not isinstance(tablist.tag, str) or (tablist.get("role") or "").strip().lower() != "tablist":
+            continue
+        if _hidden_by_ancestor(tablist) or _is_hidden(tablist):
+            continue
+        labels = [_normalise(_visible_text_of(tab)) for tab in tablist.iter()
+                  if isinstance(tab.tag, str) and (tab.get("role") or "").strip().lower() == "tab" and not _is_hidden(tab)]
+        labels = [label for label in labels if label]
+        if labels:
+            lists.append(labels[:20])
+    return lists
 
 
 MAX_LEADS = 60
