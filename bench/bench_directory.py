@@ -2,8 +2,8 @@
 
 One run, on a scratch database it creates and drops:
 
-1. generates listings through the batched creation command (live, one launch
-   week), plus some votes through cast_vote;
+1. generates listings through the batched creation command (live, in one launch
+   week, or spread over `--weeks` weeks), plus some votes through cast_vote;
 2. catches every projection up in this process and reports events/s;
 3. times typo queries in-process against the search query (p50/p95/p99);
 4. starts `launchdir serve` in its own process and times the same queries over
@@ -24,7 +24,7 @@ import random
 import statistics
 import time
 from contextlib import nullcontext
-from datetime import datetime, timezone
+from datetime import date, datetime, timedelta, timezone
 from urllib.parse import urlencode
 from pathlib import Path
 
@@ -99,7 +99,17 @@ def _line(label: str, values: list[float]) -> str:
             f"p99 {_pct(values, 99):6.2f} ms   n={len(values)}")
 
 
-def generate(c, listings: int, votes: int, batch: int = 1000) -> tuple[float, int]:  # type: ignore[no-untyped-def]
+LAST_WEEK = date(2026, 11, 16)
+
+
+def week_of(start: int, listings: int, weeks: int) -> str:
+    """The launch week of the listing at `start`: the listings spread evenly over `weeks` weeks ending with the week
+    of 2026-11-16, oldest first (one week puts them all into that week)."""
+    back = weeks - 1 - (start * weeks // max(listings, 1))
+    return (LAST_WEEK - timedelta(weeks=back)).isoformat()
+
+
+def generate(c, listings: int, votes: int, batch: int = 1000, weeks: int = 1) -> tuple[float, int]:  # type: ignore[no-untyped-def]
     from aggregates.base import Meta
     from commands import community
     from commands import listing as listing_cmd
@@ -112,10 +122,12 @@ def generate(c, listings: int, votes: int, batch: int = 1000) -> tuple[float, in
     vocabulary = _vocabulary(rng)
     started = time.perf_counter()
     ids: list[int] = []
-    for start in range(0, listings, batch):
+    step = max(1, min(batch, listings // weeks)) if weeks > 1 else batch  # a batch never spans two weeks
+    for start in range(0, listings, step):
         cmds = [listing_cmd.CreateListing(profile=_profile(rng, i, vocabulary), categories=[rng.choice(categories)], source="demo")
-                for i in range(start, min(listings, start + batch))]
-        ids += [m.listing_id for m in listing_cmd.create_listings_batch(c.store, cmds, meta, publish_week="2026-11-16")]
+                for i in range(start, min(listings, start + step))]
+        ids += [m.listing_id for m in listing_cmd.create_listings_batch(c.store, cmds, meta,
+                                                                        publish_week=week_of(start, listings, weeks))]
     for n in range(votes):
         community.cast_vote(c.store, ids[int(rng.paretovariate(1.2)) % len(ids)], f"voter-{n}", meta)
     return time.perf_counter() - started, c.store.position()
@@ -193,6 +205,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--listings", type=int, default=100_000)
     parser.add_argument("--votes", type=int, default=3000)
+    parser.add_argument("--weeks", type=int, default=1,
+                        help="launch weeks the listings spread over, ending with the week of 2026-11-16 (520: ten "
+                             "years of about 190 launches a week)")
     parser.add_argument("--seconds", type=float, default=20.0, help="load duration per endpoint")
     parser.add_argument("--connections", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=10, help="rounds over the typo queries")
@@ -211,8 +226,8 @@ def main() -> None:
             if args.database:
                 print(f"directory benchmark on an existing database ({c.store.position()} events)")
             else:
-                took, head = generate(c, args.listings, args.votes)
-                print(f"directory benchmark: {args.listings} listings, {args.votes} votes")
+                took, head = generate(c, args.listings, args.votes, weeks=args.weeks)
+                print(f"directory benchmark: {args.listings} listings over {args.weeks} launch week(s), {args.votes} votes")
                 print(f"  generated {head} events in {took:.1f} s ({head / took:.0f} events/s appended, batched commands)")
             catch_up(c)
             if args.keep:
