@@ -147,3 +147,88 @@ def test_a_letter_signed_by_two_founders_and_a_role_given_by_first_name_on_the_n
         "<p>Quaywise was founded in 2019 by Greta Lindqvist, who ran content teams for ten years.</p>"
         "<p>Today we are a small team. Greta is still our founder and managing director.</p>", title="Quaywise")})
     assert founders(next_line) == {"Greta Lindqvist": "Founder"}
+
+
+# --- round 8 -------------------------------------------------------------------------------------------
+
+
+def test_founders_in_a_signature_with_a_title_phrase_or_a_title_line_below() -> None:
+    phrase = draft({"/": page("<h1>Godille</h1><p>Merci.</p>"
+                              "<p>— Mathilde Giraud &amp; Bastien Giraud, moniteurs et fondateurs de Godille</p>",
+                              title="Godille", lang="fr")})
+    assert founders(phrase) == {"Mathilde Giraud": "Moniteurs et fondateurs de Godille",
+                                "Bastien Giraud": "Moniteurs et fondateurs de Godille"}
+    below = draft({"/": page("<h1>Riddlewick</h1>", title="Riddlewick"), "/letter": page(
+        "<p>We wrote the first version for ourselves.</p><p>— Maya Okonkwo &amp; Theo Lindqvist</p>"
+        "<p>Co-founders, Riddlewick</p>", title="Riddlewick")})
+    assert founders(below) == {"Maya Okonkwo": "Co-founders", "Theo Lindqvist": "Co-founders"}
+
+
+def test_a_first_name_in_a_timeline_completed_from_the_line_before() -> None:
+    result = draft({"/": page("<h1>Proofsheet</h1>", title="Proofsheet"), "/our-story/": page(
+        "<p>Ruth Ellery runs the quoting desk at a family print shop.</p><p>2018</p>"
+        "<p>Ruth and Sanjay Patel, a developer, found Proofsheet as co-founders.</p>", title="Proofsheet")})
+    assert founders(result) == {"Ruth Ellery": "Co-founders", "Sanjay Patel": "Co-founders"}
+
+
+def test_founded_in_a_place_and_a_year_by_with_roles_said_later() -> None:
+    result = draft({"/": page("<h1>Reeltext</h1>", title="Reeltext"), "/press": page(
+        "<p>Reeltext was founded in Montréal in 2021 by Léa Tremblay, a former subtitle editor who is now CEO, and "
+        "Arjun Mehta, CTO, who spent eight years on video players.</p>", title="Reeltext")})
+    assert founders(result) == {"Léa Tremblay": "CEO", "Arjun Mehta": "CTO"}
+
+
+def test_a_denied_model_is_no_cue_and_self_hosting_free_is_open_source() -> None:
+    assert "free plan" not in pricing_cues("There is no free plan; we are happy to set up a pilot.")
+    assert "subscription" not in pricing_cues("Pas d\u2019abonnement : Rideau prend 0,49 \u20ac par billet vendu.")
+    assert "free plan" not in pricing_cues("CA$35 per editor per month. Reviewers and clients are free and unlimited.")
+    assert pricing_cues("Self-hosting stays free.") == {"open source"}
+
+
+def test_a_tab_panel_not_selected_stays_hidden() -> None:
+    result = draft({"/": page("<h1>Riddlewick</h1>", title="Riddlewick"), "/pricing": page(
+        "<h1>Pricing</h1><div role='tablist'><button role='tab' aria-controls='m' aria-selected='true'>Monthly</button>"
+        "<button role='tab' aria-controls='y' aria-selected='false'>Annual</button></div>"
+        "<div role='tabpanel' id='m'><p>Venue $49 per room / month</p></div>"
+        "<div role='tabpanel' id='y' hidden><p>$39 per room / month, billed yearly</p></div>", title="Riddlewick")})
+    assert "$39" not in str(result.value("pricing_summary"))
+    assert "$49" in str(result.value("pricing_summary"))
+
+
+def test_addresses_with_a_street_or_region_after_the_town_and_a_us_state_and_zip() -> None:
+    hungarian = draft({"/": page("<h1>Borravaló</h1><footer><p>Borravaló Kft. · 1075 Budapest, Kazinczy utca 14. · "
+                                 "szia@borravalo.example</p></footer>", title="Borravaló", lang="hu")})
+    assert (hungarian.value("city"), hungarian.value("country")) == ("Budapest", "HU")
+    french = draft({"/": page("<h1>Godille</h1><p>Godille · 73700 Bourg-Saint-Maurice, Savoie · piste@godille.example</p>",
+                              title="Godille", lang="fr")})
+    assert french.value("city") == "Bourg-Saint-Maurice"
+    american = draft({"/": page("<h1>Riddlewick</h1><p>Riddlewick LLC</p><p>Columbus, OH 43201</p>", title="Riddlewick")})
+    assert (american.value("city"), american.value("country")) == ("Columbus", "US")
+
+
+def test_a_site_builders_badge_is_no_place_and_a_logo_is_an_image_showing_the_name() -> None:
+    result = draft({"/": page("<h1>Vandkant</h1><img src='https://cdn.example/Qm7.svg' alt='Vandkant'>"
+                              "<p>Vandkant ApS · Papirfabrikken 24 · 8600 Silkeborg</p><p>Made in Framer</p>",
+                              title="Vandkant", lang="da")})
+    assert result.value("city") == "Silkeborg"
+    assert result.value("logo_url") == "https://cdn.example/Qm7.svg"
+
+
+def test_a_comparison_table_naming_the_product_gives_its_features() -> None:
+    result = draft({"/": page(
+        "<h1>Reeltext</h1><h2>What changes when your team moves to Reeltext</h2><table>"
+        "<tr><th></th><th>Desktop editor</th><th>Reeltext</th></tr>"
+        "<tr><td>Shot-change snapping</td><td>Manual</td><td>Cues snap to shot changes</td></tr>"
+        "<tr><td>Style-guide checks</td><td>A printed checklist</td><td>Checked as you type</td></tr></table>",
+        title="Reeltext")})
+    assert result.value("features") == ["Shot-change snapping", "Style-guide checks"]
+
+
+def test_hungarian_pricing_page_founders_and_year() -> None:
+    result = draft({"/": page("<h1>Borravaló</h1>", title="Borravaló", lang="hu"),
+                    "/arak": page("<h1>Árak</h1><h3>Bisztró</h3><p>9 900 Ft / hó</p>", title="Borravaló", lang="hu"),
+                    "/rolunk": page("<p>A Borravalót 2023-ban alapította Budapesten két volt vendéglátós.</p>"
+                                    "<p>Kovács Réka – társalapító, ügyvezető</p>", title="Borravaló", lang="hu")})
+    assert result.value("pricing_model") == "subscription"
+    assert result.value("founded_year") == "2023"
+    assert founders(result) == {"Kovács Réka": "társalapító, ügyvezető"}

@@ -50,13 +50,20 @@ _ADDRESS_PAGES = ("imprint", "contact", "about")
 # "Florianópolis – SC, Brasil", "Florianópolis/SC": a state code after a dash or slash is one more address part
 _STATE_AFTER_DASH = re.compile(r"(?:\s+[\u2013\u2014-]\s+|/)(?=[A-Z]{2}\b)")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00de])")
-_FULL_ADDRESS = re.compile(r"\d+\w?,\s*(?:\d{4,5}|\d{4}\s?[A-Z]{2})\s+[A-Z]")  # "Keizersgracht 241, 1016 EA Amsterdam"
+# "Keizersgracht 241, 1016 EA Amsterdam", "Papirfabrikken 24 · 8600 Silkeborg"
+_FULL_ADDRESS = re.compile(r"\d+\w?\s*[,\u00b7|]\s*(?:\d{4,5}|\d{4}\s?[A-Z]{2})\s+[A-Z]")
 
 
 def _full_address(line: str) -> bool:
-    """A line that is a postal address by its form wherever it stands: a street and a postcode, or a town with
-    its state and ZIP or postal code ("Halifax, NS B3J 3N4"), or a British town and postcode."""
-    return bool(_FULL_ADDRESS.search(line) or US_TOWN.match(line) or UK_TOWN.search(line))
+    """A line that is a postal address by its form wherever it stands: a street and a postcode, a town with its
+    state and ZIP or postal code ("Halifax, NS B3J 3N4"), a British town and postcode, or a contact line with a
+    postcode and town among its parts."""
+    if _FULL_ADDRESS.search(line) or US_TOWN.match(line) or UK_TOWN.search(line):
+        return True
+    # a contact line of three or more parts, one of them a postcode and town: "Godille · 73700 Bourg-Saint-Maurice,
+    # Savoie · piste@godille.example"
+    parts = [p.strip() for p in re.split(r"\s+[\u00b7|\u2022]\s+", line)]
+    return len(parts) >= 3 and any(re.fullmatch(r"\d{4,5}\s+" + _TOWN + r"(?:,\s*" + _TOWN + r")?", p) for p in parts)
 
 
 def address_lines(pages: list[SitePage]) -> list[tuple[SitePage, tuple[str, ...]]]:
@@ -116,6 +123,10 @@ def _read(line: str, following: str, page: SitePage, product_name: str) -> dict[
     return {}
 
 
+# "8000 Aarhus C", "1620 København V": a Danish postal district letter is not part of the town
+_DISTRICT_LETTER = re.compile(r"\s+[A-Z\u00c6\u00d8\u00c5]{1,2}$")
+
+
 def _town_of(segment: str) -> tuple[str | None, str | None]:
     """(town, country code or None) of one address segment, (None, None) when it is not a town."""
     for pattern in (US_TOWN, POSTAL_TOWN, UK_TOWN):
@@ -126,11 +137,14 @@ def _town_of(segment: str) -> tuple[str | None, str | None]:
             if raw_country and code is None:
                 if "(" in segment[match.start("country") - 3:match.start("country")]:
                     return match.group("city").rstrip("."), None  # "27283 Verden (Aller)": the river, not a country
-                continue  # "1200 Boylston Street, Suite 400": not a town and a country
+                if pattern is POSTAL_TOWN and not _STREET.search(match.group("city")):
+                    # "1075 Budapest, Kazinczy utca 14.", "73700 Bourg-Saint-Maurice, Savoie": a street or a region
+                    # after the town, no country ("1200 Boylston Street, Suite 400" is a street, refused by the caller)
+                    return _DISTRICT_LETTER.sub("", match.group("city").rstrip(".")), None
+                continue
             if pattern is UK_TOWN and code is None:
                 code = "GB"  # the postcode's form is Britain's alone
-            # "8000 Aarhus C", "1620 København V": a Danish postal district letter is not part of the town
-            return re.sub(r"\s+[A-Z\u00c6\u00d8\u00c5]{1,2}$", "", match.group("city").rstrip(".")), code
+            return _DISTRICT_LETTER.sub("", match.group("city").rstrip(".")), code
     parts = [p.strip() for p in segment.rstrip(".").split(",")]
     british = UK_TOWN.match(parts[-1]) if len(parts) > 1 else None  # "Round Foundry, Foundry Street, Leeds LS11 5QP"
     if british and not _STREET.search(british.group("city")):

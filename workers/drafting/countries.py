@@ -140,6 +140,7 @@ TOWN_COUNTRIES: dict[str, str] = {
     **{t: "MX" for t in ("ciudad de m\u00e9xico", "monterrey")},
     **{t: "AR" for t in ("buenos aires",)},
     **{t: "PE" for t in ("lima", "arequipa")},
+    **{t: "HU" for t in ("budapest", "debrecen", "szeged")},
     **{t: "UY" for t in ("montevideo",)},
     **{t: "EC" for t in ("quito", "guayaquil")},
     **{t: "CO" for t in ("bogot\u00e1", "bogota", "medell\u00edn", "medellin")},
@@ -159,6 +160,10 @@ DUTCH_POSTCODE = re.compile(r"(?<!\d)[1-9]\d{3}\s?(?!SA|SD|SS)[A-Z]{2}\s+[A-Z]")
 POLISH_POSTCODE = re.compile(r"(?<![\d-])\d{2}-\d{3}\s+[A-Z\u00c0-\u017b]")
 # "Halifax, NS B3J 3N4" (letter digit letter, digit letter digit) is Canada's form, "Leeds LS11 5QP" Britain's,
 # "Mudgee NSW 2850" (a state and four digits) Australia's
+US_STATE_ZIP = re.compile(
+    r"\b(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR"
+    r"|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC)\s+\d{5}(?:-\d{4})?\b"
+)
 CANADIAN_POSTCODE = re.compile(r"\b(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d\b")
 BRITISH_POSTCODE = re.compile(r"(?<![\w-])[A-Z]{1,2}\d[A-Z\d]?\s\d[ABD-HJLNP-UW-Z]{2}(?![\w-])")
 AUSTRALIAN_STATE = re.compile(r"\b(?:NSW|VIC|QLD|TAS|ACT|NT|WA|SA)\s+\d{4}\b|\b(?:NSW|QLD)\b")
@@ -185,7 +190,7 @@ def countries_indicated(text: str) -> list[tuple[str, str]]:
     """(what indicated it, code) for what names a country without its name: an international phone number
     ("+49 89 …"), a town of one country only ("München", "made with care in Amsterdam"), a postcode of a form
     one country uses ("3511 NR Utrecht", "30-701 Kraków", "1200-195 Lisboa", "NS B3J 3N4", "LS11 5QP",
-    "NSW 2850"), a company form used in one country ("Kinos Oy", "Pty Ltd")."""
+    "NSW 2850", "OH 43201"), a company form used in one country ("Kinos Oy", "Pty Ltd")."""
     found = phone_countries(text)
     found += [(match.group(0), TOWN_COUNTRIES[match.group(0).casefold()]) for match in _TOWN_PATTERN.finditer(text)
               if match.group(0)[:1].isupper()]  # written as a name, not a word ("Nice", not "nice")
@@ -193,6 +198,7 @@ def countries_indicated(text: str) -> list[tuple[str, str]]:
     found += [(m.group(0), "PL") for m in POLISH_POSTCODE.finditer(text)]
     found += [(m.group(0), "PT") for m in PORTUGUESE_POSTCODE.finditer(text)]
     found += [(m.group(0), "CA") for m in CANADIAN_POSTCODE.finditer(text)]
+    found += [(m.group(0), "US") for m in US_STATE_ZIP.finditer(text)]
     found += [(m.group(0), "GB") for m in BRITISH_POSTCODE.finditer(text)]
     found += [(m.group(0), "AU") for m in AUSTRALIAN_STATE.finditer(text)]
     found += [(m.group(0), code) for pattern, code in COMPANY_FORMS for m in pattern.finditer(text)]

@@ -124,7 +124,8 @@ YEAR_SENTENCE = re.compile(
     r"|zalo\u017eili|zalo\u017eil[ay]?|zalo\u017een[aoý]?|perustettiin|perustettu|perustivat|perusti|syntyi)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
-    r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,60}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company)\b"
+    r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,120}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
+    r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk)\b"
     # a timeline's year before the founders' present tense: "2020 Carola … und Jannik … gründen Hufschlag",
     # "2021 — Anaïs …, et son cousin Mathieu …, fondent Pétrin"; "In 2023 we left our jobs … and founded Lamplighter"
     r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|fondent|fundan|found|fondano|perustavat|zakl\u00e1daj\u00ed)\b"
@@ -197,9 +198,10 @@ class _Reader:
         out["short_description"] = self.short_description()
         out["tagline"] = self.tagline(name, out["short_description"])
         out["description"] = self.description(name)
+        named = self.name() if self.home is not None else None
         out["features"] = feature_table(self.pages) or list_after_heading(
             self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages) or lead_run(self.pages) \
-            or tab_list(self.pages)
+            or tab_list(self.pages) or feature_table(self.pages, str(named["value"]) if named else "")
         out["usps"] = list_after_heading(self.pages, USP_HEADING, ("home", "features", "about")) or inline_list(
             self.pages, USP_HEADING, ("home", "features", "about")
         ) or marked_selling_points(self.pages) or stat_blocks(self.pages) or figure_claims(self.pages)
@@ -521,6 +523,12 @@ class _Reader:
         for logo in self.home.page.structured.get("logos") or []:  # the header's logo image
             if isinstance(logo, str) and logo.startswith(("http://", "https://")):
                 return candidate(logo, [self.home.meta_evidence(logo)])
+        named = self.name()
+        key = normalise(str(named["value"])) if named else ""
+        for image in self.home.page.structured.get("named_images") or []:  # an image showing the name, unmarked
+            if isinstance(image, list) and len(image) == 2 and key and normalise(str(image[1])) == key \
+                    and str(image[0]).startswith(("http://", "https://")):
+                return candidate(str(image[0]), [self.home.meta_evidence(str(image[0]))])
         icons = [i for i in self.home.page.structured.get("icons") or [] if isinstance(i, str)]
         for icon in sorted(icons, key=lambda u: (u.lower().split("?")[0].endswith(".ico"), icons.index(u))):
             return candidate(icon, [self.home.meta_evidence(icon)])

@@ -66,7 +66,9 @@ NOT_PLACES = frozenset(
     "january february march april may june july august september october november december monday tuesday "
     "wednesday thursday friday saturday sunday europe asia africa america north south latin eu the a an our "
     "english german french spanish italian dutch portuguese english-speaking public beta private early "
-    "production real one two three".split()
+    "production real one two three"
+    # site builders a badge names ("Made in Framer", "Made in Webflow")
+    " framer webflow wix squarespace carrd notion figma bubble jimdo hubspot wordpress".split()
 )
 
 

@@ -31,7 +31,8 @@ FOUNDER_LINE = re.compile(
 # anos, e Marta Seixas" (`_split_names` keeps the names)
 _AND = r"(?:,|and|&|und|y|e|et|en|och|og|i)"
 _NAMES = rf"{NAME}(?:(?:,\s*[^,.!?]{{1,80}}?,)?\s*{_AND}\s*{NAME})*"
-FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+\d{{4}}\s+)?by\s+(?P<names>{_NAMES})")
+# "founded in 2019 by", "founded in Montréal in 2021 by"
+FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+[^,.;!?]{{1,40}}?\s+)?by\s+(?P<names>{_NAMES})")
 NAME_ONLY = re.compile(rf"^{NAME}$")
 NAMED = re.compile(NAME)
 # Roles in brackets after each name, several to a line: "Fernanda Ríos (cofundadora y directora general) y
@@ -210,8 +211,11 @@ _SIGNATURE_DASH = re.compile(r"^[\u2014\u2013-]\s*(?=[A-Z\u00c0-\u00de])")
 _TITLE_AND = r"(?:\s+(?:and|&|und|et|y|e)\s+(?:[A-Z]{2,4}\b|chief [a-z]+ officer|[\w\u00c0-\u024f-]+))?"
 # A letter signed by its founders: "— Jess Carmody & Tom Haverfield, founders, from our kitchen table in Mudgee"
 SIGNED_BY_FOUNDERS = re.compile(
-    rf"^[\u2014\u2013-]\s*(?P<names>{NAME}(?:\s*(?:&|and|und|et|y|e|en|och)\s*{NAME})+),\s+(?P<title>(?i:{FOUNDER_TITLE}))\b"
+    rf"^[\u2014\u2013-]\s*(?P<names>{NAME}(?:\s*(?:&|and|und|et|y|e|en|och)\s*{NAME})+),\s+"
+    rf"(?P<title>[^,.;!?]{{0,40}}?\b(?i:{FOUNDER_TITLE})\b[^,.;!?]{{0,40}})"
 )
+# The same names alone, the founder title on the line below: "— Maya Okonkwo & Theo Lindqvist" / "Co-founders, Riddlewick"
+SIGNED_NAMES = re.compile(rf"^[\u2014\u2013-]\s*(?P<names>{NAME}(?:\s*(?:&|and|und|et|y|e|en|och)\s*{NAME})+)$")
 # A founder named in passing: "said Anna Berg, co-founder and CEO of Acme", "Anna Berg, Mitgründerin von Acme, sagt"
 APPOSITIVE_FOUNDER = re.compile(
     rf"(?P<name>{NAME}),\s+(?P<title>(?:(?i:the|our|its|der|die|le|la|el|il)\s+)?(?i:{FOUNDER_TITLE}){_TITLE_AND})"
@@ -227,7 +231,8 @@ MY_COFOUNDER = re.compile(
 )
 # "2019 — Anna Berg and Li Wei found Acme in a spare room", "Anna Berg gründet Acme": the product named right after
 NAMES_FOUND = re.compile(
-    rf"(?P<names>{NAME}(?:\s+(?:and|&|und|et|y|e|en|och|i)\s+{NAME})?)\s+"
+    rf"(?P<names>(?:{NAME}|[{_UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)(?:\s+(?:and|&|und|et|y|e|en|och|i)\s+{NAME})?)"
+    rf"(?:,[^,.;!?]{{1,120}},)?\s+"
     rf"(?i:found|co-found|founds|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar)\s+"
     rf"(?P<what>[^.!?]{{1,40}})"
 )
@@ -262,8 +267,16 @@ def _mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]
                       "evidence": [page.text_evidence(line)]} for name in _split_names(signed.group("names")))
     for match in NAMES_FOUND.finditer(line):
         if product and product in normalise(match.group("what")) and not _QUOTATION.search(line):
-            found.extend({"name": name, "title": None, "bio": None, "evidence": [page.text_evidence(line)]}
-                         for name in _split_names(match.group("names")))
+            for name in _names_said(match.group("names"), page, index):
+                quote = line if name in line else f"{_line_naming(page, index, name)} {line}".strip()
+                found.append({"name": name, "title": _role_in(line, name), "bio": None,
+                              "evidence": [page.text_evidence(quote)]})
+    signed_alone = SIGNED_NAMES.match(line)
+    if signed_alone and FOUNDER_WORD.search(following) and len(following) <= 100:
+        title = following.split(",")[0].strip()
+        found.extend({"name": name, "title": title if FOUNDER_WORD.search(title) else None, "bio": None,
+                      "evidence": [page.text_evidence(f"{line} {following}")]}
+                     for name in _split_names(signed_alone.group("names")))
     for text in (line, f"{line} {following}"):
         partner = PARTNER_AND_I.search(text) if PARTNER_AND_I_START.search(line) else None
         if partner and not _QUOTATION.search(text):
@@ -283,6 +296,32 @@ def _mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]
         found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
                       "evidence": [page.text_evidence(line)]})
     return found
+
+
+def _names_said(names: str, page: SitePage, index: int) -> list[str]:
+    """The full names a list gives, a first name alone ("Ruth and Sanjay Patel …") completed from the full name
+    the page's lines before it say ("Ruth Ellery runs the quoting desk …")."""
+    full: list[str] = []
+    for part in re.split(r"\s+(?:and|&|und|et|y|e|en|och|i)\s+", names):
+        part = part.strip()
+        if NAME_ONLY.match(part):
+            full.append(part)
+            continue
+        named = _line_naming(page, index, part)
+        match = re.search(rf"\b{re.escape(part)}\s+{_NAME_WORD}(?:\s+{_NAME_WORD})?", named) if named else None
+        if match and NAME_ONLY.match(match.group(0)):
+            full.append(match.group(0))
+    return full
+
+
+def _line_naming(page: SitePage, index: int, name: str) -> str:
+    """The lines from the nearest one before ``index`` (up to five back) that holds ``name`` with a surname after
+    it, up to the line before ``index`` (empty when none does)."""
+    first = name.split()[0]
+    for at in range(index, max(0, index - 5) - 1, -1):
+        if re.search(rf"\b{re.escape(first)}\s+{_NAME_WORD}", page.lines[at]):
+            return " ".join(page.lines[at:index])  # the lines from there up to this one, quoted as one passage
+    return ""
 
 
 def _made_by(page: SitePage, line: str, made: re.Match[str]) -> list[Candidate]:
@@ -313,8 +352,8 @@ def _role_in(line: str, name: str) -> str | None:
     word it gives them all ("As co-founders they still split the work"), as written; None when it says none."""
     first = re.escape(name.split()[0])
     own = re.search(rf"\b{first}\b[^.!?]{{0,40}}?\b(?P<title>(?i:{FOUNDER_TITLE}))\b", line)
-    if own is None:
-        own = re.search(rf"\b{first}\b[^.!?;]{{0,40}}?\b(?P<title>(?i:{EXECUTIVE_ROLE}))\b", line)
+    if own is None:  # "Léa Tremblay, a former subtitle editor who is now CEO"
+        own = re.search(rf"\b{first}\b[^.!?;]{{0,60}}?\b(?P<title>(?i:{EXECUTIVE_ROLE}))\b", line)
     shared = own or FOUNDER_WORD.search(line)
     if shared is None:
         return None

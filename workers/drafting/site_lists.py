@@ -55,16 +55,20 @@ def feature_grid(pages: list[SitePage]) -> Candidate | None:
     return None
 
 
-def feature_table(pages: list[SitePage]) -> Candidate | None:
-    """Features set as a table whose first header cell names them ("Feature | What it does"): the first
-    cell of each row below, quoted with the row as the page's text reads it."""
+def feature_table(pages: list[SitePage], product_name: str = "") -> Candidate | None:
+    """Features set as a table whose first header cell names them ("Feature | What it does"), or (with
+    ``product_name``) a comparison whose header names the product in another column ("| Desktop editor +
+    spreadsheet | Reeltext"): the first cell of each row below, quoted with the row as the page's text reads it."""
+    product = normalise(product_name)
     for page in of_kind(pages, "home") + of_kind(pages, "features"):
         tables = page.page.structured.get("tables")
         for rows in tables if isinstance(tables, list) else []:
             if not (isinstance(rows, list) and len(rows) >= 3 and all(isinstance(r, list) and r for r in rows)):
                 continue
             header = rows[0]
-            if len(header) < 2 or not FEATURE_HEADING.search(normalise(str(header[0]))):
+            named = FEATURE_HEADING.search(normalise(str(header[0]))) if not product else None
+            compares = bool(product) and any(normalise(str(cell)) == product for cell in header[1:])
+            if len(header) < 2 or not (named or compares):
                 continue
             body = [(str(row[0]), " ".join(str(c) for c in row)) for row in rows[1:] if len(row) >= 2]
             items = [(label, line) for label, line in body if 1 <= len(words(label)) <= 8 and line in page.lines]

@@ -48,7 +48,7 @@ PRICE = re.compile(
     r"|(?:\b(?:chf|usd|eur|gbp|sek|nok|dkk|zar|kr|z\u0142)\s?\d[\d,.]*)|(?:\bR\s?\d{2,}[\d,.]*)"
     # the Peruvian sol "S/ 149" and "S/. 149"
     r"|(?:\bS/\.?\s?\d[\d,.]*)"
-    r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|zar|kr|z\u0142|k\u010d|czk|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
+    r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|zar|kr|z\u0142|k\u010d|czk|ft|huf|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
     re.IGNORECASE,
 )
 _FREE_TRIAL = re.compile(
@@ -69,6 +69,8 @@ _SUBSCRIPTION_CUES = (
     "par mois", "/mois", "mensuel", "par an", "annuel",
     # Czech and Finnish: "490 Kč měsíčně", "29 €/kk"
     "m\u011bs\u00ed\u010dn\u011b", "za m\u011bs\u00edc", "/m\u011bs\u00edc", "ro\u010dn\u011b", "/kk", "kuukaudessa", "kuukausi",
+    # Hungarian: "9 900 Ft / hó", "havonta"
+    "/ h\u00f3", "/h\u00f3", "havonta", "havid\u00edj",
     "per maand", "/maand", "per jaar", "maandelijks", "jaarlijks", "abonnement",
     "al mese", "/mese", "all'anno", "mensile", "annuale", "abbonamento",
     "por m\u00eas", "/m\u00eas", "por ano", "mensal", "assinatura",
@@ -153,13 +155,26 @@ def _any_cue(quote: str, cues: Iterable[str]) -> bool:
 # plural subject) are free seats, not a free plan; "The app is always free" (singular) is the product
 _FREE_SEATS = re.compile(
     r"\b(?:staff|users|members|seats|viewers|guests|readers|nurses|receptionists|teammates|collaborators|admins"
+    r"|reviewers|clients|commenters|students"
     r"|nutzer|mitglieder|g\u00e4ste|usuarios|invitados|utilisateurs|invit\u00e9s)\b(?:\s+[\w-]+){0,2}?"
     r"\s+(?:are|sind|son|sont)\s+(?:(?:always|immer|siempre|toujours)\s+)?(?:free|kostenlos|gratis|gratuits?)\b"
 )
 
 
+# a model the quote says the product does not have: "There is no free plan", "Pas d'abonnement", "Kein Abo"
+_DENIED_MODEL = re.compile(
+    r"(?:\b(?:there is no|there's no|no|without (?:a|any)|kein(?:e|en)?|ohne|sans|sin|sem|geen|nessun[oa]?)\s+"
+    r"|\bpas d['\u2019]\s*)"
+    r"(?:free (?:plan|tier|version)|subscriptions?|abo(?:nnement)?s?|abonnement|suscripci\u00f3n|assinatura|abonnement"
+    r"|kostenlose[nrs]? (?:tarif|version|plan)|plan gratuit|plan gratuito|abbonamento)\b"
+)
+# "Self-hosting stays free": the software is free to run yourself, a hosted edition is what is sold
+SELF_HOSTED_FREE = re.compile(r"\bself-?host(?:ing|ed)?\s+(?:\w+\s+){0,2}?(?:stays|is|remains)\s+free\b|\bfree to self-?host\b")
+
+
 def _without_trials(quote: str) -> str:
-    return _FREE_SEATS.sub(" ", _FREE_TRIAL.sub(" ", normalise(quote)))
+    text = _DENIED_MODEL.sub(" ", normalise(quote))
+    return SELF_HOSTED_FREE.sub(" open source ", _FREE_SEATS.sub(" ", _FREE_TRIAL.sub(" ", text)))
 
 
 def prices(quote: str) -> list[float]:

@@ -282,7 +282,7 @@ def _links(root: lxml.html.HtmlElement, base_url: str) -> Iterator[tuple[str, st
 def _empty_structured() -> dict[str, Any]:
     return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": [], "emails": [], "embeds": [],
             "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "", "site_tagline": "", "selling_points": [], "tables": [],
-            "leads": [], "tabs": []}
+            "leads": [], "tabs": [], "named_images": []}
 
 
 def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[str, Any]:
@@ -305,6 +305,7 @@ def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[s
     result["tables"] = _tables(root)
     result["leads"] = _leads(root)
     result["tabs"] = _tab_labels(root)
+    result["named_images"] = _named_images(root, base)
     return result
 
 
@@ -369,6 +370,24 @@ def _headline(root: lxml.html.HtmlElement) -> str:
         if text:
             return text[:300]
     return ""
+
+
+MAX_NAMED_IMAGES = 20
+
+
+def _named_images(root: lxml.html.HtmlElement, base: str) -> list[list[str]]:
+    """[absolute URL, alt text] of the first visible images whose alt text is a short name ("Vandkant"): a logo set
+    with nothing marking it a logo but the name it shows."""
+    found: list[list[str]] = []
+    for image in root.iter("img"):
+        if len(found) >= MAX_NAMED_IMAGES:
+            break
+        alt = _normalise(image.get("alt") or "")
+        src = (image.get("src") or "").strip()
+        url = _join(base, src) if src and not src.startswith("data:") else None
+        if url and alt and len(alt.split()) <= 4 and not _hidden_by_ancestor(image) and not _is_hidden(image):
+            found.append([url, alt])
+    return found
 
 
 MAX_TAB_LISTS = 10

@@ -99,13 +99,13 @@ def hide_permalinks(root: lxml.html.HtmlElement) -> None:
 
 
 def reveal_disclosures(root: lxml.html.HtmlElement) -> None:
-    """Accordion panels and tab panels a visitor opens with a click (the ARIA disclosure and tabs patterns) are
-    content, as ``<details>`` is: a ``hidden`` or ``display:none`` panel named by an ``aria-controls`` of a toggle
-    carrying ``aria-expanded`` or of a ``role="tab"`` is shown.  Hidden text nothing opens stays hidden."""
+    """Accordion panels a visitor opens with a click (the ARIA disclosure pattern) are content, as ``<details>``
+    is: a ``hidden`` or ``display:none`` panel named by an ``aria-controls`` of a toggle carrying
+    ``aria-expanded`` is shown.  Hidden text nothing opens stays hidden, and so do tab panels not selected (a
+    pricing toggle's yearly prices, for one): the tab labels themselves are read (`structured["tabs"]`)."""
     panels = {element.get("id"): element for element in root.iter() if isinstance(element.tag, str) and element.get("id")}
     for toggle in root.iter():
-        is_tab = (toggle.get("role") or "").strip().lower() == "tab" and toggle.get("aria-controls")
-        if not isinstance(toggle.tag, str) or (toggle.get("aria-expanded") is None and not is_tab):
+        if not isinstance(toggle.tag, str) or toggle.get("aria-expanded") is None:
             continue
         named = [panels.get(panel_id) for panel_id in (toggle.get("aria-controls") or "").split()]
         for panel in named if named else [_panel_after(toggle)]:

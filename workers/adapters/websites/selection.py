@@ -43,6 +43,8 @@ KEYWORD_WEIGHTS: dict[str, int] = {
     "ons": 8, "funkcje": 9, "pytania": 6,
     # Czech and Finnish
     "cenik": 10, "cen\u00edk": 10, "ceny": 9, "hinnasto": 10, "hinnat": 10, "hinnoittelu": 10,
+    # Hungarian
+    "arak": 10, "\u00e1rak": 10, "rolunk": 9, "r\u00f3lunk": 9, "gyik": 6, "csapat": 5, "kapcsolat": 6,
 }
 MAX_CANDIDATES = 2_000
 
