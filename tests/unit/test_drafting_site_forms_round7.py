@@ -232,3 +232,11 @@ def test_hungarian_pricing_page_founders_and_year() -> None:
     assert result.value("pricing_model") == "subscription"
     assert result.value("founded_year") == "2023"
     assert founders(result) == {"Kovács Réka": "társalapító, ügyvezető"}
+
+
+def test_a_list_of_what_the_product_is_not_stays_out_of_the_description() -> None:
+    result = draft({"/": page("<h1>Cryobox</h1><p>Cryobox is an open-source sample inventory for research labs.</p>"
+                              "<p>No AI, no blockchain, no magic: just barcodes and a well-kept database.</p>",
+                              title="Cryobox")})
+    assert "blockchain" not in str(result.value("description"))
+    assert "sample inventory" in str(result.value("description"))

@@ -70,9 +70,17 @@ MAX_DESCRIPTION_CHARS = 1_500
 _CLOSING_QUOTES = ("\"", "\u201d", "\u00bb", "\u201c")
 
 
+# "No AI, no blockchain, no magic: just barcodes": a list of what the product is not
+_DENIAL_LIST = re.compile(r"^(?:no|kein\w*|pas de|sin|sem|geen|niente)\s+[^,.;:]{1,30},\s*(?:no|kein\w*|pas de|sin|sem|geen"
+                          r"|niente)\s+", re.IGNORECASE)
+
+
 def _denial(line: str, product: str) -> bool:
     """A sentence with the product as subject saying what it is not or has not: "Tanager has no blockchain",
-    "Wheelwright is deliberately not an …", "Grelot ne vous promet pas …", "Acme ist kein …"."""
+    "Wheelwright is deliberately not an …", "Grelot ne vous promet pas …", "Acme ist kein …"; or a list of what it
+    is not ("No AI, no blockchain, no magic: …")."""
+    if _DENIAL_LIST.match(line):
+        return True
     if not product:
         return False
     return re.match(rf"{re.escape(product)}\s+(?:(?:is|has|does|was|will)\s+(?:\w+\s+)?(?:not|no|never)\b|isn't\b"
