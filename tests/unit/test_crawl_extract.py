@@ -90,7 +90,7 @@ def test_never_crashes_on_junk(junk: str) -> None:
     assert isinstance(links, list)
     assert set(data) == {"json-ld", "microdata", "opengraph", "rdfa", "meta", "icons", "emails", "embeds",
                          "logos", "boilerplate", "refresh", "lang", "tags", "headline", "site_tagline", "selling_points", "tables",
-                         "leads", "tabs", "named_images"}
+                         "leads", "tabs", "named_images", "fediverse"}
     json.dumps(data)
 
 
@@ -171,7 +171,7 @@ def test_page_without_metadata_has_empty_sections() -> None:
     data = structured_data("<p>plain</p>", BASE)
     assert data == {"json-ld": [], "microdata": [], "opengraph": [], "rdfa": [], "meta": {}, "icons": [],
                     "emails": [], "embeds": [], "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "",
-                    "site_tagline": "", "selling_points": [], "tables": [], "leads": [], "tabs": [], "named_images": []}
+                    "site_tagline": "", "selling_points": [], "tables": [], "leads": [], "tabs": [], "named_images": [], "fediverse": []}
 
 
 def test_title_is_whitespace_normalised() -> None:

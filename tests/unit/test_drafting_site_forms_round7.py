@@ -240,3 +240,9 @@ def test_a_list_of_what_the_product_is_not_stays_out_of_the_description() -> Non
                               title="Cryobox")})
     assert "blockchain" not in str(result.value("description"))
     assert "sample inventory" in str(result.value("description"))
+
+
+def test_a_mastodon_profile_on_a_server_of_any_name_marked_rel_me() -> None:
+    result = draft({"/": page("<h1>Tanager</h1><a href='https://scholar.social.example/@tanager' rel='me'>Follow</a>"
+                              "<a href='https://blog.example/@someone'>A post we liked</a>", title="Tanager")})
+    assert result.to_dict()["company_socials"]["mastodon"] == "https://scholar.social.example/@tanager"

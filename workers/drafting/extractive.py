@@ -596,6 +596,11 @@ class _Reader:
                         platform not in found or _account_of(found[platform], url)
                         or (_names_product(url, keys) and not _names_product(found[platform], keys))):
                     found[platform] = url
+        if "mastodon" not in found:  # a profile on a server of any name, marked rel="me" or labelled Mastodon
+            marked = [u for p in self.pages for u in p.page.structured.get("fediverse") or [] if isinstance(u, str)]
+            own = next((u for u in marked if platform_for(u) in (None, "mastodon")), None)
+            if own:
+                found["mastodon"] = own
         return found
 
 

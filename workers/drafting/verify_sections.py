@@ -143,6 +143,11 @@ def _founder_part(
     return value
 
 
+def _fediverse(url: str, ctx: Context) -> bool:
+    """A page of the site marks ``url`` as its own Mastodon profile (``rel="me"`` or a Mastodon label)."""
+    return any(url in (page.structured.get("fediverse") or []) for page in ctx.crawl.pages)
+
+
 def verify_socials(
     raw: Any, ctx: Context, dropped: list[dict[str, Any]]
 ) -> tuple[dict[str, str], dict[str, list[dict[str, str]]]]:
@@ -169,7 +174,7 @@ def verify_socials(
             reason = "" if origin_of(url) == site_origin else "website is not the crawled site"
         elif ctx.link_evidence(url) is None:
             reason = "link not found on the site"
-        elif key in SOCIAL_PLATFORMS and platform_for(url) != key:
+        elif key in SOCIAL_PLATFORMS and platform_for(url) != key and not (key == "mastodon" and _fediverse(url, ctx)):
             reason = f"link is not a {key} link"
         if reason:
             dropped.append({"field": "company_socials", "kind": "social", "key": str(key), "value": str(url)[:500], "reason": reason})

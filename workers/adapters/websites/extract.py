@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 import extruct
 import httpx
@@ -282,7 +282,7 @@ def _links(root: lxml.html.HtmlElement, base_url: str) -> Iterator[tuple[str, st
 def _empty_structured() -> dict[str, Any]:
     return {**{syntax: [] for syntax in STRUCTURED_SYNTAXES}, "meta": {}, "icons": [], "emails": [], "embeds": [],
             "logos": [], "boilerplate": [], "refresh": "", "lang": "", "tags": [], "headline": "", "site_tagline": "", "selling_points": [], "tables": [],
-            "leads": [], "tabs": [], "named_images": []}
+            "leads": [], "tabs": [], "named_images": [], "fediverse": []}
 
 
 def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[str, Any]:
@@ -306,6 +306,7 @@ def _structured(html: str, root: lxml.html.HtmlElement, base_url: str) -> dict[s
     result["leads"] = _leads(root)
     result["tabs"] = _tab_labels(root)
     result["named_images"] = _named_images(root, base)
+    result["fediverse"] = _fediverse_links(root, base)
     return result
 
 
@@ -370,6 +371,24 @@ def _headline(root: lxml.html.HtmlElement) -> str:
         if text:
             return text[:300]
     return ""
+
+
+_FEDIVERSE_PATH = re.compile(r"^/@[\w.-]+/?$")
+
+
+def _fediverse_links(root: lxml.html.HtmlElement, base: str) -> list[str]:
+    """Profile links on a Mastodon server of any name (``https://social.example/@acme``) that the site marks as its
+    own: ``rel="me"`` (how Mastodon verifies a site) or labelled Mastodon."""
+    found: list[str] = []
+    for anchor in root.iter("a"):
+        url = _join(base, (anchor.get("href") or "").strip())
+        if url is None or _hidden_by_ancestor(anchor) or not _FEDIVERSE_PATH.match(urlsplit(url).path):
+            continue
+        label = f"{anchor.get('aria-label') or ''} {anchor.get('title') or ''} {_visible_text_of(anchor)}".lower()
+        if "me" in (anchor.get("rel") or "").lower().split() or "mastodon" in label or "fediverse" in label:
+            if url not in found:
+                found.append(url)
+    return found[:10]
 
 
 MAX_NAMED_IMAGES = 20
