@@ -28,7 +28,8 @@ from events.draft_fields import SOCIAL_PLATFORMS
 
 from .facts import find_faqs, find_location
 from .countries import countries_indicated, countries_named
-from .founders import NAME, find_founders
+from .founders import find_founders
+from .person_names import NAME
 from .model import ProfileDraft
 from .reading import (
     ORGANIZATION_TYPES,

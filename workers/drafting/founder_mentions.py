@@ -1,0 +1,143 @@
+"""Founders a page names in passing rather than in a team card or a founding sentence.
+
+Signatures under a letter ("— Jess Carmody & Tom Haverfield, founders"), appositions in a press release ("said
+Anna Berg, co-founder and CEO of Acme"), timelines in the present tense ("Anna Berg and Li Wei found Acme"), a
+founder writing of "my co-founder Li Wei" or of "Tobias Renfro and I … we founded", first names with their roles
+after the full names. Each is quoted with the line (or the passage of lines) that says it; a quotation's
+attribution or a founder of another company is not one.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .founder_roles import FOUNDER_WORD, role_in
+from .founder_words import FOUNDER_TITLE, FOUNDING
+from .person_names import NAME, NAME_ONLY, NAME_WORD, NAMED, UPPER, split_names
+from .reading import Candidate, SitePage
+from .text import normalise
+
+PARTNER_AND_I = re.compile(
+    rf"(?P<name>{NAME})\s+(?:and|und|et|y|e|en|och)\s+(?:I|ich|moi|yo|io|ik|jag)\b.{{0,400}}?"
+    rf"\b(?i:we|wir|nous|nosotros|noi|wij|vi)\b[^.!?]{{0,160}}?\b(?i:{FOUNDING}|started|co-founded)\b"
+)
+PARTNER_AND_I_START = re.compile(rf"{NAME}\s+(?:and|und|et|y|e|en|och)\s+(?:I|ich|moi|yo|io|ik|jag)\b")
+# A first name and its founder role, the full name said just before: "cuenta Daniela, cofundadora y CTO"
+FIRST_NAME_ROLE = re.compile(
+    rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+),\s+"
+    rf"(?P<title>(?i:{FOUNDER_TITLE})(?:\s+(?:y|and|und|et|e|&)\s+(?:[A-Z]{{2,4}}\b))?)"
+)
+_TITLE_AND = r"(?:\s+(?:and|&|und|et|y|e)\s+(?:[A-Z]{2,4}\b|chief [a-z]+ officer|[\w\u00c0-\u024f-]+))?"
+# A letter signed by its founders: "— Jess Carmody & Tom Haverfield, founders, from our kitchen table in Mudgee"
+SIGNED_BY_FOUNDERS = re.compile(
+    rf"^[\u2014\u2013-]\s*(?P<names>{NAME}(?:\s*(?:&|and|und|et|y|e|en|och)\s*{NAME})+),\s+"
+    rf"(?P<title>[^,.;!?]{{0,40}}?\b(?i:{FOUNDER_TITLE})\b[^,.;!?]{{0,40}})"
+)
+# The same names alone, the founder title on the line below: "— Maya Okonkwo & Theo Lindqvist" / "Co-founders, Riddlewick"
+SIGNED_NAMES = re.compile(rf"^[\u2014\u2013-]\s*(?P<names>{NAME}(?:\s*(?:&|and|und|et|y|e|en|och)\s*{NAME})+)$")
+# A founder named in passing: "said Anna Berg, co-founder and CEO of Acme", "Anna Berg, Mitgründerin von Acme, sagt"
+APPOSITIVE_FOUNDER = re.compile(
+    rf"(?P<name>{NAME}),\s+(?P<title>(?:(?i:the|our|its|der|die|le|la|el|il)\s+)?(?i:{FOUNDER_TITLE}){_TITLE_AND})"
+    rf"(?:\s+(?:of|at|von|bei|de|du|di|chez|van)\s+(?P<org>[A-Z\u00c0-\u00de][\w&.'\u00c0-\u024f-]*"
+    rf"(?:\s+[A-Z\u00c0-\u00de][\w&.'\u00c0-\u024f-]*){{0,3}}))?"
+)
+# "my co-founder Li Wei", "mein Mitgründer Jonas Weber", "mon cofondateur Malik Benali", "mi cofundadora Ana Ruiz"
+MY_COFOUNDER = re.compile(
+    rf"\b(?i:my|our|mein|meine|meinem|meiner|unser|unsere|mon|ma|notre|mi|nuestro|nuestra|il mio|la mia|mijn|onze|min)"
+    rf"\s+(?P<title>(?i:co-?founder|mitgr(?:\u00fc|ue)nder(?:in)?|co-?fondat(?:eur|rice)|co-?fundador(?:a)?"
+    rf"|co-?fondatore|co-?fondatrice|mede-?oprichter|medgrundare|wsp\u00f3\u0142za\u0142o\u017cyciel(?:ka)?))"
+    rf",?\s+(?P<name>{NAME})"
+)
+# "2019 — Anna Berg and Li Wei found Acme in a spare room", "Anna Berg gründet Acme": the product named right after
+NAMES_FOUND = re.compile(
+    rf"(?P<names>(?:{NAME}|[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)(?:\s+(?:and|&|und|et|y|e|en|och|i)\s+{NAME})?)"
+    rf"(?:,[^,.;!?]{{1,120}},)?\s+"
+    rf"(?i:found|co-found|founds|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar)\s+"
+    rf"(?P<what>[^.!?]{{1,40}})"
+)
+_QUOTATION = re.compile("[\u201c\u201d\u201e\u00ab\u00bb\"]")
+
+
+def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
+    """Founders a sentence names in passing: an apposition ("said Anna Berg, co-founder and CEO of Acme") naming
+    no other company, a timeline's "Anna Berg and Li Wei found Acme", or a founder speaking of "my co-founder
+    Li Wei". A quoted customer ("“Love it,” says Jane
+    Doe, founder") is not one unless the company named is the product. Two forms span a paragraph and the next,
+    quoted together: "Tobias Renfro and I met …" / "In 2023 we … founded Lamplighter", and full names followed
+    by first names with their roles ("… Renzo Quispe … Daniela Paredes …" / "cuenta Daniela, cofundadora y CTO")."""
+    line = page.lines[index]
+    following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
+    previous = page.lines[index - 1] if index > 0 else ""
+    found: list[Candidate] = []
+    product = normalise(product_name)
+    for match in APPOSITIVE_FOUNDER.finditer(line):
+        org = normalise(match.group("org") or "")
+        if org and not (product and product in org):
+            continue  # a founder of another company
+        if not org and _QUOTATION.search(line):
+            continue  # an attribution of a quotation, naming no company
+        title = match.group("title").strip()
+        found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
+                      "evidence": [page.text_evidence(line)]})
+    signed = SIGNED_BY_FOUNDERS.match(line)
+    if signed:
+        title = signed.group("title")
+        found.extend({"name": name, "title": title[0].upper() + title[1:], "bio": None,
+                      "evidence": [page.text_evidence(line)]} for name in split_names(signed.group("names")))
+    for match in NAMES_FOUND.finditer(line):
+        if product and product in normalise(match.group("what")) and not _QUOTATION.search(line):
+            for name in names_said(match.group("names"), page, index):
+                quote = line if name in line else f"{line_naming(page, index, name)} {line}".strip()
+                found.append({"name": name, "title": role_in(line, name), "bio": None,
+                              "evidence": [page.text_evidence(quote)]})
+    signed_alone = SIGNED_NAMES.match(line)
+    if signed_alone and FOUNDER_WORD.search(following) and len(following) <= 100:
+        title = following.split(",")[0].strip()
+        found.extend({"name": name, "title": title if FOUNDER_WORD.search(title) else None, "bio": None,
+                      "evidence": [page.text_evidence(f"{line} {following}")]}
+                     for name in split_names(signed_alone.group("names")))
+    for text in (line, f"{line} {following}"):
+        partner = PARTNER_AND_I.search(text) if PARTNER_AND_I_START.search(line) else None
+        if partner and not _QUOTATION.search(text):
+            name = partner.group("name")
+            found.append({"name": name, "title": role_in(text, name), "bio": None, "evidence": [page.text_evidence(text)]})
+            break
+    for match in FIRST_NAME_ROLE.finditer(line):
+        full = [m.group(0) for m in NAMED.finditer(previous) if m.group(0).split()[0] == match.group("first")]
+        if len(full) == 1 and not _QUOTATION.search(line[match.start():match.end()]):
+            title = match.group("title")
+            found.append({"name": full[0], "title": title[0].upper() + title[1:], "bio": None,
+                          "evidence": [page.text_evidence(f"{previous} {line}")]})
+    for match in MY_COFOUNDER.finditer(line):
+        if _QUOTATION.search(line[:match.start()]):
+            continue
+        title = match.group("title")
+        found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
+                      "evidence": [page.text_evidence(line)]})
+    return found
+
+
+def names_said(names: str, page: SitePage, index: int) -> list[str]:
+    """The full names a list gives, a first name alone ("Ruth and Sanjay Patel …") completed from the full name
+    the page's lines before it say ("Ruth Ellery runs the quoting desk …")."""
+    full: list[str] = []
+    for part in re.split(r"\s+(?:and|&|und|et|y|e|en|och|i)\s+", names):
+        part = part.strip()
+        if NAME_ONLY.match(part):
+            full.append(part)
+            continue
+        named = line_naming(page, index, part)
+        match = re.search(rf"\b{re.escape(part)}\s+{NAME_WORD}(?:\s+{NAME_WORD})?", named) if named else None
+        if match and NAME_ONLY.match(match.group(0)):
+            full.append(match.group(0))
+    return full
+
+
+def line_naming(page: SitePage, index: int, name: str) -> str:
+    """The lines from the nearest one before ``index`` (up to five back) that holds ``name`` with a surname after
+    it, up to the line before ``index`` (empty when none does)."""
+    first = name.split()[0]
+    for at in range(index, max(0, index - 5) - 1, -1):
+        if re.search(rf"\b{re.escape(first)}\s+{NAME_WORD}", page.lines[at]):
+            return " ".join(page.lines[at:index])  # the lines from there up to this one, quoted as one passage
+    return ""

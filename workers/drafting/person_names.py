@@ -1,0 +1,33 @@
+"""How person names are written on a page, for the founder finders: a name's words, a list of names, honorifics.
+
+A name is two to four capitalised words (accented initials, "MacLeod", particles such as "van", "de", the Irish
+"Ó"); a list joins names with commas and "and" in the languages the drafter reads, each name perhaps followed by
+a description between commas.
+"""
+
+from __future__ import annotations
+
+import re
+
+# Upper-case initials include accented ones ("Élodie", "Ángela"); "MacLeod", "DiNapoli" too.
+UPPER = "A-Z\u00c0-\u00d6\u00d8-\u00de"
+NAME_WORD = rf"[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'\u2019-]+(?:[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f]+)?"
+# Particles between given name and surname, the Irish "Ó"/"Ní" among them ("Tomás Ó Súilleabháin").
+NAME = (rf"{NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos|\u00d3|N\u00ed|Mac)\s+)?"
+        rf"{NAME_WORD}){{1,3}}")
+# Names in a list, each perhaps with a description between commas: "Tiago Valadares, instrutor de surf há quinze
+# anos, e Marta Seixas" (`split_names` keeps the names)
+AND = r"(?:,|and|&|und|y|e|et|en|och|og|i)"
+NAMES = rf"{NAME}(?:(?:,\s*[^,.!?]{{1,80}}?,)?\s*{AND}\s*{NAME})*"
+NAME_ONLY = re.compile(rf"^{NAME}$")
+NAMED = re.compile(NAME)
+# "Dr Hannah Okafor" is Hannah Okafor
+HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sir|Dame|Ing|Mag|Dott|Dra|Sr|Sra)\.?\s+)+(?=\S+\s+\S)")
+# "— Anna Berg, co-founder": a signature under a letter or a press quote
+SIGNATURE_DASH = re.compile(r"^[\u2014\u2013-]\s*(?=[A-Z\u00c0-\u00de])")
+
+
+def split_names(names: str) -> list[str]:
+    """The names of a list ("A, B and C", "A, a teacher, and B"), the descriptions between commas left out."""
+    pieces = (n.strip() for n in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en|och|og|i)\b)\s*", names))
+    return [n for n in pieces if NAME_ONLY.match(n)]  # a description between commas is no name
