@@ -246,3 +246,71 @@ def test_a_mastodon_profile_on_a_server_of_any_name_marked_rel_me() -> None:
     result = draft({"/": page("<h1>Tanager</h1><a href='https://scholar.social.example/@tanager' rel='me'>Follow</a>"
                               "<a href='https://blog.example/@someone'>A post we liked</a>", title="Tanager")})
     assert result.to_dict()["company_socials"]["mastodon"] == "https://scholar.social.example/@tanager"
+
+
+# --- round 9 -------------------------------------------------------------------------------------------
+
+
+def test_a_press_release_founding_sentence_with_occupations_and_roles_on_the_next_line() -> None:
+    result = draft({"/": page("<h1>Hebebühne</h1>", title="Hebebühne", lang="de"), "/presse": page(
+        "<p>Gegründet wurde das Unternehmen 2022 von Kfz-Meister Murat Yıldırım und der Softwareentwicklerin Lena "
+        "Kowalczyk. \u201eDie Tafel denkt mit\u201c, sagt Murat Yıldırım, Mitgründer und Geschäftsführer.</p>"
+        "<p>Lena Kowalczyk, Mitgründerin und technische Leiterin, ergänzt: \u201eWir bauen für Werkstätten.\u201c</p>",
+        title="Hebebühne", lang="de")})
+    assert founders(result) == {"Murat Yıldırım": "Mitgründer", "Lena Kowalczyk": "Mitgründerin"}
+    assert result.value("founded_year") == "2022"
+
+
+def test_someone_said_to_be_the_other_co_founder_and_romanian_and_norwegian_titles() -> None:
+    other = draft({"/": page("<h1>Hivebook</h1>", title="Hivebook"), "/blog/why": page(
+        "<p>I'm Aroha Ngata, co-founder of Hivebook.</p><p>My partner in this, Simon Feltham, is the other co-founder.</p>",
+        title="Hivebook")})
+    assert founders(other) == {"Aroha Ngata": "Co-founder of Hivebook", "Simon Feltham": "Co-founder"}
+    romanian = draft({"/": page("<h1>Ceasornic</h1>", title="Ceasornic", lang="ro"), "/despre-noi": page(
+        "<p>Andreea Pop – cofondatoare, operațiuni</p>", title="Ceasornic", lang="ro")})
+    assert founders(romanian) == {"Andreea Pop": "cofondatoare, operațiuni"}
+    norwegian = draft({"/": page("<h1>Dugnad</h1>", title="Dugnad", lang="nb"), "/om-oss": page(
+        "<p>Dugnad ble grunnlagt i Bergen i 2023 av Ingvild Haugland og Sindre Mykletun.</p>"
+        "<p>Ingvild Haugland – medgründer og daglig leder</p>", title="Dugnad", lang="nb")})
+    assert norwegian.value("founded_year") == "2023"
+    assert founders(norwegian)["Ingvild Haugland"] == "medgründer og daglig leder"
+
+
+def test_a_register_or_a_vat_number_names_the_country_of_a_town_on_the_page() -> None:
+    assert [code for _, code in countries_indicated("Amtsgericht Bochum HRB 21457")] == ["DE"]
+    assert [code for _, code in countries_indicated("USt-IdNr.: DE331904562")] == ["DE"]
+    assert countries_indicated("USt-IdNr.: DE331904561") == []  # check digits that do not hold name nothing
+    result = draft({"/": page("<h1>Hebebühne</h1><footer><p>Universitätsstraße 142</p><p>44799 Bochum</p>"
+                              "<p>© 2026 Hebebühne GmbH · Amtsgericht Bochum HRB 21457</p></footer>",
+                              title="Hebebühne", lang="de")})
+    assert (result.value("city"), result.value("country")) == ("Bochum", "DE")
+
+
+def test_the_towns_address_line_names_its_country() -> None:
+    result = draft({"/": page("<h1>Acequia</h1><p>Acequia nació en Mendoza en 2019.</p><footer><p>Acequia · Av. San "
+                              "Martín 1452, piso 3 · M5500 Ciudad de Mendoza · Argentina</p></footer>",
+                              title="Acequia", lang="es")})
+    assert (result.value("city"), result.value("country")) == ("Mendoza", "AR")
+
+
+def test_tab_buttons_read_as_one_line_under_a_features_heading() -> None:
+    result = draft({"/": page(
+        "<h1>Ropewalk</h1><h2>Features</h2><div role='tablist'><button role='tab'>Reset planner</button>"
+        "<button role='tab'>Community grading</button><button role='tab'>QR check-in</button></div>"
+        "<p>Split the wall into sectors and schedule the resets.</p>", title="Ropewalk")})
+    assert result.value("features") == ["Reset planner", "Community grading", "QR check-in"]
+
+
+def test_the_pages_definition_beats_a_meta_description_the_page_does_not_show() -> None:
+    result = draft({"/": page("<h1>Every firing, written down.</h1>"
+                              "<p>Kilnroom is a shared logbook for community pottery studios: firing logs in one place.</p>",
+                              title="Kilnroom",
+                              head="<meta name='description' content='Kilnroom keeps firing logs for shared studios.'>")})
+    assert result.value("short_description") == \
+        "Kilnroom is a shared logbook for community pottery studios: firing logs in one place."
+
+
+def test_quotes_in_spanish_and_romanian_prices_without_a_subscription() -> None:
+    assert "contact" in pricing_cues("Cotizamos según la cantidad de hectáreas empadronadas.")
+    cues = pricing_cues("Nu există abonament: 3% din taxa de participare plus 2 lei pe înscriere.")
+    assert "subscription" not in cues and "paid" in cues

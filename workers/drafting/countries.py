@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from stdnum.eu import vat as eu_vat
+
 from .text import normalise
 
 COUNTRY_NAMES: dict[str, str] = {
@@ -167,6 +169,16 @@ US_STATE_ZIP = re.compile(
 CANADIAN_POSTCODE = re.compile(r"\b(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)\s+[A-Z]\d[A-Z]\s?\d[A-Z]\d\b")
 BRITISH_POSTCODE = re.compile(r"(?<![\w-])[A-Z]{1,2}\d[A-Z\d]?\s\d[ABD-HJLNP-UW-Z]{2}(?![\w-])")
 AUSTRALIAN_STATE = re.compile(r"\b(?:NSW|VIC|QLD|TAS|ACT|NT|WA|SA)\s+\d{4}\b|\b(?:NSW|QLD)\b")
+# a company register of one country: "Amtsgericht Bochum, HRB 21457", "FN 541278 d", "CHE-123.456.789", "KvK",
+# "RCS Lyon", "SIRET", "CVR"
+REGISTERS = (
+    (re.compile(r"\bAmtsgericht\b[^\u00b7|]{0,40}\bHR[AB]\b"), "DE"), (re.compile(r"\bFN\s?\d{5,6}\s?[a-z]\b"), "AT"),
+    (re.compile(r"\bCHE-\d{3}\.\d{3}\.\d{3}\b"), "CH"), (re.compile(r"\bKvK\b"), "NL"),
+    (re.compile(r"\b(?:SIRET|SIREN|RCS [A-Z])"), "FR"), (re.compile(r"\bCVR\b"), "DK"),
+)
+# an EU VAT number whose check digits hold ("USt-IdNr.: DE331904562"): its prefix is the country
+_VAT_ID = re.compile(r"\b(?:AT\s?U|BE|BG|CY|CZ|DE|DK|EE|EL|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK)\s?[0-9A-Z]{8,12}\b")
+_VAT_COUNTRY = {"EL": "GR"}
 # a company form used in one country only: "Kinos Oy", "Nordlys ApS", "Nowinka sp. z o.o.", "Shelfie Pty Ltd"
 COMPANY_FORMS = (
     (re.compile(r"\b(?:Oy|Oyj)\b"), "FI"), (re.compile(r"\bApS\b"), "DK"), (re.compile(r"\bsp\. z o\.o\."), "PL"),
@@ -190,7 +202,8 @@ def countries_indicated(text: str) -> list[tuple[str, str]]:
     """(what indicated it, code) for what names a country without its name: an international phone number
     ("+49 89 …"), a town of one country only ("München", "made with care in Amsterdam"), a postcode of a form
     one country uses ("3511 NR Utrecht", "30-701 Kraków", "1200-195 Lisboa", "NS B3J 3N4", "LS11 5QP",
-    "NSW 2850", "OH 43201"), a company form used in one country ("Kinos Oy", "Pty Ltd")."""
+    "NSW 2850", "OH 43201"), a company form or register of one country ("Kinos Oy", "Pty Ltd", "Amtsgericht
+    Bochum, HRB 21457"), an EU VAT number whose check digits hold."""
     found = phone_countries(text)
     found += [(match.group(0), TOWN_COUNTRIES[match.group(0).casefold()]) for match in _TOWN_PATTERN.finditer(text)
               if match.group(0)[:1].isupper()]  # written as a name, not a word ("Nice", not "nice")
@@ -202,6 +215,9 @@ def countries_indicated(text: str) -> list[tuple[str, str]]:
     found += [(m.group(0), "GB") for m in BRITISH_POSTCODE.finditer(text)]
     found += [(m.group(0), "AU") for m in AUSTRALIAN_STATE.finditer(text)]
     found += [(m.group(0), code) for pattern, code in COMPANY_FORMS for m in pattern.finditer(text)]
+    found += [(m.group(0), code) for pattern, code in REGISTERS for m in pattern.finditer(text)]
+    found += [(m.group(0), _VAT_COUNTRY.get(m.group(0)[:2], m.group(0)[:2])) for m in _VAT_ID.finditer(text)
+              if eu_vat.is_valid(m.group(0).replace(" ", ""))]
     return found
 
 

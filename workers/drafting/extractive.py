@@ -130,7 +130,9 @@ YEAR_SENTENCE = re.compile(
     r"|vu le jour|entstanden|entstand|grundades|grundade|grundat|grundlagt|stiftet|za\u0142o\u017con[ay]"
     r"|za\u0142o\u017cyli\u015bmy|za\u0142o\u017cyli|za\u0142o\u017cy\u0142[ae]?m?"
     # Czech "založili jsme v roce 2021", Finnish "perustettiin 2021", "syntyi … 2021"
-    r"|zalo\u017eili|zalo\u017eil[ay]?|zalo\u017een[aoý]?|perustettiin|perustettu|perustivat|perusti|syntyi)"
+    r"|zalo\u017eili|zalo\u017eil[ay]?|zalo\u017een[aoý]?|perustettiin|perustettu|perustivat|perusti|syntyi"
+    # Norwegian "ble grunnlagt i Bergen i 2023", Romanian "fondată în 2021"
+    r"|grunnlagt|grunnla|fondat\u0103|fondat)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,120}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
@@ -396,6 +398,12 @@ class _Reader:
         headline = home.page.structured.get("headline")
         slogan = normalise(headline) if isinstance(headline, str) else ""
         options = [o for o in options if normalise(o) != slogan]
+        shown = [o for o in options if line_with(home, normalise(o))]
+        definition = self._definition()
+        if definition is not None and not shown:
+            # the page says what the product is ("Kilnroom is a shared logbook for …") and the meta description,
+            # shown nowhere, says something else: the page's own definition
+            return candidate(definition, [home.text_evidence(definition)])
         if options:
             # a description also shown on the page is preferred, and quoted from the page too
             option = next((o for o in options if line_with(home, normalise(o))), options[0])
@@ -406,6 +414,18 @@ class _Reader:
             return candidate(option, evidence)
         line = next((l for l in home.lines if is_sentence(l) and normalise(l) != slogan), None)
         return candidate(line, [home.text_evidence(line)]) if line else None
+
+    def _definition(self) -> str | None:
+        """The homepage's first sentence line among its first eight that defines the product by name ("Kilnroom is
+        a …", "Acme ist die …", "Acme es el …", "Acme est un …")."""
+        assert self.home is not None
+        named = self.name()
+        name = str(named["value"]) if named else ""
+        if not name:
+            return None
+        pattern = re.compile(rf"^{re.escape(name)}\s+(?:is|ist|es|est|\u00e8|\u00e9|er|\u00e4r|is een)\s+(?:a|an|the|die|der|das|"
+                             rf"ein|eine|el|la|un|una|une|le|il|lo|o|uma|um|een|en|ett)\s", re.IGNORECASE)
+        return next((l for l in self.home.lines[:8] if pattern.match(l) and is_sentence(l) and len(l) <= 400), None)
 
     def description(self, name: str = "") -> Candidate | None:
         """Sentence lines of the homepage and about pages; one may open with a product name written

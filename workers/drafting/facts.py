@@ -11,7 +11,7 @@ import re
 from collections.abc import Mapping
 
 from .addresses import find_address
-from .countries import countries_indicated, country_code, phone_countries
+from .countries import TOWN_COUNTRIES, countries_indicated, countries_named, country_code, phone_countries
 from .reading import (
     ORGANIZATION_TYPES,
     PRODUCT_TYPES,
@@ -262,6 +262,20 @@ def _country_indicated(pages: list[SitePage], city: Candidate) -> Candidate | No
         codes = {code for _, found in phones for _, code in found}
         if page and len(codes) == 1:  # one country's numbers only
             return {"value": codes.pop(), "evidence": [page.text_evidence(phones[0][0])]}
+        # else a line of the same page naming the town and one country ("… · M5500 Ciudad de Mendoza · Argentina")
+        named = [(line, {code for _, code in countries_named(line)}) for line in page.all_lines
+                 if re.search(rf"(?<![\w-]){re.escape(str(city['value']))}(?![\w-])", line)] if page else []
+        named = [(line, codes) for line, codes in named if len(codes) == 1 and len(line) <= 300]
+        if page and named:
+            return {"value": next(iter(named[0][1])), "evidence": [page.text_evidence(named[0][0])]}
+        # else a register, a VAT number, a postcode's form or a company form of one country on the same page
+        # ("Amtsgericht Bochum HRB 21457"), towns aside (a customer's town says nothing of the company's)
+        shown = [(line, [code for what, code in countries_indicated(line) if what.casefold() not in TOWN_COUNTRIES])
+                 for line in page.all_lines] if page else []
+        shown = [(line, found) for line, found in shown if found]
+        codes = {code for _, found in shown for code in found}
+        if page and len(codes) == 1:
+            return {"value": codes.pop(), "evidence": [page.text_evidence(shown[0][0])]}
     return None
 
 

@@ -33,6 +33,11 @@ SIGNED_BY_FOUNDERS = re.compile(
     rf"^[\u2014\u2013-]\s*(?P<names>{NAME}(?:\s*(?:&|and|und|et|y|e|en|och)\s*{NAME})+),\s+"
     rf"(?P<title>[^,.;!?]{{0,40}}?\b(?i:{FOUNDER_TITLE})\b[^,.;!?]{{0,40}})"
 )
+# "My partner in this, Simon Feltham, is the other co-founder", "Lena ist unsere Mitgründerin"
+NAME_IS_FOUNDER = re.compile(
+    rf"(?P<name>{NAME}),?\s+(?i:is|was|ist|war|est|es|\u00e8|er|\u00e4r)\s+(?:(?i:the|our|my|unsere?|der|die|le|la|el|il|notre|nuestr[ao])\s+)?"
+    rf"(?:(?i:other|second|andere|zweite|autre|otro|otra)\s+)?(?P<title>(?i:{FOUNDER_TITLE}))\b"
+)
 # The same names alone, the founder title on the line below: "— Maya Okonkwo & Theo Lindqvist" / "Co-founders, Riddlewick"
 SIGNED_NAMES = re.compile(rf"^[\u2014\u2013-]\s*(?P<names>{NAME}(?:\s*(?:&|and|und|et|y|e|en|och)\s*{NAME})+)$")
 # A founder named in passing: "said Anna Berg, co-founder and CEO of Acme", "Anna Berg, Mitgründerin von Acme, sagt"
@@ -79,6 +84,11 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
         title = match.group("title").strip()
         found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
                       "evidence": [page.text_evidence(line)]})
+    for match in NAME_IS_FOUNDER.finditer(line):
+        if not _QUOTATION.search(line[:match.start()]):
+            title = match.group("title")
+            found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
+                          "evidence": [page.text_evidence(line)]})
     signed = SIGNED_BY_FOUNDERS.match(line)
     if signed:
         title = signed.group("title")

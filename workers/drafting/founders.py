@@ -38,7 +38,9 @@ MADE_BY_FOUNDERS = re.compile(
 # insegnanti di matematica, Chiara Benedetti e Luca Ferraresi", "grundades 2023 av Elsa Lindgren och Johan Ek"
 FOUNDED_BY_ELSEWHERE = (
     re.compile(rf"\bvon\s+(?P<names>{NAME}(?:\s*{AND}\s*{NAME})*)\s+gegr\u00fcndet"),
-    re.compile(rf"\b(?i:fondat[ao]|fond\u00e9e?|fundad[ao]|opgericht|grundades|grundat)\b[^.!?]{{0,60}}?"
+    # "Gegründet wurde das Unternehmen 2022 von Kfz-Meister Murat Yıldırım und der Softwareentwicklerin Lena …"
+    re.compile(rf"\b(?i:gegr\u00fcndet)\b[^.!?]{{0,60}}?\bvon\s+(?P<names>{NAMES})"),
+    re.compile(rf"\b(?i:fondat[ao]|fond\u00e9e?|fundad[ao]|opgericht|grundades|grundat|grunnlagt)\b[^.!?]{{0,60}}?"
                rf"\b(?:da|par|por|door|av)\s+(?:[^.!?,]{{0,50}},\s+)?(?P<names>{NAMES})"),
 )
 # Two people named in one sentence, the next saying the two founded it: "Hinter Kitafunk stehen Annika Brandt,
@@ -140,12 +142,14 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             if by:
                 names = [by.group("first"), by.group("second")] if by is pair else split_names(by.group("names"))
                 following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
-                for name in names:
-                    title, evidence = role_in(line, name), [page.text_evidence(line)]
+                for name in (_as_said(n, page) for n in names):  # "der Softwareentwicklerin Lena Kowalczyk"
+                    title, evidence = own_role_in(line, name), [page.text_evidence(line)]
                     if title is None and re.search(rf"\b{re.escape(name.split()[0])}\b", following):
-                        title = own_role_in(following, name)  # "Greta is still our founder and managing director"
+                        # "Greta is still our founder and managing director", "Lena Kowalczyk, Mitgründerin und …"
+                        title = own_role_in(following, name)
                         evidence += [page.text_evidence(following)] if title else []
-                    founders.append({"name": name, "title": title, "bio": None, "evidence": evidence})
+                    founders.append({"name": name, "title": title or role_in(line, name), "bio": None,
+                                     "evidence": evidence})
                 continue
             founders.extend(mentioned(page, index, product_name))
     for page in ordered:  # a footer's sentence naming the maker: "Pinwheel is made by Ines Okafor, founder and ..."
@@ -165,7 +169,9 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
     unique: list[Candidate] = []
     for founder in founders:
         founder["name"] = HONORIFIC.sub("", founder["name"])  # "Dr Hannah Okafor" is Hannah Okafor
-    known = {normalise(f["name"]) for f in founders}
+    known = {normalise(f["name"]) for f in founders} | {  # and the names the pages say alone ("sagt Murat Yıldırım")
+        normalise(m.group(0)) for page in pages for line in page.lines for m in NAMED.finditer(line)
+        if len(m.group(0).split()) == 2}
     for founder in founders:  # "Tierärztin Carola Bredemeier" is Carola Bredemeier, named so elsewhere
         words_of_name = founder["name"].split()
         shorter = next((" ".join(words_of_name[i:]) for i in range(1, len(words_of_name) - 1)
@@ -178,8 +184,10 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             unique.append(founder)
         else:
             # a card's "Co-founder, CEO" says more than the "CEO" a founding sentence gives
-            better = founder.get("title") and not FOUNDER_WORD.search(existing.get("title") or "") \
-                and FOUNDER_WORD.search(founder["title"])
+            better = founder.get("title") and FOUNDER_WORD.search(founder["title"]) and (
+                not FOUNDER_WORD.search(existing.get("title") or "")  # or says it with more ("medgründer og daglig
+                or (existing["title"].casefold() in founder["title"].casefold()  # leder" over "Medgründer")
+                    and len(founder["title"]) > len(existing["title"])))
             existing["title"] = founder["title"] if better else existing.get("title") or founder.get("title")
             existing["bio"] = existing.get("bio") or founder.get("bio")
             existing["evidence"] = existing["evidence"] + [e for e in founder["evidence"] if e not in existing["evidence"]]
@@ -193,6 +201,17 @@ def _made_by(page: SitePage, line: str, made: re.Match[str]) -> list[Candidate]:
             for name in split_names(made.group("names"))]
 
 
+
+
+def _as_said(name: str, page: SitePage) -> str:
+    """The name without the words before it ("Softwareentwicklerin Lena Kowalczyk", "Kfz-Meister Murat Yıldırım")
+    when the page also says it that way alone ("Lena Kowalczyk, Mitgründerin …", "sagt Murat Yıldırım")."""
+    words_of_name = name.split()
+    if len(words_of_name) < 3:
+        return name
+    said = {normalise(m.group(0)) for line in page.lines for m in NAMED.finditer(line) if len(m.group(0).split()) == 2}
+    return next((" ".join(words_of_name[i:]) for i in range(1, len(words_of_name) - 1)
+                 if normalise(" ".join(words_of_name[i:])) in said), name)
 
 
 def _names_another(sentence: str, product_name: str) -> bool:

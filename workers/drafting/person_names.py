@@ -18,7 +18,8 @@ NAME = (rf"{NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|
 # Names in a list, each perhaps with a description between commas: "Tiago Valadares, instrutor de surf há quinze
 # anos, e Marta Seixas" (`split_names` keeps the names)
 AND = r"(?:,|and|&|und|y|e|et|en|och|og|i)"
-NAMES = rf"{NAME}(?:(?:,\s*[^,.!?]{{1,80}}?,)?\s*{AND}\s*{NAME})*"
+# "… und der Softwareentwicklerin Lena Kowalczyk": an article before the next name's description is no name
+NAMES = rf"{NAME}(?:(?:,\s*[^,.!?]{{1,80}}?,)?\s*{AND}\s*(?:(?:der|die|dem|the|la|le|el|il)\s+)?{NAME})*"
 NAME_ONLY = re.compile(rf"^{NAME}$")
 NAMED = re.compile(NAME)
 # "Dr Hannah Okafor" is Hannah Okafor
@@ -29,5 +30,6 @@ SIGNATURE_DASH = re.compile(r"^[\u2014\u2013-]\s*(?=[A-Z\u00c0-\u00de])")
 
 def split_names(names: str) -> list[str]:
     """The names of a list ("A, B and C", "A, a teacher, and B"), the descriptions between commas left out."""
-    pieces = (n.strip() for n in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en|och|og|i)\b)\s*", names))
+    pieces = (re.sub(r"^(?:der|die|dem|the|la|le|el|il)\s+", "", n.strip())
+              for n in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en|och|og|i)\b)\s*", names))
     return [n for n in pieces if NAME_ONLY.match(n)]  # a description between commas is no name

@@ -146,6 +146,11 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
         ends = is_heading(line) and SECTION_END.search(key) and len(words(line)) <= 5
         if len(items) >= 20 or is_nav(line) or ends or line.startswith(QUOTED):
             break
+        tabs = _tabs_on_one_line(page, line)
+        if tabs:  # a tab list's buttons read as one line: "Reset planner Community grading QR check-in"
+            items.extend(tabs)
+            evidence.append(page.text_evidence(line))
+            continue
         lead = lead_of(line, leads)
         if lead:  # "Headless-Browser-Crawler, der auch …": the bold phrase the item opens with names it
             items.append(lead)
@@ -214,7 +219,18 @@ def tab_list(pages: list[SitePage]) -> Candidate | None:
             shown = [l for l in labels if isinstance(l, str) and 1 <= len(words(l)) <= 8 and l in page.lines]
             if len(shown) >= MIN_TABS and len(shown) == len(labels):
                 return candidate(shown[:20], [page.text_evidence(l) for l in shown[:20]])
+            joined = " ".join(str(l) for l in labels)
+            if len(labels) >= MIN_TABS and joined in page.lines:
+                return candidate([str(l) for l in labels][:20], [page.text_evidence(joined)])
     return None
+
+
+def _tabs_on_one_line(page: SitePage, line: str) -> list[str]:
+    """The labels of a tab list (three or more) whose buttons the page's text reads as this one line."""
+    for labels in page.page.structured.get("tabs") or []:
+        if isinstance(labels, list) and len(labels) >= MIN_TABS and " ".join(str(l) for l in labels) == line:
+            return [str(l) for l in labels]
+    return []
 
 
 _ICON = re.compile(r"^[^\w\"'\u201c\u201e\u00ab\u2018(\u00bf\u00a1$\u20ac\u00a3]+\s+(?=\w)")

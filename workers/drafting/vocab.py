@@ -48,7 +48,7 @@ PRICE = re.compile(
     r"|(?:\b(?:chf|usd|eur|gbp|sek|nok|dkk|zar|kr|z\u0142)\s?\d[\d,.]*)|(?:\bR\s?\d{2,}[\d,.]*)"
     # the Peruvian sol "S/ 149" and "S/. 149"
     r"|(?:\bS/\.?\s?\d[\d,.]*)"
-    r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|zar|kr|z\u0142|k\u010d|czk|ft|huf|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
+    r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|zar|kr|z\u0142|k\u010d|czk|ft|huf|lei|ron|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
     re.IGNORECASE,
 )
 _FREE_TRIAL = re.compile(
@@ -116,7 +116,7 @@ _CONTACT_CUES = (
     "sprechen sie uns an", "sur devis", "nous contacter", "contactez-nous", "a consultar", "cont\u00e1ctanos",
     "contactar con ventas", "solicita una cotizaci\u00f3n", "presupuesto a medida", "op aanvraag", "neem contact op",
     "su richiesta", "contattaci", "sob consulta", "fale conosco",
-    "devis sur mesure", "demander un devis", "receives a quote", "individuelles angebot", "cotizaci\u00f3n a medida",
+    "devis sur mesure", "demander un devis", "cotizamos", "te cotizamos", "receives a quote", "individuelles angebot", "cotizaci\u00f3n a medida",
     "send you a quote", "price on request", "kontakta oss", "kontakt os", "kontakt oss", "skontaktuj si\u0119", "pricing on request", "don't publish a price", "do not publish a price",
 )
 _FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita", "gr\u00e1tis")
@@ -167,6 +167,7 @@ _DENIED_MODEL = re.compile(
     r"|\bpas d['\u2019]\s*)"
     r"(?:free (?:plan|tier|version)|subscriptions?|abo(?:nnement)?s?|abonnement|suscripci\u00f3n|assinatura|abonnement"
     r"|kostenlose[nrs]? (?:tarif|version|plan)|plan gratuit|plan gratuito|abbonamento)\b"
+    r"|\bnu exist\u0103 abonament\b|\bkeine grundgeb\u00fchr\b"
 )
 # "Self-hosting stays free": the software is free to run yourself, a hosted edition is what is sold
 SELF_HOSTED_FREE = re.compile(r"\bself-?host(?:ing|ed)?\s+(?:\w+\s+){0,2}?(?:stays|is|remains)\s+free\b|\bfree to self-?host\b")

@@ -45,6 +45,8 @@ KEYWORD_WEIGHTS: dict[str, int] = {
     "cenik": 10, "cen\u00edk": 10, "ceny": 9, "hinnasto": 10, "hinnat": 10, "hinnoittelu": 10,
     # Hungarian
     "arak": 10, "\u00e1rak": 10, "rolunk": 9, "r\u00f3lunk": 9, "gyik": 6, "csapat": 5, "kapcsolat": 6,
+    # Romanian
+    "preturi": 10, "pre\u021buri": 10, "despre": 8, "intrebari": 6, "\u00eentreb\u0103ri": 6,
 }
 MAX_CANDIDATES = 2_000
 
