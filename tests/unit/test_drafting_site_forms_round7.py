@@ -314,3 +314,13 @@ def test_quotes_in_spanish_and_romanian_prices_without_a_subscription() -> None:
     assert "contact" in pricing_cues("Cotizamos según la cantidad de hectáreas empadronadas.")
     cues = pricing_cues("Nu există abonament: 3% din taxa de participare plus 2 lei pe înscriere.")
     assert "subscription" not in cues and "paid" in cues
+
+
+def test_the_year_of_the_founders_story_of_starting_it() -> None:
+    story = draft({"/": page("<h1>Riddlewick</h1>", title="Riddlewick"), "/letter": page(
+        "<p>In 2022 we were running a two-room escape venue above a bike shop.</p>"
+        "<p>We wrote the first version of Riddlewick for ourselves over one winter.</p>", title="Riddlewick")})
+    assert story.value("founded_year") == "2022"
+    dated_post = draft({"/": page("<h1>Chasqui</h1>", title="Chasqui", lang="es"), "/blog/historia": page(
+        "<p>Blog · 18 de junio de 2024 · 4 min de lectura</p><h1>Cómo empezó Chasqui</h1>", title="Chasqui", lang="es")})
+    assert dated_post.value("founded_year") is None  # a post's date over its title is no founding year

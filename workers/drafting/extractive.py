@@ -521,6 +521,32 @@ class _Reader:
                     return candidate(labelled, [page.text_evidence(line), page.text_evidence(following)])
         for evidence in dates:
             return candidate(_year_of(evidence["quote"]), [evidence])
+        return self._year_started()
+
+    def _year_started(self) -> Candidate | None:
+        """Last, the year of the founders' own story of starting it ("In 2022 we were running an escape venue … We
+        wrote the first version of Riddlewick", "en 2021 la vi anotar pedidos … Ahí empezó Recado", "nous avons
+        écrit Godille en 2022"): the year in the same paragraph, else in the one before it, quoted together."""
+        named = self.name()
+        name = re.escape(str(named["value"])) if named else ""
+        if not name:
+            return None
+        started = re.compile(
+            rf"\b(?:we|I)\s+(?:started|built|wrote|launched|created|began)\s+(?:the first version of\s+)?{name}\b"
+            rf"|\b(?:empez\u00f3|comenz\u00f3|naci\u00f3|arranc\u00f3)\s+{name}\b"
+            rf"|\bnous avons (?:\u00e9crit|cr\u00e9\u00e9|lanc\u00e9|d\u00e9marr\u00e9)\s+{name}\b"
+            rf"|\bwir haben\s+{name}\s+(?:\w+\s+){{0,4}}?(?:gebaut|geschrieben|gestartet)\b", re.IGNORECASE)
+        for page in self.pages:
+            for index, line in enumerate(page.lines):
+                if not started.search(line) or not is_sentence(line):
+                    continue  # a heading ("Cómo empezó Chasqui") under a post's date is no story
+                here = YEAR.search(line)
+                if here:
+                    return candidate(here.group(1), [page.text_evidence(line)])
+                previous = page.lines[index - 1] if index > 0 else ""
+                before = YEAR.search(previous) if is_sentence(previous) else None
+                if before:
+                    return candidate(before.group(1), [page.text_evidence(f"{page.lines[index - 1]} {line}")])
         return None
 
     def _founding_dates(self) -> list[dict[str, str]]:
