@@ -112,8 +112,10 @@ def search_texts(state: dict[str, Any]) -> tuple[str, str, str]:
 def folded_vote(trend_log: float | None, x: float) -> float:
     """The trending log-sum with one more vote of exponent `x`: log2(2 ** trend_log + 2 ** x).
 
-    The same float operations, in the same order, as the SQL that kept it
-    before (`listing_counters.cast_vote`), so the sums are equal to the bit.
+    The same float operations, in the same order, as the SQL statement that
+    folded each vote before the batch kept them (PostgreSQL's `ln` and `power`
+    are the C library's `log` and `pow`, as `math`'s are), so the sums are
+    equal to the bit; `tests/integration/test_listing_view_batching.py` compares the two.
     """
     if trend_log is None:
         return x

@@ -9,15 +9,18 @@ Tables (per generation):
   trending log-sum, and the card.
 - `search`: only what searches filter, order and match on (filters,
   counters, the trending log-sum, the folded name and the text vectors),
-  written with the listings row in the same statement, so a search reads
+  written with the listings rows at the same `flush`, so a search reads
   narrow rows and fetches cards from `listings` by id (docs/search.md).
 - `votes` (cast times, for trending), `reviews` (ratings and moderation,
   `projections/review_tally.py`), `domain_ratings` (snapshots), `categories`
   (names for the documents), `words` (the search vocabulary for typo
   correction: every word of the searched fields of live and upcoming listings).
 
-Content events rebuild a listing's document from its state; counter events
-(votes, follows, views, reviews) patch the document in SQL. Billboard money is
+A batch keeps the listings its events touch in memory and writes each
+table once at `flush` (`projections/listing_rows.py`). Content events rebuild
+a listing's document from its state; votes, follows and views are counted in
+memory and patch only the document's counters; a withdrawn vote and a review
+recount in SQL (`listing_counters.py`, `review_tally.py`). Billboard money is
 kept in the document's labelled `billboard` section only: it never reaches a
 search column or the community section.
 """
@@ -82,7 +85,7 @@ NAME = "listing_view"
 class ListingView(Projection):
     name = NAME
     tables = ("profiles", "listings", "search", "votes", "reviews", "domain_ratings", "categories", "words")
-    catch_up_batch = 1000  # measured: its catch-up took 26-30 s at 1,000 and 36-45 s at 5,000 (docs/performance.md)
+    catch_up_batch = 1000  # measured with the batch kept in memory: 1,000, 2,000 and 5,000 alike (docs/performance.md)
 
     def create(self, cur: Cursor[Any], t: Tables) -> None:
         tables.create(cur, t)
