@@ -1,7 +1,7 @@
 """Keeping the objects a process lives with out of the garbage collector's way.
 
 Python's full collection walks every object the collector tracks, and a
-process of this service holds about 330,000 once its modules are imported and
+process of this service holds about 335,000 once its modules are imported and
 its container is wired, nearly all of them there until it exits. A projection
 catching up allocates enough (decoded events, listing states, statement
 parameters) to run a full collection every few batches: before this, a third
