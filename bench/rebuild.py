@@ -96,12 +96,14 @@ def rebuild_in_parallel(c: Any, names: list[str]) -> None:
 
 def measure(db: str, names: list[str] | None) -> None:
     """Catch-up of every projection (or `names`) from where it is, then a rebuild of each, then the switch time."""
+    from launchdir import heap
     from launchdir.bootstrap import bootstrap, ensure_catalog
     from launchdir.settings import Settings
 
     c = bootstrap(Settings(database_url=db, data_dir=Path("/tmp"), rate_limits=False))
     try:
         ensure_catalog(c)
+        heap.settle()  # as the CLI's container does (`launchdir projections rebuild`)
         head = c.store.position()
         counts = c.runtime.events.topic_counts()
         names = names or list(c.runtime.projections)

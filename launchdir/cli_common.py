@@ -45,9 +45,12 @@ def announce(settings: Settings) -> None:
 
 def container(settings: Settings | None = None) -> Container:
     """The wired application for one process (built lazily: `--help` needs none of it)."""
+    from launchdir import heap
     from launchdir.bootstrap import bootstrap
 
-    return bootstrap(settings or Settings.from_env())
+    c = bootstrap(settings or Settings.from_env())
+    heap.settle()  # what the process lives with, out of the collector's way
+    return c
 
 
 @contextmanager

@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 from typing import Any
 
+from launchdir import heap
 from launchdir.bootstrap import bootstrap, web_app
 from launchdir.settings import Settings
 
@@ -20,5 +21,6 @@ from launchdir.settings import Settings
 def create() -> Any:
     """Build this worker's container and its ASGI app."""
     c = bootstrap(Settings.from_env())
+    heap.settle()  # what the process lives with, out of the collector's way
     atexit.register(c.close)
     return web_app(c)

@@ -7,7 +7,7 @@ fills fresh tables while the old ones keep serving, then reads switch over.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, TypeVar
 
 from eventsourcing.utils import get_topic
@@ -59,8 +59,8 @@ class Projection:
     """True when handlers also take the event's log position: `handler(self, cur, t, event, position)`."""
     catch_up_batch: ClassVar[int] = 5000
     """Events per transaction when catching up over a long log (a rebuild, a new projection): the per-batch
-    work and the one-statement-per-table writes of `flush` are shared by that many. A projection whose
-    statements cost more in a long pipeline than the batch saves sets it lower (`listing_view`)."""
+    work and the one-statement-per-table writes of `flush` are shared by that many. A projection may set it
+    lower where a larger batch measured no faster (`listing_view`: shorter transactions, less memory)."""
     _handlers: ClassVar[dict[type[Any], Handler]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -85,6 +85,15 @@ class Projection:
         """Bring an existing generation up to what `create` makes now (idempotent; run at every start).
 
         For additions that need no rebuild, such as a new index (`CREATE INDEX IF NOT EXISTS`).
+        """
+
+    def prepare(self, cur: Cursor[Any], t: Tables, events: Sequence[Any]) -> None:
+        """Read ahead, in a few statements, the rows the handlers of a batch's events will need.
+
+        Called once per batch, in its transaction, before the first event; the
+        events are as stored (not yet made storable, see `apply`). Only a
+        shortcut: handlers must still read what they miss, since a failed
+        batch is applied event by event without it.
         """
 
     def flush(self, cur: Cursor[Any], t: Tables) -> None:

@@ -65,6 +65,7 @@ def apply_batch(pool: ConnectionPool, projection: Projection, gen: int, start: i
         ).fetchone()
         if locked is None or int(locked[0]) != start:
             return int(locked[0]) if locked else -1
+        projection.prepare(cur, tables, [e for i, e in notes if i not in skips and not isinstance(e, Undecodable)])
         with conn.pipeline():  # handlers write without waiting for each round trip
             for event_id, event in notes:
                 if event_id not in skips:

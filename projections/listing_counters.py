@@ -1,12 +1,12 @@
-"""The listing view's community counters in SQL: votes with the trending log-sum, followers, and view counts.
+"""The listing view's withdrawn votes, in SQL: the count and the trending log-sum recomputed from the votes left.
 
 A vote adds 2 ** x to a listing's trending sum (x: `listing_docs.trend_exponent`
-of its time); the sum is kept as its base-2 logarithm so it never overflows,
-and a withdrawn vote recomputes it from the listing's remaining votes. Counter
-events patch these columns and the document in SQL instead of rebuilding the
-document, which keeps a vote cheap. Each statement updates the listings row
-and copies the new values into the search row (searches order by them), so
-the two never differ after a transaction.
+of its time); the sum is kept as its base-2 logarithm so it never overflows.
+Casting a vote folds it in (`listing_rows.folded_vote`, in memory, with the
+votes, follows and views of the batch); a withdrawn or voided vote recomputes
+the sum here from the listing's remaining votes. The statement updates the
+listings row and copies the new values into the search row (searches order by
+them), so the two never differ after a transaction.
 """
 
 from __future__ import annotations
@@ -22,21 +22,6 @@ def _copied(t: Tables, columns: str) -> str:
     """A data-modifying CTE step copying `columns` from the updated listings rows (CTE `l`) into the search rows."""
     sets = ", ".join(f"{c} = l.{c}" for c in columns.split(", "))
     return f"UPDATE {t['search']} s SET {sets} FROM l WHERE s.listing_id = l.listing_id"
-
-
-def cast_vote(cur: Cursor[Any], t: Tables, listing_id: int, account_id: str, x: float) -> None:
-    """Count one vote (a repeated one changes nothing) and fold it into the trending log-sum."""
-    cur.execute(
-        f"""WITH v AS (INSERT INTO {t['votes']} (listing_id, account_id, x) VALUES (%(id)s, %(acct)s, %(x)s)
-                      ON CONFLICT DO NOTHING RETURNING listing_id),
-                 l AS (UPDATE {t['listings']} SET votes = votes + 1,
-                trend_log = CASE WHEN trend_log IS NULL THEN %(x)s
-                    ELSE greatest(trend_log, %(x)s)
-                         + ln(1 + power(2::float8, greatest(-1000, -abs(trend_log - %(x)s)))) / ln(2) END
-            WHERE listing_id = (SELECT listing_id FROM v) RETURNING listing_id, votes, trend_log)
-            {_copied(t, 'votes, trend_log')}""",
-        {"id": listing_id, "acct": account_id, "x": x},
-    )
 
 
 def withdraw_vote(cur: Cursor[Any], t: Tables, listing_id: int, account_id: str) -> bool:
@@ -55,26 +40,3 @@ def withdraw_vote(cur: Cursor[Any], t: Tables, listing_id: int, account_id: str)
         {"id": listing_id},
     )
     return True
-
-
-def follow(cur: Cursor[Any], t: Tables, listing_id: int, step: int) -> None:
-    """Add `step` (1 or -1) to the listing's followers, never below zero."""
-    cur.execute(
-        f"""WITH l AS (UPDATE {t['listings']} SET followers = greatest(followers + %s, 0) WHERE listing_id = %s
-                       RETURNING listing_id, followers)
-            {_copied(t, 'followers')}""",
-        (step, listing_id),
-    )
-
-
-def add_views(cur: Cursor[Any], t: Tables, pairs: list[tuple[int, int]]) -> None:
-    """Add counted views (listing id, count) to the rows and to the documents' community section."""
-    cur.execute(
-        f"""WITH c AS (SELECT * FROM unnest(%s::int[], %s::bigint[]) AS c(id, n)),
-                 l AS (UPDATE {t['listings']} SET views = views + c.n FROM c WHERE listing_id = c.id
-                       RETURNING listing_id, views),
-                 s AS ({_copied(t, 'views')})
-            UPDATE {t['profiles']} p SET doc = jsonb_set(p.doc, '{{community,views}}', to_jsonb(l.views))
-            FROM l WHERE p.listing_id = l.listing_id""",
-        ([p[0] for p in pairs], [p[1] for p in pairs]),
-    )

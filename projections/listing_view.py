@@ -9,22 +9,25 @@ Tables (per generation):
   trending log-sum, and the card.
 - `search`: only what searches filter, order and match on (filters,
   counters, the trending log-sum, the folded name and the text vectors),
-  written with the listings row in the same statement, so a search reads
+  written with the listings rows at the same `flush`, so a search reads
   narrow rows and fetches cards from `listings` by id (docs/search.md).
 - `votes` (cast times, for trending), `reviews` (ratings and moderation,
   `projections/review_tally.py`), `domain_ratings` (snapshots), `categories`
   (names for the documents), `words` (the search vocabulary for typo
   correction: every word of the searched fields of live and upcoming listings).
 
-Content events rebuild a listing's document from its state; counter events
-(votes, follows, views, reviews) patch the document in SQL. Billboard money is
+A batch keeps the listings its events touch in memory and writes each
+table once at `flush` (`projections/listing_rows.py`). Content events rebuild
+a listing's document from its state; votes, follows and views are counted in
+memory and patch only the document's counters; a withdrawn vote and a review
+recount in SQL (`listing_counters.py`, `review_tally.py`). Billboard money is
 kept in the document's labelled `billboard` section only: it never reaches a
 search column or the community section.
 """
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Iterable, Sequence
 from datetime import date
 from typing import Any
 from uuid import UUID
@@ -70,29 +73,19 @@ from events.metrics import BillboardContributed, DomainRatingRecorded, RevenueRe
 from events.votes import VoteRestored, VoteVoided
 from projections import listing_docs as docs
 from projections.base import Projection, Tables, handles
-from projections.listing_cards import (
-    PUBLIC_STATUSES,
-    UPCOMING_STATUSES,
-    domain_of,
-    fold,
-    key_of,
-    text_of,
-    website_of,
-    words_of,
-)
+from events.text import is_clean
 from projections import listing_counters as counters
+from projections import listing_rows as rows
 from projections import listing_tables as tables
 from projections.listing_tables import TALLY
 
 NAME = "listing_view"
-SEARCHABLE = PUBLIC_STATUSES + UPCOMING_STATUSES
-COUNTERS = "l.votes, l.followers, l.views, l.rating_avg, l.rating_count"
 
 
 class ListingView(Projection):
     name = NAME
     tables = ("profiles", "listings", "search", "votes", "reviews", "domain_ratings", "categories", "words")
-    catch_up_batch = 1000  # measured: its catch-up took 26-30 s at 1,000 and 36-45 s at 5,000 (docs/performance.md)
+    catch_up_batch = 1000  # measured with the batch kept in memory: 1,000, 2,000 and 5,000 alike (docs/performance.md)
 
     def create(self, cur: Cursor[Any], t: Tables) -> None:
         tables.create(cur, t)
@@ -105,6 +98,7 @@ class ListingView(Projection):
 
     @handles(CategoryAdded)
     def _category_added(self, cur: Cursor[Any], t: Tables, e: CategoryAdded) -> None:
+        self.flush(cur, t)  # what was kept is written with the names it was changed under
         cur.execute(
             f"INSERT INTO {t['categories']} (slug, name, parent, attributes) VALUES (%s, %s, %s, %s) "
             "ON CONFLICT (slug) DO NOTHING",
@@ -115,6 +109,7 @@ class ListingView(Projection):
     @handles(CategoryChanged)
     def _category_changed(self, cur: Cursor[Any], t: Tables, e: CategoryChanged) -> None:
         c = e.changes
+        self.flush(cur, t)
         cur.execute(
             f"UPDATE {t['categories']} SET name = coalesce(%s, name), attributes = coalesce(%s, attributes), "
             "parent = CASE WHEN %s THEN %s ELSE parent END WHERE slug = %s",
@@ -123,16 +118,24 @@ class ListingView(Projection):
         )
         self._names_cache = None  # names are re-read on the next write
         if "name" in c:  # documents and cards carry category names
-            self.flush(cur, t)
-            rows = cur.execute(f"SELECT listing_id FROM {t['listings']} WHERE categories @> ARRAY[%s]", (e.slug,)).fetchall()
-            for (listing_id,) in rows:
+            found = cur.execute(f"SELECT listing_id FROM {t['listings']} WHERE categories @> ARRAY[%s]", (e.slug,)).fetchall()
+            self._load(cur, t, ids=[r[0] for r in found], state_ids=[r[0] for r in found])
+            for (listing_id,) in found:
                 self._change(cur, t, lambda s: None, listing_id=listing_id)
 
     # ------------------------------------------------------------ listing content and status
 
     @handles(ListingCreated)
     def _created(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
-        self._write(cur, t, docs.new_state(e), _zero_counters(), None, insert=True)
+        self._batch(cur)
+        row = self._rows.get(e.listing_id)
+        if row is None or not row.new:  # created twice in one batch: written once, with the later state
+            row = rows.Row(e.listing_id, str(e.originator_id), None, rows.zero_counters(), None, new=True)
+            self._rows[e.listing_id] = row
+        row.state, row.counters = docs.new_state(e), rows.zero_counters()
+        self._streams[row.stream_id] = e.listing_id
+        self._absent.difference_update((e.listing_id, row.stream_id))
+        self._changed(row)
 
     @handles(ListingEdited)
     def _edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited) -> None:
@@ -222,10 +225,10 @@ class ListingView(Projection):
             "ON CONFLICT (listing_id, measured_on) DO UPDATE SET value = EXCLUDED.value, source = EXCLUDED.source",
             (e.listing_id, date.fromisoformat(e.measured_on), e.value, e.source),
         )
-        rows = cur.execute(
+        points = cur.execute(
             f"SELECT measured_on, value, source FROM {t['domain_ratings']} WHERE listing_id = %s", (e.listing_id,)
         ).fetchall()
-        trend = docs.domain_rating_trend([(r[0], int(r[1]), str(r[2])) for r in rows])
+        trend = docs.domain_rating_trend([(r[0], int(r[1]), str(r[2])) for r in points])
         self._change(cur, t, lambda s: s.update(domain_rating=trend), listing_id=e.listing_id)
 
     @handles(RevenueRecorded)
@@ -238,74 +241,89 @@ class ListingView(Projection):
         self._change(cur, t, lambda s: s.update(billboard_cents=int(s["billboard_cents"]) + e.amount_cents),
                      listing_id=e.listing_id)
 
-    # ------------------------------------------------------------ community counters (patched in SQL)
+    # ------------------------------------------------------------ community counters (kept in memory)
 
     @handles(VoteCast)
     def _vote(self, cur: Cursor[Any], t: Tables, e: VoteCast) -> None:
-        self._forget(cur, t, e.listing_id)
-        counters.cast_vote(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.timestamp))
-        self._patch_counter(cur, t, e.listing_id, "votes")
+        self._cast(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.timestamp))
 
     @handles(VoteRestored)  # staff restored a voided vote: counted again, weighed by its own time
     def _restored(self, cur: Cursor[Any], t: Tables, e: VoteRestored) -> None:
-        self._forget(cur, t, e.listing_id)
-        counters.cast_vote(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.cast_at))
-        self._patch_counter(cur, t, e.listing_id, "votes")
+        self._cast(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.cast_at))
+
+    def _cast(self, cur: Cursor[Any], t: Tables, listing_id: int, account_id: str, x: float) -> None:
+        """Count one vote (a repeated one changes nothing) and fold it into the trending log-sum."""
+        if self._voted(cur, t, listing_id, account_id):
+            return
+        self._votes[(listing_id, account_id)] = True
+        self._new_votes.append((listing_id, account_id, x))
+        row = self._row(cur, t, listing_id=listing_id)
+        if row is not None:  # a vote for a listing not created (yet) is kept, not counted
+            row.counters["votes"] += 1
+            row.counters["trend_log"] = rows.folded_vote(row.counters["trend_log"], x)
+            row.counted.add("votes")
 
     @handles(VoteWithdrawn, VoteVoided)  # a voided vote is out of the count, like a withdrawn one
     def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn | VoteVoided) -> None:
+        """In SQL: the trending log-sum is recomputed from the listing's remaining votes."""
         self._forget(cur, t, e.listing_id)
-        if not counters.withdraw_vote(cur, t, e.listing_id, e.account_id):
-            return
-        self._patch_counter(cur, t, e.listing_id, "votes")
+        self._votes[(e.listing_id, e.account_id)] = False
+        if counters.withdraw_vote(cur, t, e.listing_id, e.account_id):
+            self._patch_counter(cur, t, e.listing_id, "votes")
 
     @handles(ListingFollowed, ListingUnfollowed)
     def _follow(self, cur: Cursor[Any], t: Tables, e: ListingFollowed | ListingUnfollowed) -> None:
-        self._forget(cur, t, e.listing_id)
-        step = 1 if isinstance(e, ListingFollowed) else -1
-        counters.follow(cur, t, e.listing_id, step)
-        self._patch_counter(cur, t, e.listing_id, "followers")
+        row = self._row(cur, t, listing_id=e.listing_id)
+        if row is not None:
+            step = 1 if isinstance(e, ListingFollowed) else -1
+            row.counters["followers"] = max(row.counters["followers"] + step, 0)
+            row.counted.add("followers")
 
     @handles(ListingViewsCounted)
     def _views(self, cur: Cursor[Any], t: Tables, e: ListingViewsCounted) -> None:
         pairs = [(int(k), int(v)) for k, v in e.counts.items() if str(k).isdigit() and int(v) > 0]
-        if not pairs:
-            return
-        self._forget(cur, t, *(p[0] for p in pairs))
-        counters.add_views(cur, t, pairs)
+        self._load(cur, t, ids=[p[0] for p in pairs])
+        for listing_id, n in pairs:
+            row = self._row(cur, t, listing_id=listing_id)
+            if row is not None:
+                row.counters["views"] += n
+                row.counted.add("views")
 
     @handles(ReviewWritten)
     def _review_written(self, cur: Cursor[Any], t: Tables, e: ReviewWritten) -> None:
+        genuine = bool(getattr(e, "genuine", False))
+        if genuine:  # counted at once: the listing's rows are written first, so the recount finds them
+            self._forget(cur, t, e.listing_id)
         TALLY.written(cur, t["reviews"], t["listings"], e)
-        if getattr(e, "genuine", False):
+        if genuine:
             self._rating(cur, t, e.listing_id)
 
     @handles(ReviewModerated)
     def _review_moderated(self, cur: Cursor[Any], t: Tables, e: ReviewModerated) -> None:
+        self._forget(cur, t, e.listing_id)
         TALLY.moderated(cur, t["reviews"], t["listings"], e)
         self._rating(cur, t, e.listing_id)
 
     @handles(ReviewEdited)
     def _review_edited(self, cur: Cursor[Any], t: Tables, e: ReviewEdited) -> None:
+        self._forget(cur, t, e.listing_id)
         TALLY.edited(cur, t["reviews"], t["listings"], e)
         self._rating(cur, t, e.listing_id)
 
     @handles(ReviewHidden, ReviewRestored)
     def _review_hidden(self, cur: Cursor[Any], t: Tables, e: ReviewHidden | ReviewRestored) -> None:
+        self._forget(cur, t, e.listing_id)
         TALLY.hidden(cur, t["reviews"], t["listings"], e)
         self._rating(cur, t, e.listing_id)
 
     def _rating(self, cur: Cursor[Any], t: Tables, listing_id: int) -> None:
         """Copy the listing's recounted rating into its public document."""
-        self._forget(cur, t, listing_id)
         cur.execute(
             f"""UPDATE {t['profiles']} p SET doc = jsonb_set(p.doc, '{{community,rating}}',
                     jsonb_build_object('average', l.rating_avg::float8, 'count', l.rating_count))
                 FROM {t['listings']} l WHERE l.listing_id = p.listing_id AND p.listing_id = %s""",
             (listing_id,),
         )
-
-    # ------------------------------------------------------------ writing
 
     def _patch_counter(self, cur: Cursor[Any], t: Tables, listing_id: int, column: str) -> None:
         cur.execute(
@@ -314,53 +332,101 @@ class ListingView(Projection):
             (listing_id,),
         )
 
-    def _change(self, cur: Cursor[Any], t: Tables, mutate: Any, *, stream: UUID | None = None,
-                listing_id: int | None = None) -> None:
-        """Load a listing's state, apply `mutate`, and write the document and search row again."""
-        self._batch(cur)
-        known = self._streams.get(str(stream)) if stream is not None else listing_id
-        if known is not None and known in self._states:
-            state, counters, text_key = self._states[known]
-            mutate(state)
-            self._write(cur, t, state, counters, text_key)
-            return
-        where, key = ("p.stream_id = %s", stream) if stream is not None else ("p.listing_id = %s", listing_id)
-        row = cur.execute(
-            f"SELECT p.state, {COUNTERS}, l.text_key FROM {t['profiles']} p "
-            f"JOIN {t['listings']} l USING (listing_id) WHERE {where}",
-            (key,),
-        ).fetchone()
-        if row is None:  # an event for a listing this generation never saw created: nothing to show
-            return
-        state = row[0]
-        mutate(state)
-        counters = dict(zip(("votes", "followers", "views", "rating_avg", "rating_count"), row[1:6], strict=True))
-        self._write(cur, t, state, counters, row[6])
-
     # ------------------------------------------------------------ batch memory
     #
-    # What this batch has read or written, kept in memory for the batch only: the runtime opens one
-    # cursor per batch (one transaction), and a new cursor forgets everything, so nothing here can
-    # outlive a rollback. It saves a round trip per event when, say, a listing is created and
-    # published in the same batch.
+    # Every listing the batch touches is kept as a `Row` (`projections/listing_rows.py`): read once (the rows a
+    # batch's events name are read together in `prepare`), changed in memory by the handlers, and written at
+    # `flush`, one statement per table. The memory belongs to the batch's cursor (one transaction): a new cursor
+    # forgets it, so nothing kept can outlive a rollback. Events whose change is made in SQL (a withdrawn vote, a
+    # review, a category's new name) write what was kept first; the listing's row is then read again when needed.
 
     _batch_cursor: Any = None
     _names_cache: dict[str, str] | None = None
+    _rows: dict[int, rows.Row] = {}
+    _streams: dict[str, int] = {}  # stream id -> listing id, for the rows in `_rows`
+    _absent: set[int | str] = set()  # listing ids and stream ids read and not found
+    _votes: dict[tuple[int, str], bool] = {}  # (listing id, account id) -> whether a vote is counted
+    _new_votes: list[tuple[int, str, float]] = []
+    _words: list[str] = []
     _words_seen: set[str] = set()
-    _states: dict[int, tuple[dict[str, Any], dict[str, Any], str | None]] = {}
-    _streams: dict[str, int] = {}
-    _pending: dict[int, tuple[dict[str, Any], dict[str, Any], str | None, bool]] = {}  # kept back for `flush`
 
     def _batch(self, cur: Cursor[Any]) -> None:
         if self._batch_cursor is not cur:
-            self._batch_cursor, self._names_cache, self._words_seen, self._states, self._streams = cur, None, set(), {}, {}
-            self._pending = {}
+            self._batch_cursor, self._names_cache, self._rows, self._streams, self._absent = cur, None, {}, {}, set()
+            self._votes, self._new_votes, self._words, self._words_seen = {}, [], [], set()
 
-    def _forget(self, cur: Cursor[Any], t: Tables, *listing_ids: int) -> None:
-        """A counter is about to change in SQL: write what was kept back, and forget the remembered counters."""
+    def prepare(self, cur: Cursor[Any], t: Tables, events: Sequence[Any]) -> None:
+        """Read the rows of the listings the batch's events name, and whether their voters voted: two statements."""
+        self._batch(cur)
+        created = {e.listing_id for e in events if isinstance(e, ListingCreated)}
+        ids: set[int] = set()
+        state_ids: set[int] = set()
+        state_streams: set[str] = set()
+        pairs: set[tuple[int, str]] = set()
+        for e in events:
+            kind = type(e)
+            if kind in BY_STREAM:
+                state_streams.add(str(e.originator_id))
+            elif kind in BY_LISTING:
+                state_ids.add(e.listing_id)
+            elif kind in COUNTED:
+                ids.add(e.listing_id)
+                if kind in CAST and isinstance(e.account_id, str) and is_clean(e.account_id):
+                    pairs.add((e.listing_id, e.account_id))
+            elif kind is ListingViewsCounted:
+                ids.update(int(k) for k in e.counts if str(k).isdigit())
+        self._load(cur, t, ids=(ids | state_ids) - created, streams=state_streams, state_ids=state_ids,
+                   state_streams=state_streams)
+        wanted = [p for p in pairs if p not in self._votes]
+        found = rows.voted(cur, t, wanted)
+        self._votes.update((p, p in found) for p in wanted)
+
+    def _load(self, cur: Cursor[Any], t: Tables, ids: Iterable[int] = (), streams: Iterable[str] = (),
+              state_ids: Iterable[int] = (), state_streams: Iterable[str] = ()) -> None:
+        """Read, in one statement, the rows of these listings the batch has not read yet."""
+        self._batch(cur)
+        ids = {i for i in ids if i not in self._rows and i not in self._absent}
+        streams = {s for s in streams if s not in self._streams and s not in self._absent}
+        if not ids and not streams:
+            return
+        for row in rows.read(cur, t, ids, streams, state_ids, state_streams):
+            if row.listing_id not in self._rows:
+                self._rows[row.listing_id] = row
+                self._streams[row.stream_id] = row.listing_id
+        self._absent.update(i for i in ids if i not in self._rows)
+        self._absent.update(s for s in streams if s not in self._streams)
+
+    def _row(self, cur: Cursor[Any], t: Tables, *, stream: UUID | None = None, listing_id: int | None = None,
+             state: bool = False) -> rows.Row | None:
+        """The listing's row, with its state when `state` (None for a listing this generation never saw created)."""
+        self._batch(cur)
+        found = listing_id
+        if stream is not None:
+            key = str(stream)
+            found = self._streams.get(key)
+            if found is None and key not in self._absent:
+                self._load(cur, t, streams=[key], state_streams=[key] if state else [])
+                found = self._streams.get(key)
+        elif listing_id is not None and listing_id not in self._rows and listing_id not in self._absent:
+            self._load(cur, t, ids=[listing_id], state_ids=[listing_id] if state else [])
+        row = self._rows.get(found) if found is not None else None
+        if row is not None and state and row.state is None:
+            row.state = rows.read_state(cur, t, row.listing_id)
+        return row
+
+    def _voted(self, cur: Cursor[Any], t: Tables, listing_id: int, account_id: str) -> bool:
+        self._batch(cur)
+        pair = (listing_id, account_id)
+        if pair not in self._votes:
+            self._votes[pair] = pair in rows.voted(cur, t, [pair])
+        return self._votes[pair]
+
+    def _forget(self, cur: Cursor[Any], t: Tables, listing_id: int) -> None:
+        """The listing's counters are about to change in SQL: write what was kept, and read its row again if needed."""
         self.flush(cur, t)
-        for listing_id in listing_ids:
-            self._states.pop(listing_id, None)
+        row = self._rows.pop(listing_id, None)
+        if row is not None:
+            self._streams.pop(row.stream_id, None)
 
     def _names(self, cur: Cursor[Any], t: Tables) -> dict[str, str]:
         """Category names, read once per batch."""
@@ -369,117 +435,41 @@ class ListingView(Projection):
             self._names_cache = dict(cur.execute(f"SELECT slug, name FROM {t['categories']}").fetchall())
         return self._names_cache
 
-    def _write(self, cur: Cursor[Any], t: Tables, state: dict[str, Any], counters: dict[str, Any],
-               old_text_key: str | None, insert: bool = False) -> None:
-        """Keep the listing's new state for `flush`: a listing created and published in one batch is written once.
+    def _change(self, cur: Cursor[Any], t: Tables, mutate: Any, *, stream: UUID | None = None,
+                listing_id: int | None = None) -> None:
+        """Apply `mutate` to the listing's state, kept for `flush` (nothing for a listing never created)."""
+        row = self._row(cur, t, stream=stream, listing_id=listing_id, state=True)
+        if row is None:
+            return
+        mutate(row.state)
+        self._changed(row)
 
-        The row as the database has it (absent, or with `old_text_key`) is the
-        one of the first write kept back, so `flush` inserts or updates and
-        recomputes text vectors exactly as writing each change would.
-        """
-        self._batch(cur)
-        listing_id = state["listing_id"]
-        before = self._pending.get(listing_id)
-        if before is not None:
-            old_text_key, insert = before[2], before[3]
-        self._pending[listing_id] = (state, counters, old_text_key, insert)
-        self._states[listing_id] = (state, counters, self._text_key(state))
-        self._streams[str(state["stream_id"])] = listing_id
+    def _changed(self, row: rows.Row) -> None:
+        """The row's state changed: rewritten at `flush`, its new words added to the vocabulary then."""
+        new = [w for w in row.changed() if w not in self._words_seen]
+        self._words_seen.update(new)
+        self._words += new
 
     def flush(self, cur: Cursor[Any], t: Tables) -> None:
-        """Write every listing kept back in this batch, once each (before SQL reads or patches their rows)."""
+        """Write every row the batch changed, its new votes and new words: one statement per table."""
         self._batch(cur)
-        pending, self._pending = self._pending, {}
-        for state, tallies, old_text_key, insert in pending.values():
-            self._write_now(cur, t, state, tallies, old_text_key, insert)
-
-    @staticmethod
-    def _text_key(state: dict[str, Any]) -> str:
-        """A digest of what the text vectors are made of (they are recomputed only when it changes)."""
-        p = state["profile"]
-        searchable = state["status"] in SEARCHABLE
-        name = str(p.get("name") or "")
-        tk = text_of(p.get("tagline")) + " " + text_of(p.get("keywords"))
-        description = text_of(p.get("description"))
-        return hashlib.blake2b(repr((searchable, name, tk, description)).encode(), digest_size=12).hexdigest()
-
-    def _write_now(self, cur: Cursor[Any], t: Tables, state: dict[str, Any], counters: dict[str, Any],
-                   old_text_key: str | None, insert: bool = False) -> None:
-        """Write the state, the document and the search row; text vectors only when the searched text changed.
-
-        Only searchable listings (live or upcoming) carry text vectors and add their words to the vocabulary.
-        """
-        names = self._names(cur, t)
-        p = state["profile"]
-        # Only live listings are public: other statuses keep an empty document (rebuilt when they go live).
-        doc = docs.public_doc(state, counters, names) if state["status"] in PUBLIC_STATUSES else {}
-        searchable = state["status"] in SEARCHABLE
-        name = str(p.get("name") or "")
-        tk = text_of(p.get("tagline")) + " " + text_of(p.get("keywords"))
-        description = text_of(p.get("description"))
-        text_key = self._text_key(state)
-        country = str(p.get("country") or "").strip().upper()
-        params = {
-            "id": state["listing_id"], "stream": state["stream_id"], "slug": state["slug"], "state": Jsonb(state),
-            "doc": Jsonb(doc), "status": state["status"], "week": state["week"], "plan": state["plan"],
-            "listed_at": state["listed_at"], "launched_at": state["launched_at"], "categories": state["categories"],
-            "primary": state["categories"][0] if state["categories"] else None,
-            "stage": key_of(p.get("stage")), "pricing": key_of(p.get("pricing_model")),
-            "country": country if len(country) == 2 and country.isalpha() else None,
-            "domain": domain_of(website_of(p, state["socials"])), "name_lc": fold(name), "card": Jsonb(docs.summary_card(state, names)),
-            "name": name, "tk": tk, "description": description, "text_key": text_key, "searchable": searchable,
-        }
-        name_fts = "CASE WHEN %(searchable)s THEN to_tsvector('english', %(name)s) END"
-        head = """CASE WHEN %(searchable)s THEN setweight(to_tsvector('english', %(name)s), 'A')
-                    || setweight(to_tsvector('english', %(tk)s), 'B') END"""
-        # Only matched (`@@` without weights or phrases), never ranked: lexemes without positions, a quarter smaller.
-        fts = """CASE WHEN %(searchable)s THEN strip(to_tsvector('english', %(name)s)
-                    || to_tsvector('english', %(tk)s) || to_tsvector('english', %(description)s)) END"""
-        params["words"] = self._new_words(cur, words_of(name, tk, description)) if searchable and text_key != old_text_key else []
-        # The vocabulary only grows (an insert that finds the word changes nothing); a rebuild trims it.
-        words = f"w AS (INSERT INTO {t['words']} (word) SELECT unnest(%(words)s::text[]) ON CONFLICT DO NOTHING)"
-        # The search row (`listing_tables.SEARCH_COLUMNS`) is written in the same statement as the listings row;
-        # its counters are the listings row's defaults on insert and are left to the counter handlers after.
-        if insert:
-            cur.execute(
-                f"""WITH {words}, p AS (INSERT INTO {t['profiles']} (listing_id, stream_id, slug, status, state, doc)
-                               VALUES (%(id)s, %(stream)s, %(slug)s, %(status)s, %(state)s, %(doc)s)),
-                         s AS (INSERT INTO {t['search']} (listing_id, status, week, listed_at, launched_at, categories,
-                               stage, country, pricing, domain, name_lc, name_fts, head, fts)
-                               VALUES (%(id)s, %(status)s, %(week)s, %(listed_at)s, %(launched_at)s, %(categories)s,
-                               %(stage)s, %(country)s, %(pricing)s, %(domain)s, %(name_lc)s, {name_fts}, {head}, {fts}))
-                    INSERT INTO {t['listings']} (listing_id, slug, status, week, plan, listed_at, launched_at,
-                        categories, primary_category, stage, country, pricing, domain, card, text_key)
-                    VALUES (%(id)s, %(slug)s, %(status)s, %(week)s, %(plan)s, %(listed_at)s, %(launched_at)s,
-                        %(categories)s, %(primary)s, %(stage)s, %(country)s, %(pricing)s, %(domain)s,
-                        %(card)s, %(text_key)s)""",
-                params,
-            )
-        else:
-            changed = text_key != old_text_key
-            text = f", name_lc = %(name_lc)s, name_fts = {name_fts}, head = {head}, fts = {fts}" if changed else ""
-            cur.execute(
-                f"""WITH {words}, p AS (UPDATE {t['profiles']} SET state = %(state)s, doc = %(doc)s, status = %(status)s
-                               WHERE listing_id = %(id)s),
-                         s AS (UPDATE {t['search']} SET status = %(status)s, week = %(week)s, listed_at = %(listed_at)s,
-                               launched_at = %(launched_at)s, categories = %(categories)s, stage = %(stage)s,
-                               country = %(country)s, pricing = %(pricing)s, domain = %(domain)s {text}
-                               WHERE listing_id = %(id)s)
-                    UPDATE {t['listings']} SET status = %(status)s, week = %(week)s, plan = %(plan)s,
-                        listed_at = %(listed_at)s, launched_at = %(launched_at)s, categories = %(categories)s,
-                        primary_category = %(primary)s, stage = %(stage)s, country = %(country)s, pricing = %(pricing)s,
-                        domain = %(domain)s, card = %(card)s {', text_key = %(text_key)s' if changed else ''}
-                    WHERE listing_id = %(id)s""",
-                params,
-            )
-
-    def _new_words(self, cur: Cursor[Any], words: list[str]) -> list[str]:
-        """The words this batch has not added yet."""
-        self._batch(cur)
-        new = [w for w in words if w not in self._words_seen]
-        self._words_seen.update(new)
-        return new
+        dirty = [row for row in self._rows.values() if row.dirty]
+        if not dirty and not self._new_votes and not self._words:
+            return
+        names = self._names(cur, t) if any(row.new or row.content for row in dirty) else {}
+        rows.write(cur, t, dirty, names, self._new_votes, self._words)
+        for row in dirty:
+            row.written()
+        self._new_votes, self._words = [], []
 
 
-def _zero_counters() -> dict[str, Any]:
-    return {"votes": 0, "followers": 0, "views": 0, "rating_avg": None, "rating_count": 0}
+# What `prepare` reads for each event class: the state by stream, the state by listing id, the counters only.
+BY_STREAM = frozenset({
+    ListingEdited, ListingEvidenceSet, ListingEditReverted, ListingStorySet, ListingMilestoneAdded,
+    ListingMilestoneDeleted, ListingUpdatePosted, ListingSectionsUnlocked, ListingAlternativesApproved,
+    ListingOwnerAdded, ListingVerified, ListingFeatured, ListingQueuedForFree, ListingBadgeLost, ListingScheduled,
+    ListingLaunched, ListingPublishedByStaff, ListingUnpublished,
+})
+BY_LISTING = frozenset({DomainRatingRecorded, RevenueRecorded, BillboardContributed})
+CAST = frozenset({VoteCast, VoteRestored})
+COUNTED = CAST | {ListingFollowed, ListingUnfollowed}

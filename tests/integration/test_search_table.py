@@ -37,7 +37,7 @@ def assert_consistent(c: Any) -> None:
         listings = conn.execute(f"SELECT {', '.join(SHARED)} FROM {t['listings']} ORDER BY listing_id").fetchall()
         shared = conn.execute(f"SELECT {', '.join(SHARED)} FROM {t['search']} ORDER BY listing_id").fetchall()
         states = dict(conn.execute(f"SELECT listing_id, state FROM {t['profiles']}").fetchall())
-        # What the text vectors of a searchable listing are made of (`ListingView._write_now`).
+        # What the text vectors of a searchable listing are made of (`listing_rows.search_texts`, `FTS`).
         expected = dict(conn.execute(
             f"""SELECT p.listing_id, CASE WHEN p.status IN ('live', 'scheduled', 'awaiting_badge') THEN
                     strip(to_tsvector('english', coalesce(p.state->'profile'->>'name', '') || ' '
