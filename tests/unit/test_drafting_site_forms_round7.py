@@ -324,3 +324,83 @@ def test_the_year_of_the_founders_story_of_starting_it() -> None:
     dated_post = draft({"/": page("<h1>Chasqui</h1>", title="Chasqui", lang="es"), "/blog/historia": page(
         "<p>Blog · 18 de junio de 2024 · 4 min de lectura</p><h1>Cómo empezó Chasqui</h1>", title="Chasqui", lang="es")})
     assert dated_post.value("founded_year") is None  # a post's date over its title is no founding year
+
+
+# --- round 10 ------------------------------------------------------------------------------------------
+
+
+def test_a_card_labelled_with_half_menu_words_and_a_plan_named_team_over_its_price() -> None:
+    result = draft({"/": page(
+        "<h1>Deadbolt</h1><h3>Short-lived SSH certificates</h3><p>Certificates last eight hours by default.</p>"
+        "<h3>Single sign-on login</h3><p>Engineers authenticate with your identity provider.</p>"
+        "<h3>Session recording</h3><p>Every shell session is recorded and searchable.</p>"
+        "<h2>Pricing</h2><h3>Starter</h3><p>Free</p><p>Up to 3 users, forever.</p>"
+        "<h3>Team</h3><p>$8 per user / month</p>"
+        "<footer><p>Deadbolt Labs, Inc. · 2035 NW Front Ave, Portland, OR 97209 · security@deadbolt.example</p></footer>",
+        title="Deadbolt")})
+    assert result.value("features") == ["Short-lived SSH certificates", "Single sign-on login", "Session recording"]
+    assert "$8 per user / month" in str(result.value("pricing_summary"))
+    assert (result.value("city"), result.value("country")) == ("Portland", "US")
+
+
+def test_founding_sentences_with_long_descriptions_and_the_subject_in_the_middle() -> None:
+    french = draft({"/": page("<h1>Girouette</h1>", title="Girouette", lang="fr"), "/presse": page(
+        "<p>Girouette est une société nantaise créée en 2021 par Anaïs Guérin, cofondatrice et présidente, ancienne "
+        "conductrice de travaux, et Baptiste Le Meur, cofondateur et directeur technique, météorologue.</p>",
+        title="Girouette", lang="fr")})
+    assert founders(french) == {"Anaïs Guérin": "Cofondatrice", "Baptiste Le Meur": "Cofondateur"}
+    german = draft({"/": page("<h1>Tanzkarte</h1>", title="Tanzkarte", lang="de"), "/ueber-uns": page(
+        "<p>Tanzkarte haben 2022 Carla Reinhold, Tanzlehrerin und Mitgründerin, und Matthias Eberlein, Entwickler und "
+        "Mitgründer, in Leipzig gegründet.</p>", title="Tanzkarte", lang="de")})
+    assert founders(german) == {"Carla Reinhold": "Mitgründerin", "Matthias Eberlein": "Mitgründer"}
+
+
+def test_an_accordion_built_without_aria_and_a_features_table_headed_in_the_singular() -> None:
+    faq = draft({"/": page("<h1>Quincena</h1>", title="Quincena", lang="es"), "/precios": page(
+        "<h1>Precios</h1><p>Organizar una tanda es gratis, siempre. Quincena Plus: $49 MXN al mes.</p>"
+        "<h2>Preguntas frecuentes</h2><div><div><p>¿Quincena guarda nuestro dinero?</p></div>"
+        "<div style='display:none'><p>No. El dinero va directo de una cuenta a otra.</p></div></div>",
+        title="Quincena", lang="es")})
+    assert [f["question"] for f in faq.to_dict()["faqs"]] == ["¿Quincena guarda nuestro dinero?"]
+    assert faq.value("pricing_model") == "freemium"
+    table = draft({"/": page(
+        "<h1>Girouette</h1><table><tr><th>Fonctionnalité</th><th>Seul</th><th>Avec Girouette</th></tr>"
+        "<tr><td>Alertes par chantier</td><td>La météo du soir</td><td>Des seuils par chantier</td></tr>"
+        "<tr><td>Journal des intempéries</td><td>Un carnet</td><td>Chaque heure enregistrée</td></tr></table>",
+        title="Girouette", lang="fr")})
+    assert table.value("features") == ["Alertes par chantier", "Journal des intempéries"]
+
+
+def test_turkish_pricing_founders_year_and_a_district_slash_town() -> None:
+    result = draft({"/": page(
+        "<h1>Kervan</h1><p>Kervan'ı 2022'de İstanbul'da iki kurucu ortak kurdu: Elif Demirtaş (kurucu ortak, CEO), "
+        "yıllarca kendi mağazasını yönetti.</p><footer><p>Kervan Yazılım A.Ş.</p>"
+        "<p>Büyükdere Cad. No: 185, Levent, 34394 Şişli/İstanbul</p></footer>", title="Kervan", lang="tr"),
+        "/fiyatlar": page("<h1>Fiyatlar</h1><h3>Başlangıç</h3><p>749 TL / ay</p>", title="Kervan", lang="tr")})
+    assert result.value("founded_year") == "2022"
+    assert founders(result) == {"Elif Demirtaş": "kurucu ortak, CEO"}
+    assert result.value("pricing_model") == "subscription"
+    assert (result.value("city"), result.value("country")) == ("İstanbul", "TR")
+
+
+def test_a_docs_pages_title_and_a_books_title_are_not_the_name() -> None:
+    docs = draft({"/": page("<h1>Introduction</h1><p>Sluicegate lets traffic through at the rate you choose.</p>",
+                            title="Introduction | Sluicegate")})
+    assert docs.value("name") == "Sluicegate"
+    book = draft({"/": page("<h1>Introduction</h1><p>Lintel runs database migrations without locking tables.</p>",
+                            title="Introduction - The Lintel Book")})
+    assert book.value("name") == "Lintel"
+
+
+def test_a_protocol_relative_logo_on_another_host_is_https_and_an_italian_vat_number_names_italy() -> None:
+    result = draft({"/": page("<header><a href='/' class='logo'><img src='//images.cdn.example/acme-logo.png' "
+                              "alt='Acme logo'></a></header><h1>Acme</h1>")})
+    assert result.value("logo_url") == "https://images.cdn.example/acme-logo.png"
+    assert [code for _, code in countries_indicated("© 2026 Ombrellone S.r.l. – P.IVA 04512340409")] == ["IT"]
+
+
+def test_a_denial_joined_by_and_stays_out_of_the_description() -> None:
+    result = draft({"/": page("<h1>Attrappe</h1><p>Attrappe erstellt eine anonymisierte Kopie Ihrer Datenbank.</p>"
+                              "<p>Kein Low-Code-Baukasten und kein Datenmarktplatz: nur Ihre Daten, ohne Namen.</p>",
+                              title="Attrappe", lang="de")})
+    assert "Low-Code" not in str(result.value("description"))

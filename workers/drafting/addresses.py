@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import re
 
-from .countries import TOWN_COUNTRIES, country_code
+from .countries import TOWN_COUNTRIES, countries_indicated, country_code
 from .reading import Candidate, SitePage
 from .text import normalise
 
-_TOWN = r"[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*(?:\s+(?:am|an der|im|upon|sur|de|del|la)?\s*[A-Z\u00c0-\u00de][\w\u00c0-\u024f'\u2019.-]*){0,2}"
+# a town's words start with a capital, Latin Extended-A's among them ("İstanbul", "Łódź")
+_TOWN = r"[A-Z\u00c0-\u00de\u0100-\u017f][\w\u00c0-\u024f'\u2019.-]*(?:\s+(?:am|an der|im|upon|sur|de|del|la)?\s*[A-Z\u00c0-\u00de\u0100-\u017f][\w\u00c0-\u024f'\u2019.-]*){0,2}"
 _REGION = rf"(?:,\s*{_TOWN}(?=\s*,))?"  # a state or province between the town and the country
 POSTAL_TOWN = re.compile(
     rf"(?:^|,\s*|\s)(?:\d{{4}}\s?[A-Z]{{2}}(?=\s)|\d{{4,5}}|\d{{2}}-\d{{3}}|\d{{4}}-\d{{3}})\s+(?P<city>{_TOWN}){_REGION}"
@@ -51,7 +52,9 @@ _ADDRESS_PAGES = ("imprint", "contact", "about")
 _STATE_AFTER_DASH = re.compile(r"(?:\s+[\u2013\u2014-]\s+|/)(?=[A-Z]{2}\b)")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00de])")
 # "Keizersgracht 241, 1016 EA Amsterdam", "Papirfabrikken 24 · 8600 Silkeborg"
-_FULL_ADDRESS = re.compile(r"\d+\w?\s*[,\u00b7|]\s*(?:\d{4,5}|\d{4}\s?[A-Z]{2})\s+[A-Z]")
+# "Büyükdere Cad. No: 185, Levent, 34394 Şişli/İstanbul": a district between the number and the postcode
+_FULL_ADDRESS = re.compile(r"\d+\w?\s*[,\u00b7|]\s*(?:[^,\u00b7|\d]{1,30},\s*)?(?:\d{4,5}|\d{4}\s?[A-Z]{2})\s+"
+                           r"[A-Z\u00c0-\u00de\u0100-\u017f]")
 
 
 def _full_address(line: str) -> bool:
@@ -102,8 +105,13 @@ def find_address(pages: list[SitePage], product_name: str = "") -> dict[str, Can
     return first
 
 
+# "34394 Şişli/İstanbul": a district, a slash, then the town (when it is a town of one country)
+_DISTRICT_SLASH = re.compile(r"(?<=\d\s)[\w\u00c0-\u024f.-]+/(?P<town>[A-Z\u00c0-\u0130][\w\u00c0-\u024f-]+)")
+
+
 def _read(line: str, following: str, page: SitePage, product_name: str) -> dict[str, Candidate]:
-    segments = [s.strip() for s in _SEPARATORS.split(_STATE_AFTER_DASH.sub(", ", line)) if s.strip()]
+    read = _DISTRICT_SLASH.sub(lambda m: m.group("town") if m.group("town").casefold() in TOWN_COUNTRIES else m.group(0), line)
+    segments = [s.strip() for s in _SEPARATORS.split(_STATE_AFTER_DASH.sub(", ", read)) if s.strip()]
     for position, segment in enumerate(segments):
         city, country = _town_of(segment)
         if not city or _COMPANY_WORDS.search(city) or _STREET.search(city) or _NOT_ADDRESS.search(segment) \
@@ -146,6 +154,11 @@ def _town_of(segment: str) -> tuple[str | None, str | None]:
                 code = "GB"  # the postcode's form is Britain's alone
             return _DISTRICT_LETTER.sub("", match.group("city").rstrip(".")), code
     parts = [p.strip() for p in segment.rstrip(".").split(",")]
+    # "2035 NW Front Ave, Portland, OR 97209": a street, the town, then its state and postal code
+    if len(parts) > 2 and re.fullmatch(_STATE_POSTCODE, parts[-1]) and re.fullmatch(_TOWN, parts[-2]) \
+            and not _STREET.search(parts[-2]):
+        codes = {code for _, code in countries_indicated(parts[-1])}
+        return parts[-2], (codes.pop() if len(codes) == 1 else None)
     british = UK_TOWN.match(parts[-1]) if len(parts) > 1 else None  # "Round Foundry, Foundry Street, Leeds LS11 5QP"
     if british and not _STREET.search(british.group("city")):
         return british.group("city"), "GB"

@@ -143,6 +143,7 @@ TOWN_COUNTRIES: dict[str, str] = {
     **{t: "AR" for t in ("buenos aires",)},
     **{t: "PE" for t in ("lima", "arequipa")},
     **{t: "HU" for t in ("budapest", "debrecen", "szeged")},
+    **{t: "TR" for t in ("istanbul", "i\u0307stanbul", "ankara", "izmir", "i\u0307zmir")},
     **{t: "UY" for t in ("montevideo",)},
     **{t: "EC" for t in ("quito", "guayaquil")},
     **{t: "CO" for t in ("bogot\u00e1", "bogota", "medell\u00edn", "medellin")},
@@ -170,11 +171,12 @@ CANADIAN_POSTCODE = re.compile(r"\b(?:AB|BC|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT)\s+
 BRITISH_POSTCODE = re.compile(r"(?<![\w-])[A-Z]{1,2}\d[A-Z\d]?\s\d[ABD-HJLNP-UW-Z]{2}(?![\w-])")
 AUSTRALIAN_STATE = re.compile(r"\b(?:NSW|VIC|QLD|TAS|ACT|NT|WA|SA)\s+\d{4}\b|\b(?:NSW|QLD)\b")
 # a company register of one country: "Amtsgericht Bochum, HRB 21457", "FN 541278 d", "CHE-123.456.789", "KvK",
-# "RCS Lyon", "SIRET", "CVR"
+# "RCS Lyon", "SIRET", "CVR", "P.IVA"
 REGISTERS = (
     (re.compile(r"\bAmtsgericht\b[^\u00b7|]{0,40}\bHR[AB]\b"), "DE"), (re.compile(r"\bFN\s?\d{5,6}\s?[a-z]\b"), "AT"),
     (re.compile(r"\bCHE-\d{3}\.\d{3}\.\d{3}\b"), "CH"), (re.compile(r"\bKvK\b"), "NL"),
     (re.compile(r"\b(?:SIRET|SIREN|RCS [A-Z])"), "FR"), (re.compile(r"\bCVR\b"), "DK"),
+    (re.compile(r"\bP\.\s?IVA\b|\bPartita IVA\b"), "IT"),
 )
 # an EU VAT number whose check digits hold ("USt-IdNr.: DE331904562"): its prefix is the country
 _VAT_ID = re.compile(r"\b(?:AT\s?U|BE|BG|CY|CZ|DE|DK|EE|EL|ES|FI|FR|HR|HU|IE|IT|LT|LU|LV|MT|NL|PL|PT|RO|SE|SI|SK)\s?[0-9A-Z]{8,12}\b")

@@ -72,8 +72,8 @@ _CLOSING_QUOTES = ("\"", "\u201d", "\u00bb", "\u201c")
 
 
 # "No AI, no blockchain, no magic: just barcodes": a list of what the product is not
-_DENIAL_LIST = re.compile(r"^(?:no|kein\w*|pas de|sin|sem|geen|niente)\s+[^,.;:]{1,30},\s*(?:no|kein\w*|pas de|sin|sem|geen"
-                          r"|niente)\s+", re.IGNORECASE)
+_DENIAL_LIST = re.compile(r"^(?:no|kein\w*|pas de|sin|sem|geen|niente|ni)\s+[^,.;:]{1,40}(?:,|\s+(?:und|and|et|y|e|oder|or|ni))"
+                          r"\s*(?:no|kein\w*|pas de|sin|sem|geen|niente|ni)\s+", re.IGNORECASE)
 
 
 def _denial(line: str, product: str) -> bool:
@@ -136,7 +136,7 @@ YEAR_SENTENCE = re.compile(
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,120}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
-    r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk)\b"
+    r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|kurdu|kuruldu|kurduk)\b"
     # a timeline's year before the founders' present tense: "2020 Carola … und Jannik … gründen Hufschlag",
     # "2021 — Anaïs …, et son cousin Mathieu …, fondent Pétrin"; "In 2023 we left our jobs … and founded Lamplighter"
     r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|fondent|fundan|found|fondano|perustavat|zakl\u00e1daj\u00ed)\b"
@@ -146,12 +146,16 @@ YEAR_SENTENCE = re.compile(
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "'", "\u2018", "\u00ab")
 _DOCS_SUFFIX = re.compile(r"\s+(?:v?\d+(?:\.\d+)*\s+)?(?:documentation|docs|dokumentation|documentaci\u00f3n)$", re.IGNORECASE)
+_BOOK = re.compile(r"^The (.+) Book$")  # a documentation book's title names its project
 _LEGAL_FORM = re.compile(
     r"\b(?:ltd|limited|llc|inc|corp|gmbh|ag|ug|kg|s\.?l\.?u?|s\.?a\.?s?|sarl|b\.?v|oy|ab|plc|pty|s\.?r\.?l|s\.?p\.?a)\b\.?\s*$",
     re.IGNORECASE,
 )
 _QUOTED_LINE = re.compile(r"^[\"\u201c\u201e\u00ab']")
-_NOT_NAMES = frozenset({"home", "welcome", "homepage", "index", "start"})
+# a page's own title, not the product's: "Introduction | Sluicegate" on a docs site
+_NOT_NAMES = frozenset({"home", "welcome", "homepage", "index", "start", "introduction", "overview", "getting started",
+                        "get started", "quickstart", "quick start", "documentation", "docs", "einf\u00fchrung",
+                        "einleitung", "introducci\u00f3n", "pr\u00e9sentation", "introduzione", "introdu\u00e7\u00e3o"})
 
 
 class ExtractiveDrafter:
@@ -266,7 +270,7 @@ class _Reader:
         title = self.home.page.title
         for position, segment in enumerate(title_segments(title)):
             vote(segment, 4 if position == 0 else 5, self.home.meta_evidence(title))
-            bare = _DOCS_SUFFIX.sub("", segment)  # "Pagewright 3.4 documentation" names "Pagewright"
+            bare = _DOCS_SUFFIX.sub("", _BOOK.sub(r"\1", segment))  # "Pagewright 3.4 documentation", "The Lintel Book"
             if bare != segment and bare:
                 vote(bare, 3, self.home.meta_evidence(title))
         if not votes:
@@ -305,7 +309,8 @@ class _Reader:
             return candidate(subtitle, [self.home.text_evidence(subtitle)])
         for segment in title_segments(title):
             key = normalise(segment)
-            if key == name_key or key in _NOT_NAMES or not 2 <= len(words(segment)) <= 14 or _DOCS_SUFFIX.search(segment):
+            if key == name_key or key in _NOT_NAMES or not 2 <= len(words(segment)) <= 14 or _DOCS_SUFFIX.search(segment) \
+                    or _BOOK.match(segment):
                 continue
             evidence = [self.home.meta_evidence(title)]
             line = next((l for l in self.home.lines if normalise(l) == key), None)
@@ -678,7 +683,7 @@ FOUNDED_LABEL = re.compile(r"^(?:founded|founded in|established|gegr\u00fcndet|g
                            r"cr\u00e9ation|fundad[ao]|fundaci\u00f3n|a\u00f1o de fundaci\u00f3n|opgericht|fondata|fundada em)\s*:?$",
                            re.IGNORECASE)
 _YEAR_LINE = re.compile(r"^(1[89]\d{2}|20\d{2})\s*[:.\u2013\u2014-]?$")
-_FOUNDS_NOW = re.compile(r"\b(?:found|founds|founded|gr\u00fcnden|gr\u00fcndet|gegr\u00fcndet|fondent|fonde|fond\u00e9e?|fundan"
+_FOUNDS_NOW = re.compile(r"\b(?:found|founds|founded|starts? (?=(?-i:[A-Z]))|gr\u00fcnden|gr\u00fcndet|gegr\u00fcndet|fondent|fonde|fond\u00e9e?|fundan"
                          r"|funda|fundad[ao]|fondano|fonda|opgericht|richten .{1,40} op|perustavat|zakl\u00e1daj\u00ed)\b",
                          re.IGNORECASE)
 

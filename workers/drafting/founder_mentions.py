@@ -57,7 +57,7 @@ MY_COFOUNDER = re.compile(
 NAMES_FOUND = re.compile(
     rf"(?P<names>(?:{NAME}|[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)(?:\s+(?:and|&|und|et|y|e|en|och|i)\s+{NAME})?)"
     rf"(?:,[^,.;!?]{{1,120}},)?\s+"
-    rf"(?i:found|co-found|founds|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar)\s+"
+    rf"(?i:found|co-found|founds|start|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar)\s+"
     rf"(?P<what>[^.!?]{{1,40}})"
 )
 _QUOTATION = re.compile("[\u201c\u201d\u201e\u00ab\u00bb\"]")

@@ -17,7 +17,7 @@ FOUNDER_TITLE = (
     r"|(?:wsp\u00f3\u0142)?za\u0142o\u017cyciel(?:ka|ki|e)?"
     r"|(?:spolu)?zakladatel(?:ka|ky|\u00e9)?|perustaja(?:t)?|(?:t\u00e1rs)?alap\u00edt\u00f3(?:k|ja|i)?"
     # Romanian "cofondatoare", Norwegian "medgründer", an open-source project's "Creator"
-    r"|(?:co)?fondat(?:or|oare|ori|oarele)|(?:med)?gr(?:\u00fc|u)nder|creator"
+    r"|(?:co)?fondat(?:or|oare|ori|oarele)|(?:med)?gr(?:\u00fc|u)nder|creator|kurucu ortak|kurucu"
 )
 # A leader's role, which a founding sentence's next clause often gives each founder: "Priyanka leads the company
 # as CEO; Tomasz, our CTO, ...".
@@ -30,6 +30,7 @@ FOUNDING = (
     r"found(?:ed|ing)|gegr(?:\u00fc|ue)ndet|fondat[ao]|fond\u00e9e?s?|fundad[ao]s?|opgericht|grundade?s?|grundat"
     r"|za\u0142o\u017con[ay]|za\u0142o\u017cy(?:li\u015bmy|\u0142am|\u0142em|li|\u0142a|\u0142)"
     r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|alap\u00edtva|grunnlagt|grunnla|fondat\u0103|a fost fondat\u0103"
+    r"|kurdu|kuruldu|kurduk"
 )
 # The founders saying it themselves, after introducing themselves: "We started Soapbox in 2021", "Wir gründeten …"
 FOUNDING_WE = (

@@ -24,7 +24,7 @@ FOUNDER_LINE = re.compile(
     rf"^(?P<name>{NAME})\s*(?:,|\u2014|\u2013|-|\||\u00b7|:|\()\s*(?P<title>[^.!?]{{2,100}}?)\)?(?:\.?$|\.\s+(?P<bio>[A-Z].*)$)"
 )
 # "founded in 2019 by", "founded in Montréal in 2021 by"
-FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+[^,.;!?]{{1,40}}?\s+)?by\s+(?P<names>{NAMES})")
+FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+[^.;!?]{{1,40}}?\s+)?by\s+(?P<names>{NAMES})")
 # Roles in brackets after each name, several to a line: "Fernanda Ríos (cofundadora y directora general) y
 # Diego Salcedo (cofundador y director de tecnología)".
 BRACKETED_ROLE = re.compile(rf"(?P<name>{NAME})\s*\((?P<title>[^()]{{2,100}})\)")
@@ -40,7 +40,9 @@ FOUNDED_BY_ELSEWHERE = (
     re.compile(rf"\bvon\s+(?P<names>{NAME}(?:\s*{AND}\s*{NAME})*)\s+gegr\u00fcndet"),
     # "Gegründet wurde das Unternehmen 2022 von Kfz-Meister Murat Yıldırım und der Softwareentwicklerin Lena …"
     re.compile(rf"\b(?i:gegr\u00fcndet)\b[^.!?]{{0,60}}?\bvon\s+(?P<names>{NAMES})"),
-    re.compile(rf"\b(?i:fondat[ao]|fond\u00e9e?|fundad[ao]|opgericht|grundades|grundat|grunnlagt)\b[^.!?]{{0,60}}?"
+    # "Tanzkarte haben 2022 Carla Reinhold, Tanzlehrerin und Mitgründerin, und Matthias Eberlein, … gegründet"
+    re.compile(rf"\bhaben\s+(?:\d{{4}}\s+)?(?P<names>{NAMES})[^.!?]{{0,40}}?\bgegr\u00fcndet\b"),
+    re.compile(rf"\b(?i:fondat[ao]|fond\u00e9e?|cr\u00e9\u00e9e?|fundad[ao]|opgericht|grundades|grundat|grunnlagt)\b[^.!?]{{0,60}}?"
                rf"\b(?:da|par|por|door|av)\s+(?:[^.!?,]{{0,50}},\s+)?(?P<names>{NAMES})"),
 )
 # Two people named in one sentence, the next saying the two founded it: "Hinter Kitafunk stehen Annika Brandt,
@@ -131,11 +133,11 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                 founders.append({"name": me.group("name"), "title": title[0].upper() + title[1:], "bio": None,
                                  "evidence": [page.text_evidence(line)]})
                 continue
-            made = MADE_BY_FOUNDERS.search(line)
-            if made and not _testimonial(page.lines, index, line, product_name):
-                founders.extend(_made_by(page, line, made))
-                continue
             by = FOUNDED_BY.search(line) or next((m for p in FOUNDED_BY_ELSEWHERE for m in [p.search(line)] if m), None)
+            made = MADE_BY_FOUNDERS.search(line) if by is None or len(split_names(by.group("names"))) < 2 else None
+            if made and not _testimonial(page.lines, index, line, product_name):
+                founders.extend(_made_by(page, line, made))  # "made … by A and B, co-founders"
+                continue
             pair = (PAIR_THEN_FOUNDED.search(line) or WE_ARE_THEN_FOUNDED.search(line)) if by is None else None
             if pair and not _names_another(pair.group("next"), product_name):
                 by = pair

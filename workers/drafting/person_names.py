@@ -15,11 +15,12 @@ NAME_WORD = rf"[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'\u2019-]+(?:[{UPPER}][a-z
 # Particles between given name and surname, the Irish "Ó"/"Ní" among them ("Tomás Ó Súilleabháin").
 NAME = (rf"{NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos|\u00d3|N\u00ed|Mac)\s+)?"
         rf"{NAME_WORD}){{1,3}}")
-# Names in a list, each perhaps with a description between commas: "Tiago Valadares, instrutor de surf há quinze
-# anos, e Marta Seixas" (`split_names` keeps the names)
+# Names in a list, each perhaps with a description between commas (up to three parts): "Tiago Valadares, instrutor
+# de surf há quinze anos, e Marta Seixas", "Anaïs Guérin, cofondatrice et présidente, ancienne conductrice de
+# travaux, et Baptiste Le Meur" (`split_names` keeps the names)
 AND = r"(?:,|and|&|und|y|e|et|en|och|og|i)"
 # "… und der Softwareentwicklerin Lena Kowalczyk": an article before the next name's description is no name
-NAMES = rf"{NAME}(?:(?:,\s*[^,.!?]{{1,80}}?,)?\s*{AND}\s*(?:(?:der|die|dem|the|la|le|el|il)\s+)?{NAME})*"
+NAMES = rf"{NAME}(?:(?:(?:,\s*[^,.!?]{{1,80}}?){{1,3}},)?\s*{AND}\s*(?:(?:der|die|dem|the|la|le|el|il)\s+)?{NAME})*"
 NAME_ONLY = re.compile(rf"^{NAME}$")
 NAMED = re.compile(NAME)
 # "Dr Hannah Okafor" is Hannah Okafor

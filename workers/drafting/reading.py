@@ -24,14 +24,14 @@ from .text import contains_phrase, normalise, words
 PAGE_KINDS: dict[str, tuple[str, ...]] = {
     "about": ("about", "company", "story", "mission", "us", "ueber", "uber", "\u00fcber", "unternehmen", "firma",
               "propos", "entreprise", "histoire", "nosotros", "empresa", "sobre", "quienes", "historia",
-              "siamo", "azienda", "storia", "somos", "verhaal", "ons", "oss", "nas", "sommes", "rolunk", "r\u00f3lunk", "despre",
+              "siamo", "azienda", "storia", "somos", "verhaal", "ons", "oss", "nas", "sommes", "rolunk", "r\u00f3lunk", "despre", "hakkimizda", "hakk\u0131m\u0131zda",
               # a docs site's introduction says what the product is, as an about page does
               "intro", "introduction", "overview", "einfuehrung", "einf\u00fchrung", "introduccion",
               "introducci\u00f3n", "presentation", "pr\u00e9sentation", "introduzione", "introducao",
               "introdu\u00e7\u00e3o", "inleiding"),
     "pricing": ("pricing", "price", "prices", "plans", "plan", "preise", "preis", "tarife", "tarif", "tarifs",
                 "priser", "prislista", "cennik", "hinnat", "cenik", "cen\u00edk", "ceny", "hinnasto", "hinnoittelu",
-                "arak", "\u00e1rak", "arazas", "\u00e1raz\u00e1s", "preturi", "pre\u021buri", "tarife",
+                "arak", "\u00e1rak", "arazas", "\u00e1raz\u00e1s", "preturi", "pre\u021buri", "tarife", "fiyatlar", "fiyat",
                 "prix", "precios", "precio", "planes", "tarifas", "prijzen", "tarieven", "prezzi", "piani",
                 "precos", "pre\u00e7os", "planos"),
     "features": ("features", "feature", "tour", "product", "how", "funktionen", "produkt", "fonctionnalites",
@@ -39,7 +39,7 @@ PAGE_KINDS: dict[str, tuple[str, ...]] = {
                  "funzionalit\u00e0", "funcionalidades", "recursos", "prodotto", "produto"),
     "faq": ("faq", "faqs", "questions", "help", "fragen", "hilfe", "aide", "preguntas", "ayuda", "vragen",
             "veelgestelde", "domande", "aiuto", "perguntas", "ajuda", "fragor", "fr\u00e5gor", "hj\u00e4lp",
-            "sporsmal", "sp\u00f8rgsm\u00e5l", "pytania", "pomoc", "gyik", "ukk", "otazky", "ot\u00e1zky", "dotazy", "intrebari", "\u00eentreb\u0103ri"),
+            "sporsmal", "sp\u00f8rgsm\u00e5l", "pytania", "pomoc", "gyik", "ukk", "otazky", "ot\u00e1zky", "dotazy", "intrebari", "\u00eentreb\u0103ri", "sss"),
     "team": ("team", "people", "founders", "leadership", "gruender", "equipe", "\u00e9quipe", "equipo", "fundadores",
              "fondateurs", "squadra", "oprichters"),
     "contact": ("contact", "kontakt", "contacto", "contactez", "contatti", "contato", "contatto"),
@@ -151,7 +151,7 @@ def is_nav(line: str) -> bool:
     ws = words(line)
     if len(ws) < 3 or line.rstrip().endswith((".", "!", "?")):
         return False
-    return sum(w in NAV_WORDS for w in ws) / len(ws) >= 0.5
+    return sum(w in NAV_WORDS for w in ws) / len(ws) > 0.5  # "Single sign-on login" is half menu words: a card
 
 
 def is_sentence(line: str, *, min_words: int = 5) -> bool:
@@ -170,7 +170,9 @@ def is_heading(line: str) -> bool:
     if not stripped or len(stripped) > 80 or stripped.endswith((".", ",", ";", "!")):
         return False
     n = len(words(stripped))
-    return 1 <= n <= 10 and (stripped[0].isupper() or stripped[0].isdigit()) and not is_nav(stripped)
+    # "e-Fatura entegrasyonu", "iOS app": a lower-case prefix before a capital still starts a label
+    starts = stripped[0].isupper() or stripped[0].isdigit() or re.match(r"^[a-z]{1,2}-?[A-Z]", stripped) is not None
+    return 1 <= n <= 10 and starts and not is_nav(stripped)
 
 
 def title_segments(title: str) -> list[str]:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 
 from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
-from .text import first_upper, normalise, words
+from .text import contains_phrase, first_upper, normalise, words
 
 FEATURE_HEADING = re.compile(
-    r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b|\bhighlights\b|\bfunktionen\b|\bfunciones\b|\bcaracter\u00edsticas\b"
-    r"|\bfonctionnalit\u00e9s\b|\bfuncties\b|\bfunzionalit\u00e0\b|\bfuncionalidades\b|\brecursos\b"
+    r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b|\bhighlights\b|\bfunktion(?:en)?\b|\bfunci(?:\u00f3n|ones)\b"
+    r"|\bcaracter\u00edsticas?\b|\bfonctionnalit\u00e9s?\b|\bfuncties\b|\bfunzionalit\u00e0\b|\bfuncionalidad(?:es)?\b|\brecursos\b"
 )
 USP_HEADING = re.compile(
     r"\bwhy\b|\bbenefits?\b|\badvantages?\b|\bdifferent\b|\bwarum\b|\bvorteile\b|\bpor qu\u00e9\b"
@@ -67,7 +67,7 @@ def feature_table(pages: list[SitePage], product_name: str = "") -> Candidate | 
                 continue
             header = rows[0]
             named = FEATURE_HEADING.search(normalise(str(header[0]))) if not product else None
-            compares = bool(product) and any(normalise(str(cell)) == product for cell in header[1:])
+            compares = bool(product) and any(contains_phrase(normalise(str(cell)), product) for cell in header[1:])
             if len(header) < 2 or not (named or compares):
                 continue
             body = [(str(row[0]), " ".join(str(c) for c in row)) for row in rows[1:] if len(row) >= 2]

@@ -50,8 +50,9 @@ def _section_from(page: SitePage, start: int) -> list[int]:
     found: list[int] = []
     for index in range(start + 1, len(page.lines)):
         line = page.lines[index]
-        if is_heading(line) and OTHER_SECTION.search(normalise(line)) and not PRICING_HEADING.match(normalise(line)):
-            break  # the next section (FAQ, team, contact...): plan names and prices are headings too
+        if is_heading(line) and OTHER_SECTION.search(normalise(line)) and not PRICING_HEADING.match(normalise(line)) \
+                and not any(has_price(x) for x in page.lines[index + 1:index + 3]):
+            break  # the next section (FAQ, team, contact...); a plan named "Team" over its price is no section
         if len(found) >= 40:
             break
         found.append(index)

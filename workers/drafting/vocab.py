@@ -48,7 +48,7 @@ PRICE = re.compile(
     r"|(?:\b(?:chf|usd|eur|gbp|sek|nok|dkk|zar|kr|z\u0142)\s?\d[\d,.]*)|(?:\bR\s?\d{2,}[\d,.]*)"
     # the Peruvian sol "S/ 149" and "S/. 149"
     r"|(?:\bS/\.?\s?\d[\d,.]*)"
-    r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|zar|kr|z\u0142|k\u010d|czk|ft|huf|lei|ron|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
+    r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|zar|kr|z\u0142|k\u010d|czk|ft|huf|lei|ron|tl|try|\u20ba|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
     re.IGNORECASE,
 )
 _FREE_TRIAL = re.compile(
@@ -71,6 +71,8 @@ _SUBSCRIPTION_CUES = (
     "m\u011bs\u00ed\u010dn\u011b", "za m\u011bs\u00edc", "/m\u011bs\u00edc", "ro\u010dn\u011b", "/kk", "kuukaudessa", "kuukausi",
     # Hungarian: "9 900 Ft / hó", "havonta"
     "/ h\u00f3", "/h\u00f3", "havonta", "havid\u00edj",
+    # Turkish: "749 TL / ay", "aylık ödeme"
+    "/ ay", "/ay", "ayl\u0131k",
     "per maand", "/maand", "per jaar", "maandelijks", "jaarlijks", "abonnement",
     "al mese", "/mese", "all'anno", "mensile", "annuale", "abbonamento",
     "por m\u00eas", "/m\u00eas", "por ano", "mensal", "assinatura",
@@ -102,7 +104,7 @@ _FREE_PLAN_CUES = (
     "free for personal use", "free for non-commercial use", "free for private use", "kostenlos f\u00fcr private",
     "gratuit pour un usage personnel", "gratis para uso personal", "gratuito per uso personale",
     # free below a threshold, paid above it ("free until your organization raises $10,000 a year")
-    "free until you", "free until your",
+    "free until you", "free until your", "es gratis, siempre", "free, always", "gratuit, toujours",
     "app ist kostenlos", "bleibt kostenlos", "la app es gratis", "la app es gratuita", "l'app est gratuite",
     "reste gratuit", "blijft gratis",
     # a free allowance, then paying: "Free for up to 5 users", "Kostenlos bis 50 Rechnungen"
@@ -116,7 +118,7 @@ _CONTACT_CUES = (
     "sprechen sie uns an", "sur devis", "nous contacter", "contactez-nous", "a consultar", "cont\u00e1ctanos",
     "contactar con ventas", "solicita una cotizaci\u00f3n", "presupuesto a medida", "op aanvraag", "neem contact op",
     "su richiesta", "contattaci", "sob consulta", "fale conosco",
-    "devis sur mesure", "demander un devis", "cotizamos", "te cotizamos", "receives a quote", "individuelles angebot", "cotizaci\u00f3n a medida",
+    "devis sur mesure", "demander un devis", "cotizamos", "te cotizamos", "teklif al\u0131n", "receives a quote", "individuelles angebot", "cotizaci\u00f3n a medida",
     "send you a quote", "price on request", "kontakta oss", "kontakt os", "kontakt oss", "skontaktuj si\u0119", "pricing on request", "don't publish a price", "do not publish a price",
 )
 _FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita", "gr\u00e1tis")

@@ -31,6 +31,7 @@ from .regions import (
     logo_sources,
     refresh_target,
     hide_by_utility_classes,
+    reveal_collapsed_answers,
     reveal_disclosures,
     reveal_slides,
 )
@@ -146,6 +147,7 @@ def _parse(html: str) -> lxml.html.HtmlElement | None:
     hide_by_utility_classes(root)  # hidden at every screen size by Elementor, Bootstrap or Tailwind classes
     hide_permalinks(root)
     reveal_disclosures(root)  # an accordion's collapsed answers, opened by a click
+    reveal_collapsed_answers(root)  # the same built without ARIA: a question and its hidden answer
     reveal_slides(root)  # a carousel's slides off screen
     return root
 
@@ -248,12 +250,16 @@ def _base_url(root: lxml.html.HtmlElement, base_url: str) -> str:
 
 
 def _join(base_url: str, href: str) -> str | None:
-    """Absolute http(s) URL without fragment, or None for anything else."""
+    """Absolute http(s) URL without fragment, or None for anything else. A protocol-relative address on another
+    host ("//images.cdn.example/logo.png") is taken as https, as a browser on any real site today reads it."""
     href = href.strip()
     if not href or href.startswith("#") or len(href) > _MAX_URL_CHARS:
         return None
     try:
-        url = httpx.URL(base_url).join(href).copy_with(fragment=None)
+        base = httpx.URL(base_url)
+        url = base.join(href).copy_with(fragment=None)
+        if href.startswith("//") and url.host != base.host:
+            url = url.copy_with(scheme="https")  # another host's "//cdn…/logo.png" is served over https
     except (httpx.InvalidURL, ValueError, TypeError, UnicodeError):
         return None
     if url.scheme not in _LINK_SCHEMES or not url.raw_host or not set(url.raw_host.lower()) <= _HOST_BYTES:

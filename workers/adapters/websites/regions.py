@@ -147,6 +147,22 @@ def _slide_hidden(slide: lxml.html.HtmlElement) -> bool:
         or bool(_HIDING.search(slide.get("style") or ""))
 
 
+def reveal_collapsed_answers(root: lxml.html.HtmlElement) -> None:
+    """An accordion item built without ARIA: a container of exactly two elements, a question (its text ends with
+    "?") and the answer right after it, hidden inline until a click shows it. The answer is content."""
+    for item in root.iter():
+        children = [c for c in item if isinstance(c.tag, str)] if isinstance(item.tag, str) else []
+        if len(children) != 2:
+            continue
+        question, answer = children
+        text = " ".join(question.text_content().split())
+        hidden = answer.get("hidden") is not None or bool(_HIDING.search(answer.get("style") or ""))
+        if hidden and text.endswith("?") and len(text) <= 200 and question.get("hidden") is None \
+                and not _HIDING.search(question.get("style") or ""):
+            answer.attrib.pop("hidden", None)
+            answer.set("style", _HIDING.sub(";", answer.get("style") or ""))
+
+
 def _panel_after(toggle: lxml.html.HtmlElement) -> lxml.html.HtmlElement | None:
     """The panel a toggle without ``aria-controls`` opens: the element right after it, or right after the heading
     that holds it (``<h3><button aria-expanded="false">Question</button></h3><div hidden>Answer</div>``)."""

@@ -47,6 +47,8 @@ KEYWORD_WEIGHTS: dict[str, int] = {
     "arak": 10, "\u00e1rak": 10, "rolunk": 9, "r\u00f3lunk": 9, "gyik": 6, "csapat": 5, "kapcsolat": 6,
     # Romanian
     "preturi": 10, "pre\u021buri": 10, "despre": 8, "intrebari": 6, "\u00eentreb\u0103ri": 6,
+    # Turkish
+    "fiyatlar": 10, "hakkimizda": 9, "hakk\u0131m\u0131zda": 9, "sss": 6, "ekip": 5, "iletisim": 6,
 }
 MAX_CANDIDATES = 2_000
 
