@@ -404,3 +404,63 @@ def test_a_denial_joined_by_and_stays_out_of_the_description() -> None:
                               "<p>Kein Low-Code-Baukasten und kein Datenmarktplatz: nur Ihre Daten, ohne Namen.</p>",
                               title="Attrappe", lang="de")})
     assert "Low-Code" not in str(result.value("description"))
+
+
+# --- round 11 ------------------------------------------------------------------------------------------
+
+
+def test_text_moved_off_screen_or_for_screen_readers_only_is_not_read() -> None:
+    result = draft({"/": page(
+        "<h1>Gouttière</h1><p>Gouttière est un logiciel de devis pour couvreurs.</p>"
+        "<div class='screen-reader-text' style='position:absolute;left:-9999px'>Fondée en 2008.</div>"
+        "<p class='sr-only'>Plus de 25 000 artisans.</p>", title="Gouttière", lang="fr")})
+    assert result.value("founded_year") is None
+    assert "25 000" not in str(result.value("description"))
+
+
+def test_a_line_on_every_page_is_the_sites_chrome() -> None:
+    ad = "<p>Diese Website wurde mit dem Baukasten erstellt. Jetzt kostenlos eigene Website erstellen.</p>"
+    result = draft({"/": page(f"{ad}<h1>Fahrstunde</h1><p>Fahrstunde plant Fahrstunden für Fahrschulen.</p>",
+                              title="Fahrstunde", lang="de"),
+                    "/preise": page(f"{ad}<h1>Preise</h1><p>Fahrstunde kostet 29 € pro Fahrlehrer und Monat.</p>",
+                                    title="Fahrstunde", lang="de"),
+                    "/faq": page(f"{ad}<h1>Fragen</h1>", title="Fahrstunde", lang="de")})
+    assert "Baukasten" not in str(result.value("description"))
+    assert "Baukasten" not in str(result.value("pricing_summary"))
+
+
+def test_a_label_the_product_turns_down_and_reviews_stay_out_of_the_description() -> None:
+    result = draft({"/": page(
+        "<h1>Cairnfield</h1><p>Cairnfield tests schema migrations before you deploy.</p>"
+        "<p>Some call this \"AI-native DevOps\"; we just call it a linter with a database.</p>"
+        "<h2>Reviews (612)</h2><p>Deposits changed our launches completely. Support from Odette was lovely.</p>",
+        title="Cairnfield")})
+    description = str(result.value("description"))
+    assert "AI-native" not in description and "Odette" not in description
+
+
+def test_slovak_estonian_and_chilean_forms() -> None:
+    slovak = draft({"/": page("<h1>Sánka</h1>", title="Sánka", lang="sk"),
+                    "/cennik/": page("<h1>Cenník</h1><p>Štart 35 € mesačne</p>", title="Sánka", lang="sk"),
+                    "/kontakt/": page("<h1>Kontakt</h1><p>Sánka s. r. o.</p><p>Štúrova 1989/41</p>"
+                                      "<p>031 01 Liptovský Mikuláš</p><p>Slovensko</p>", title="Sánka", lang="sk")})
+    assert slovak.value("pricing_model") == "subscription"
+    assert (slovak.value("city"), slovak.value("country")) == ("Liptovský Mikuláš", "SK")
+    org = '<script type="application/ld+json">{"@type": "Organization", "name": "Leil OÜ"}</script>'
+    estonian = draft({"/": page("<h1>Leil</h1><footer><p>Leil OÜ · Rüütli 11, 51007 Tartu · tere@leil.example</p>"
+                                "</footer>", title="Leil", head=org, lang="et"),
+                      "/meist": page("<p>Leil sündis 2023. aastal Tartus.</p><p>Triin Kask – kaasasutaja, tegevjuht</p>",
+                                     title="Leil", lang="et")})
+    assert estonian.value("name") == "Leil"
+    assert estonian.value("founded_year") == "2023"
+    assert founders(estonian) == {"Triin Kask": "kaasasutaja, tegevjuht"}
+    assert (estonian.value("city"), estonian.value("country")) == ("Tartu", "EE")
+    chilean = draft({"/": page("<h1>Recorrido</h1><footer><p>Recorrido SpA · Av. Andrés Bello 2299, Providencia, "
+                               "Santiago · contacto@recorrido.example</p></footer>", title="Recorrido", lang="es")})
+    assert (chilean.value("city"), chilean.value("country")) == ("Santiago", "CL")
+
+
+def test_a_town_its_province_code_and_its_country_on_an_app_listing() -> None:
+    result = draft({"/": page("<h1>Hatchling</h1><h3>Developer</h3><p>Hatchling Apps</p><p>Halifax, NS, Canada</p>",
+                              title="Hatchling")})
+    assert (result.value("city"), result.value("country")) == ("Halifax", "CA")

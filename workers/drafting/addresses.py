@@ -5,8 +5,8 @@ An address is rarely a sentence ("based in Berlin"): an imprint has
 "Acme Ltd · Dublin, Ireland" or "548 Market St · San Francisco, CA 94104 ·
 United States".  The forms read here:
 
-- a postal code and a town ("22769 Hamburg", "46004 Valencia (España)", the Polish "30-701 Kraków" and the
-  Portuguese "1200-195 Lisboa");
+- a postal code and a town ("22769 Hamburg", "46004 Valencia (España)", the Polish "30-701 Kraków", the
+  Portuguese "1200-195 Lisboa" and the Slovak or Czech "031 01 Liptovský Mikuláš");
 - "Town, ST 94104" (a US state code and ZIP code);
 - "Town, ST V6E 2E9" / "Town VIC 3065" (a state or province code and the postal
   codes of the US, Canada and Australia), and a region between town and
@@ -33,7 +33,7 @@ from .text import normalise
 _TOWN = r"[A-Z\u00c0-\u00de\u0100-\u017f][\w\u00c0-\u024f'\u2019.-]*(?:\s+(?:am|an der|im|upon|sur|de|del|la)?\s*[A-Z\u00c0-\u00de\u0100-\u017f][\w\u00c0-\u024f'\u2019.-]*){0,2}"
 _REGION = rf"(?:,\s*{_TOWN}(?=\s*,))?"  # a state or province between the town and the country
 POSTAL_TOWN = re.compile(
-    rf"(?:^|,\s*|\s)(?:\d{{4}}\s?[A-Z]{{2}}(?=\s)|\d{{4,5}}|\d{{2}}-\d{{3}}|\d{{4}}-\d{{3}})\s+(?P<city>{_TOWN}){_REGION}"
+    rf"(?:^|,\s*|\s)(?:\d{{4}}\s?[A-Z]{{2}}(?=\s)|\d{{4,5}}|\d{{2}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{3}}\s\d{{2}})\s+(?P<city>{_TOWN}){_REGION}"
     rf"(?:\s*[,(]\s*(?P<country>[^(),]+?)\)?)?\.?$"
 )
 # "Boston, MA 02215", "Vancouver, BC V6E 2E9", "Sydney NSW 2000": a state code and the postal code after it
@@ -62,6 +62,10 @@ def _full_address(line: str) -> bool:
     state and ZIP or postal code ("Halifax, NS B3J 3N4"), a British town and postcode, or a contact line with a
     postcode and town among its parts."""
     if _FULL_ADDRESS.search(line) or US_TOWN.match(line) or UK_TOWN.search(line):
+        return True
+    # "Halifax, NS, Canada": a town, its state or province code, its country
+    town_code_country = re.fullmatch(rf"{_TOWN},\s*[A-Z]{{2,3}},\s*(?P<country>[^,\d]+)", line.strip())
+    if town_code_country and country_code(town_code_country.group("country")):
         return True
     # a contact line of three or more parts, one of them a postcode and town: "Godille · 73700 Bourg-Saint-Maurice,
     # Savoie · piste@godille.example"

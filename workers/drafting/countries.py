@@ -54,6 +54,8 @@ COUNTRY_NAMES: dict[str, str] = {
     # Latin America and more countries whose calling code is read (`CALLING_CODES`)
     "uruguay": "UY", "paraguay": "PY", "bolivia": "BO", "ecuador": "EC", "venezuela": "VE", "costa rica": "CR",
     "panama": "PA", "panamá": "PA", "guatemala": "GT", "el salvador": "SV", "perú": "PE", "albania": "AL",
+    "slovensko": "SK", "slovenská republika": "SK", "česko": "CZ", "česká republika": "CZ", "eesti": "EE",
+    "magyarország": "HU", "românia": "RO",
 }
 """Lower-case country name or alias -> ISO 3166-1 alpha-2 code."""
 
@@ -146,6 +148,9 @@ TOWN_COUNTRIES: dict[str, str] = {
     **{t: "TR" for t in ("istanbul", "i\u0307stanbul", "ankara", "izmir", "i\u0307zmir")},
     **{t: "UY" for t in ("montevideo",)},
     **{t: "EC" for t in ("quito", "guayaquil")},
+    **{t: "CL" for t in ("santiago", "valpara\u00edso", "concepci\u00f3n de chile")},
+    **{t: "EE" for t in ("tallinn", "tartu")},
+    **{t: "SK" for t in ("bratislava", "ko\u0161ice")},
     **{t: "CO" for t in ("bogot\u00e1", "bogota", "medell\u00edn", "medellin")},
     **{t: "BR" for t in ("s\u00e3o paulo", "sao paulo", "rio de janeiro", "florian\u00f3polis", "belo horizonte")},
     **{t: "CA" for t in ("toronto", "montreal", "montr\u00e9al", "vancouver", "ottawa", "calgary")},
@@ -184,7 +189,7 @@ _VAT_COUNTRY = {"EL": "GR"}
 # a company form used in one country only: "Kinos Oy", "Nordlys ApS", "Nowinka sp. z o.o.", "Shelfie Pty Ltd"
 COMPANY_FORMS = (
     (re.compile(r"\b(?:Oy|Oyj)\b"), "FI"), (re.compile(r"\bApS\b"), "DK"), (re.compile(r"\bsp\. z o\.o\."), "PL"),
-    (re.compile(r"\b(?:Kft|Zrt)\.?(?!\w)"), "HU"), (re.compile(r"\bPty\.? Ltd\b"), "AU"),
+    (re.compile(r"\b(?:Kft|Zrt)\.?(?!\w)"), "HU"), (re.compile(r"\bPty\.? Ltd\b"), "AU"), (re.compile(r"\bO\u00dc\b"), "EE"),
 )
 PORTUGUESE_POSTCODE = re.compile(r"(?<![\d-])[1-9]\d{3}-\d{3}\s+[A-Z\u00c0-\u00de]")
 

@@ -76,11 +76,15 @@ _DENIAL_LIST = re.compile(r"^(?:no|kein\w*|pas de|sin|sem|geen|niente|ni)\s+[^,.
                           r"\s*(?:no|kein\w*|pas de|sin|sem|geen|niente|ni)\s+", re.IGNORECASE)
 
 
+# "Some call this "AI-native DevOps"; we just call it a linter": a label the product turns down
+_CALLED = re.compile(r"\b(?:some|people|others|they)\s+(?:call|calls)\s+(?:it|this|us)\b", re.IGNORECASE)
+
+
 def _denial(line: str, product: str) -> bool:
     """A sentence with the product as subject saying what it is not or has not: "Tanager has no blockchain",
     "Wheelwright is deliberately not an …", "Grelot ne vous promet pas …", "Acme ist kein …"; or a list of what it
     is not ("No AI, no blockchain, no magic: …")."""
-    if _DENIAL_LIST.match(line):
+    if _DENIAL_LIST.match(line) or _CALLED.search(line):
         return True
     if not product:
         return False
@@ -110,7 +114,8 @@ _ASIDE = re.compile(
     r"\b(?:blog|news|faqs?|frequently|questions|pricing|plans|prices?|testimonials?|customers say"
     r"|what (?:people|our customers) say|newsletter|subscribe|contact|legal|sponsors?|backers?|thanks|thank you"
     r"|credits|advisors?|merci|gracias|danke|grazie|obrigad[oa]|preise|tarife|precios|planes|tarifs|prix|fragen"
-    r"|preguntas|vragen|domande|perguntas|prijzen|prezzi|pre\u00e7os|kontakt|contacto|impressum)\b"
+    r"|preguntas|vragen|domande|perguntas|prijzen|prezzi|pre\u00e7os|kontakt|contacto|impressum"
+    r"|reviews?|ratings?|bewertungen|avis|opiniones|rese\u00f1as|recensioni|avalia\u00e7\u00f5es)\b"
 )
 EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+")
 PLACEHOLDER_MAILBOXES = frozenset({"you", "your", "name", "email", "yourname", "your.name", "john", "jane", "user", "example"})
@@ -132,7 +137,9 @@ YEAR_SENTENCE = re.compile(
     # Czech "založili jsme v roce 2021", Finnish "perustettiin 2021", "syntyi … 2021"
     r"|zalo\u017eili|zalo\u017eil[ay]?|zalo\u017een[aoý]?|perustettiin|perustettu|perustivat|perusti|syntyi"
     # Norwegian "ble grunnlagt i Bergen i 2023", Romanian "fondată în 2021"
-    r"|grunnlagt|grunnla|fondat\u0103|fondat)"
+    r"|grunnlagt|grunnla|fondat\u0103|fondat"
+    # Estonian "sündis 2023. aastal", "asutati", Chilean "partió en Santiago en 2022"
+    r"|s\u00fcndis|asutati|asutasime|parti\u00f3|partimos)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,120}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
@@ -148,7 +155,8 @@ _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "'", "\u2018", "\u00ab")
 _DOCS_SUFFIX = re.compile(r"\s+(?:v?\d+(?:\.\d+)*\s+)?(?:documentation|docs|dokumentation|documentaci\u00f3n)$", re.IGNORECASE)
 _BOOK = re.compile(r"^The (.+) Book$")  # a documentation book's title names its project
 _LEGAL_FORM = re.compile(
-    r"\b(?:ltd|limited|llc|inc|corp|gmbh|ag|ug|kg|s\.?l\.?u?|s\.?a\.?s?|sarl|b\.?v|oy|ab|plc|pty|s\.?r\.?l|s\.?p\.?a)\b\.?\s*$",
+    r"\b(?:ltd|limited|llc|inc|corp|gmbh|ag|ug|kg|s\.?l\.?u?|s\.?a\.?s?|sarl|b\.?v|oy|ab|plc|pty|s\.?r\.?l|s\.?p\.?a|o\u00fc"
+    r"|s\.\s?r\.\s?o|kft|zrt|aps|a/s)\b\.?\s*$",
     re.IGNORECASE,
 )
 _QUOTED_LINE = re.compile(r"^[\"\u201c\u201e\u00ab']")

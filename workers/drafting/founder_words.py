@@ -18,6 +18,8 @@ FOUNDER_TITLE = (
     r"|(?:spolu)?zakladatel(?:ka|ky|\u00e9)?|perustaja(?:t)?|(?:t\u00e1rs)?alap\u00edt\u00f3(?:k|ja|i)?"
     # Romanian "cofondatoare", Norwegian "medgründer", an open-source project's "Creator"
     r"|(?:co)?fondat(?:or|oare|ori|oarele)|(?:med)?gr(?:\u00fc|u)nder|creator|kurucu ortak|kurucu"
+    # Slovak "spoluzakladateľka", Estonian "kaasasutaja"
+    r"|(?:spolu)?zakladate\u013e(?:ka|ky)?|(?:kaas)?asutaja(?:d)?"
 )
 # A leader's role, which a founding sentence's next clause often gives each founder: "Priyanka leads the company
 # as CEO; Tomasz, our CTO, ...".

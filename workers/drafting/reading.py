@@ -24,14 +24,14 @@ from .text import contains_phrase, normalise, words
 PAGE_KINDS: dict[str, tuple[str, ...]] = {
     "about": ("about", "company", "story", "mission", "us", "ueber", "uber", "\u00fcber", "unternehmen", "firma",
               "propos", "entreprise", "histoire", "nosotros", "empresa", "sobre", "quienes", "historia",
-              "siamo", "azienda", "storia", "somos", "verhaal", "ons", "oss", "nas", "sommes", "rolunk", "r\u00f3lunk", "despre", "hakkimizda", "hakk\u0131m\u0131zda",
+              "siamo", "azienda", "storia", "somos", "verhaal", "ons", "oss", "nas", "sommes", "rolunk", "r\u00f3lunk", "despre", "hakkimizda", "hakk\u0131m\u0131zda", "meist",
               # a docs site's introduction says what the product is, as an about page does
               "intro", "introduction", "overview", "einfuehrung", "einf\u00fchrung", "introduccion",
               "introducci\u00f3n", "presentation", "pr\u00e9sentation", "introduzione", "introducao",
               "introdu\u00e7\u00e3o", "inleiding"),
     "pricing": ("pricing", "price", "prices", "plans", "plan", "preise", "preis", "tarife", "tarif", "tarifs",
                 "priser", "prislista", "cennik", "hinnat", "cenik", "cen\u00edk", "ceny", "hinnasto", "hinnoittelu",
-                "arak", "\u00e1rak", "arazas", "\u00e1raz\u00e1s", "preturi", "pre\u021buri", "tarife", "fiyatlar", "fiyat",
+                "arak", "\u00e1rak", "arazas", "\u00e1raz\u00e1s", "preturi", "pre\u021buri", "tarife", "fiyatlar", "fiyat", "cennik", "hinnad",
                 "prix", "precios", "precio", "planes", "tarifas", "prijzen", "tarieven", "prezzi", "piani",
                 "precos", "pre\u00e7os", "planos"),
     "features": ("features", "feature", "tour", "product", "how", "funktionen", "produkt", "fonctionnalites",
@@ -93,15 +93,26 @@ class SitePage:
         return Evidence(self.page.url, quote, "metadata").to_dict()
 
 
+MIN_PAGES_FOR_CHROME = 3
+
+
 def site_pages(crawl: CrawlResult) -> list[SitePage]:
-    """The crawl's pages in crawl order (homepage first) with their kind."""
-    return [_site_page(page, page_kind(page.url, i == 0)) for i, page in enumerate(crawl.pages)]
+    """The crawl's pages in crawl order (homepage first) with their kind.
+
+    A line every page shows (three pages or more) is the site's chrome, whatever its markup: a builder's ad
+    bar ("Diese Website wurde mit dem Baukasten erstellt"), a header slogan, a footer the markup does not mark.
+    It stays in ``all_lines`` and leaves ``lines``.
+    """
+    texts = [{line for line in page.text.split("\n") if line.strip()} for page in crawl.pages]
+    chrome = set.intersection(*texts) if len(texts) >= MIN_PAGES_FOR_CHROME else set()
+    return [_site_page(page, page_kind(page.url, i == 0), chrome) for i, page in enumerate(crawl.pages)]
 
 
-def _site_page(page: CrawledPage, kind: str) -> SitePage:
+def _site_page(page: CrawledPage, kind: str, chrome: set[str] | None = None) -> SitePage:
     every = tuple(line for line in page.text.split("\n") if line.strip())
     boiler = page.structured.get("boilerplate")
     skip = {line for line in boiler if isinstance(line, str)} if isinstance(boiler, list) else set()
+    skip |= chrome or set()
     content = tuple(line for line in every if line not in skip and not is_legal(line))
     return SitePage(page=page, lines=content, kind=kind, all_lines=every)
 

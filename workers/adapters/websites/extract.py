@@ -171,10 +171,19 @@ def _is_hidden(element: lxml.html.HtmlElement) -> bool:
         return True
     if element.tag == "input" and (element.get("type") or "").strip().lower() == "hidden":
         return True
+    if _READER_ONLY & set((element.get("class") or "").split()):
+        return True  # text for screen readers only: no visitor sees it on the page
     return _style_hides(element.get("style") or "")
 
 
+# moved out of view: "position:absolute;left:-9999px", "text-indent:-9999px" (a screen-reader-only text, or a trap)
+_OFF_SCREEN = re.compile(r"(?:left|top|text-indent)\s*:\s*-\d{3,}", re.IGNORECASE)
+_READER_ONLY = frozenset({"sr-only", "screen-reader-text", "visually-hidden", "visuallyhidden"})
+
+
 def _style_hides(style: str) -> bool:
+    if _OFF_SCREEN.search(style):
+        return True
     for declaration in style.split(";"):
         prop, sep, value = declaration.partition(":")
         if not sep:

@@ -49,6 +49,8 @@ KEYWORD_WEIGHTS: dict[str, int] = {
     "preturi": 10, "pre\u021buri": 10, "despre": 8, "intrebari": 6, "\u00eentreb\u0103ri": 6,
     # Turkish
     "fiyatlar": 10, "hakkimizda": 9, "hakk\u0131m\u0131zda": 9, "sss": 6, "ekip": 5, "iletisim": 6,
+    # Estonian
+    "hinnad": 10, "meist": 9,
 }
 MAX_CANDIDATES = 2_000
 
