@@ -1,6 +1,7 @@
-"""Forms met on the unseen corpus's seventh round: timelines and fact sheets, founders known by their first names,
-a founder writing of the other, occupations before names, postcodes and company forms that name a country,
-utility classes that hide, quote-only and threshold pricing, sentences saying what a product is not.
+"""Forms met on the unseen corpus's rounds 7 to 11 (one section per round): timelines and fact sheets, founders
+named in passing, occupations before names, postcodes, registers and company forms that name a country, utility
+classes and off-screen text that hide, quote-only, threshold and denied pricing, chrome shown on every page,
+sentences saying what a product is not, and the words of the languages those rounds brought.
 
 Like ``test_drafting_site_forms.py``: small pages through the crawler's own extraction, every draft gated by
 ``verify()`` (nothing dropped), so each value asserted here is one whose quotes the gate accepted.
