@@ -13,7 +13,7 @@ import pytest
 
 from bench.draft_quality import Report, corpus, print_report, score_half
 
-RECALL_FLOORS = {"fixtures": 0.98, "visible": 0.96}
+RECALL_FLOORS = {"fixtures": 0.98, "visible": 0.95}
 
 
 @pytest.mark.parametrize("half", sorted(RECALL_FLOORS))

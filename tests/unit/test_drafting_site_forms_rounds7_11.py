@@ -465,3 +465,46 @@ def test_a_town_its_province_code_and_its_country_on_an_app_listing() -> None:
     result = draft({"/": page("<h1>Hatchling</h1><h3>Developer</h3><p>Hatchling Apps</p><p>Halifax, NS, Canada</p>",
                               title="Hatchling")})
     assert (result.value("city"), result.value("country")) == ("Halifax", "CA")
+
+
+# --- round 12 ------------------------------------------------------------------------------------------
+
+
+def test_a_headline_using_the_products_name_as_a_word_and_the_phrase_under_the_name_heading() -> None:
+    word = draft({"/": page("<h1>Cotiza la mudanza antes de que cuelguen</h1>", title="Mudanza | Cotiza mudanzas",
+                            lang="es")})
+    assert word.value("tagline") == "Cotiza la mudanza antes de que cuelguen"
+    phrase = draft({"/": page("<h1>Fernhollow</h1><p>Tree work, quoted before you leave the garden.</p>",
+                              title="Fernhollow — tree work quotes in the field")})
+    assert phrase.value("tagline") == "Tree work, quoted before you leave the garden."
+
+
+def test_founders_after_articles_occupations_and_roles_and_in_a_mid_line_signature() -> None:
+    german = draft({"/": page("<h1>Wippe</h1>", title="Wippe", lang="de"), "/ueber-uns": page(
+        "<p>Wippe wurde 2023 in Freiburg von der Landschaftsarchitektin Ines Kaltenbach und dem Softwareentwickler "
+        "Malte Berghoff gegründet. Beide sind Geschäftsführer der Wippe Software GmbH.</p>", title="Wippe", lang="de")})
+    assert founders(german) == {"Ines Kaltenbach": "Geschäftsführer", "Malte Berghoff": "Geschäftsführer"}
+    relative = draft({"/": page("<h1>Lesesaal</h1>", title="Lesesaal", lang="de"), "/impressum": page(
+        "<p>Vertreten durch die Geschäftsführer Jannik Oltmanns und Svenja Ruhnau, die Lesesaal 2022 gegründet haben.</p>",
+        title="Lesesaal", lang="de")})
+    assert founders(relative) == {"Jannik Oltmanns": "Geschäftsführer", "Svenja Ruhnau": "Geschäftsführer"}
+    signed = draft({"/": page("<h1>Fernhollow</h1><p>Made in Hereford by two climbers. — Maisie Thornbury &amp; "
+                              "Idris Penhale, founders</p>", title="Fernhollow")})
+    assert set(founders(signed)) == {"Maisie Thornbury", "Idris Penhale"}
+
+
+def test_lithuanian_and_slovenian_forms() -> None:
+    lithuanian = draft({"/": page("<h1>Gintaras</h1><p>Gintaras yra buhalterinė programa mažoms įmonėms.</p>"
+                                  "<footer><p>UAB „Gintaras“ · Savanorių pr. 1, Vilnius · labas@gintaras.example</p></footer>",
+                                  title="Gintaras", lang="lt"),
+                        "/apie": page("<p>Gintarą 2022 metais Vilniuje įkūrė buhalterė Eglė Vaitkutė ir programuotojas "
+                                      "Mantas Jurgaitis. Eglė yra bendraįkūrėja ir vadovė.</p>", title="Gintaras", lang="lt"),
+                        "/kainos": page("<h1>Kainos</h1><p>Mažas iki 100 15 € / mėn.</p>", title="Gintaras", lang="lt")})
+    assert lithuanian.value("short_description") == "Gintaras yra buhalterinė programa mažoms įmonėms."
+    assert lithuanian.value("founded_year") == "2022"
+    assert set(founders(lithuanian)) == {"Eglė Vaitkutė", "Mantas Jurgaitis"}
+    assert lithuanian.value("pricing_model") == "subscription"
+    assert (lithuanian.value("city"), lithuanian.value("country")) == ("Vilnius", "LT")
+    slovenian = draft({"/": page("<h1>Kozolec</h1>", title="Kozolec", lang="sl"), "/o-nas.html": page(
+        "<h3>Nejc Kralj</h3><p>soustanovitelj, direktor</p>", title="Kozolec", lang="sl")})
+    assert founders(slovenian) == {"Nejc Kralj": "soustanovitelj, direktor"}

@@ -170,7 +170,7 @@ def _town_of(segment: str) -> tuple[str | None, str | None]:
     if code is None:
         # "Av. José Larco 1150, of. 604, Miraflores, Lima": a street address ending in a town of one country
         last = parts[-1]
-        if len(parts) > 2 and any(c.isdigit() for c in parts[0]) and last.casefold() in TOWN_COUNTRIES:
+        if len(parts) >= 2 and any(c.isdigit() for c in parts[0]) and last.casefold() in TOWN_COUNTRIES:
             return last, TOWN_COUNTRIES[last.casefold()]
         return None, None
     # "..., Melbourne, Australia", "12 Camden Row, Dublin 8, D08 XY12, Ireland", "Wellington 6011, New Zealand",

@@ -55,7 +55,7 @@ COUNTRY_NAMES: dict[str, str] = {
     "uruguay": "UY", "paraguay": "PY", "bolivia": "BO", "ecuador": "EC", "venezuela": "VE", "costa rica": "CR",
     "panama": "PA", "panamá": "PA", "guatemala": "GT", "el salvador": "SV", "perú": "PE", "albania": "AL",
     "slovensko": "SK", "slovenská republika": "SK", "česko": "CZ", "česká republika": "CZ", "eesti": "EE",
-    "magyarország": "HU", "românia": "RO",
+    "magyarország": "HU", "românia": "RO", "lietuva": "LT", "slovenija": "SI",
 }
 """Lower-case country name or alias -> ISO 3166-1 alpha-2 code."""
 
@@ -151,6 +151,8 @@ TOWN_COUNTRIES: dict[str, str] = {
     **{t: "CL" for t in ("santiago", "valpara\u00edso", "concepci\u00f3n de chile")},
     **{t: "EE" for t in ("tallinn", "tartu")},
     **{t: "SK" for t in ("bratislava", "ko\u0161ice")},
+    **{t: "LT" for t in ("vilnius", "kaunas", "klaip\u0117da")},
+    **{t: "SI" for t in ("ljubljana", "maribor")},
     **{t: "CO" for t in ("bogot\u00e1", "bogota", "medell\u00edn", "medellin")},
     **{t: "BR" for t in ("s\u00e3o paulo", "sao paulo", "rio de janeiro", "florian\u00f3polis", "belo horizonte")},
     **{t: "CA" for t in ("toronto", "montreal", "montr\u00e9al", "vancouver", "ottawa", "calgary")},
@@ -190,6 +192,7 @@ _VAT_COUNTRY = {"EL": "GR"}
 COMPANY_FORMS = (
     (re.compile(r"\b(?:Oy|Oyj)\b"), "FI"), (re.compile(r"\bApS\b"), "DK"), (re.compile(r"\bsp\. z o\.o\."), "PL"),
     (re.compile(r"\b(?:Kft|Zrt)\.?(?!\w)"), "HU"), (re.compile(r"\bPty\.? Ltd\b"), "AU"), (re.compile(r"\bO\u00dc\b"), "EE"),
+    (re.compile(r"\bUAB\b"), "LT"),
 )
 PORTUGUESE_POSTCODE = re.compile(r"(?<![\d-])[1-9]\d{3}-\d{3}\s+[A-Z\u00c0-\u00de]")
 

@@ -143,7 +143,7 @@ YEAR_SENTENCE = re.compile(
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,120}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
-    r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|kurdu|kuruldu|kurduk)\b"
+    r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|kurdu|kuruldu|kurduk|\u012fk\u016br\u0117|ustanovil[aei]?)\b"
     # a timeline's year before the founders' present tense: "2020 Carola … und Jannik … gründen Hufschlag",
     # "2021 — Anaïs …, et son cousin Mathieu …, fondent Pétrin"; "In 2023 we left our jobs … and founded Lamplighter"
     r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|fondent|fundan|found|fondano|perustavat|zakl\u00e1daj\u00ed)\b"
@@ -153,6 +153,7 @@ YEAR_SENTENCE = re.compile(
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "'", "\u2018", "\u00ab")
 _DOCS_SUFFIX = re.compile(r"\s+(?:v?\d+(?:\.\d+)*\s+)?(?:documentation|docs|dokumentation|documentaci\u00f3n)$", re.IGNORECASE)
+_ARTICLE_START = re.compile(r"^(?:a|an|the|un|une|ein|eine|el|la|il|lo|uma|um|een|en|ett)\s", re.IGNORECASE)
 _BOOK = re.compile(r"^The (.+) Book$")  # a documentation book's title names its project
 _LEGAL_FORM = re.compile(
     r"\b(?:ltd|limited|llc|inc|corp|gmbh|ag|ug|kg|s\.?l\.?u?|s\.?a\.?s?|sarl|b\.?v|oy|ab|plc|pty|s\.?r\.?l|s\.?p\.?a|o\u00fc"
@@ -315,6 +316,12 @@ class _Reader:
         # listing", a marketplace's label) does not
         if subtitle is not None and not any(normalise(seg) not in (name_key, *_NOT_NAMES) for seg in shown):
             return candidate(subtitle, [self.home.text_evidence(subtitle)])
+        below = self._line_below_name(name_key)
+        if below is not None and not _ARTICLE_START.match(below) and not any(
+                contains_phrase(normalise(below), normalise(seg)) for seg in title_segments(title)):
+            # the phrase under the name heading is the promise the page shows ("Fernhollow" / "Tree work, quoted
+            # before you leave the garden."); one that starts as a definition ("An email client that …") is not
+            return candidate(below, [self.home.text_evidence(below)])
         for segment in title_segments(title):
             key = normalise(segment)
             if key == name_key or key in _NOT_NAMES or not 2 <= len(words(segment)) <= 14 or _DOCS_SUFFIX.search(segment) \
@@ -357,11 +364,18 @@ class _Reader:
         line = next((l for l in self.home.lines if normalise(l) == key), None)
         if line is None or key == name_key or key in _NOT_NAMES or _DOCS_SUFFIX.search(line) or is_nav(line):
             return None
-        if name_key and contains_phrase(key, name_key):
+        if name_key and contains_phrase(key, name_key) and self._names_product(line):
             return None  # "Welcome to Acme", "Getting started with Acme": the title says it better
         if not 3 <= len(words(line)) <= 14 or len(line) > 120 or line.endswith(("?", ":")) or _QUOTED_LINE.match(line):
             return None
         return line
+
+    def _names_product(self, line: str) -> bool:
+        """The line writes the product's name as a name (capitalised as the site writes it), not as a word:
+        "Cotiza la mudanza antes de que cuelguen" uses the word that Mudanza is named after."""
+        named = self.name()
+        name = str(named["value"]) if named else ""
+        return bool(name) and (not name[:1].isupper() or re.search(rf"(?<!\w){re.escape(name)}(?!\w)", line) is not None)
 
     def _line_below_named_headline(self, name_key: str) -> str | None:
         """The phrase right under an ``h1`` that names the product with more ("Gleaner ‑ Back in Stock & Pre‑order" /
@@ -436,8 +450,8 @@ class _Reader:
         name = str(named["value"]) if named else ""
         if not name:
             return None
-        pattern = re.compile(rf"^{re.escape(name)}\s+(?:is|ist|es|est|\u00e8|\u00e9|er|\u00e4r|is een)\s+(?:a|an|the|die|der|das|"
-                             rf"ein|eine|el|la|un|una|une|le|il|lo|o|uma|um|een|en|ett)\s", re.IGNORECASE)
+        pattern = re.compile(rf"^{re.escape(name)}\s+(?:(?:is|ist|es|est|\u00e8|\u00e9|er|\u00e4r|is een)\s+(?:a|an|the|die|der|das|"
+                             rf"ein|eine|el|la|un|una|une|le|il|lo|o|uma|um|een|en|ett)|yra|je)\s", re.IGNORECASE)
         return next((l for l in self.home.lines[:8] if pattern.match(l) and is_sentence(l) and len(l) <= 400), None)
 
     def description(self, name: str = "") -> Candidate | None:

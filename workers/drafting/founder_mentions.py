@@ -13,7 +13,7 @@ import re
 
 from .founder_roles import FOUNDER_WORD, role_in
 from .founder_words import FOUNDER_TITLE, FOUNDING
-from .person_names import NAME, NAME_ONLY, NAME_WORD, NAMED, UPPER, split_names
+from .person_names import NAME, NAME_ONLY, NAME_WORD, NAMED, NAMES, UPPER, split_names, without_article
 from .reading import Candidate, SitePage
 from .text import normalise
 
@@ -30,7 +30,7 @@ FIRST_NAME_ROLE = re.compile(
 _TITLE_AND = r"(?:\s+(?:and|&|und|et|y|e)\s+(?:[A-Z]{2,4}\b|chief [a-z]+ officer|[\w\u00c0-\u024f-]+))?"
 # A letter signed by its founders: "— Jess Carmody & Tom Haverfield, founders, from our kitchen table in Mudgee"
 SIGNED_BY_FOUNDERS = re.compile(
-    rf"^[\u2014\u2013-]\s*(?P<names>{NAME}(?:\s*(?:&|and|und|et|y|e|en|och)\s*{NAME})+),\s+"
+    rf"(?:^|\s)[\u2014\u2013-]\s*(?P<names>{NAME}(?:\s*(?:&|and|und|et|y|e|en|och)\s*{NAME})+),\s+"
     rf"(?P<title>[^,.;!?]{{0,40}}?\b(?i:{FOUNDER_TITLE})\b[^,.;!?]{{0,40}})"
 )
 # "My partner in this, Simon Feltham, is the other co-founder", "Lena ist unsere Mitgründerin"
@@ -55,7 +55,7 @@ MY_COFOUNDER = re.compile(
 )
 # "2019 — Anna Berg and Li Wei found Acme in a spare room", "Anna Berg gründet Acme": the product named right after
 NAMES_FOUND = re.compile(
-    rf"(?P<names>(?:{NAME}|[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)(?:\s+(?:and|&|und|et|y|e|en|och|i)\s+{NAME})?)"
+    rf"(?P<names>{NAMES}|(?:{NAME}|[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)(?:\s+(?:and|&|und|et|y|e|en|och|i)\s+{NAME})?)"
     rf"(?:,[^,.;!?]{{1,120}},)?\s+"
     rf"(?i:found|co-found|founds|start|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar)\s+"
     rf"(?P<what>[^.!?]{{1,40}})"
@@ -89,7 +89,7 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
             title = match.group("title")
             found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
                           "evidence": [page.text_evidence(line)]})
-    signed = SIGNED_BY_FOUNDERS.match(line)
+    signed = SIGNED_BY_FOUNDERS.search(line)
     if signed:
         title = signed.group("title")
         found.extend({"name": name, "title": title[0].upper() + title[1:], "bio": None,
@@ -131,10 +131,12 @@ def names_said(names: str, page: SitePage, index: int) -> list[str]:
     """The full names a list gives, a first name alone ("Ruth and Sanjay Patel …") completed from the full name
     the page's lines before it say ("Ruth Ellery runs the quoting desk …")."""
     full: list[str] = []
-    for part in re.split(r"\s+(?:and|&|und|et|y|e|en|och|i)\s+", names):
-        part = part.strip()
+    for part in re.split(r"\s*,\s*(?:(?:and|&|und|et|y|e|en|och|i)\s+)?|\s+(?:and|&|und|et|y|e|en|och|i)\s+", names):
+        part = without_article(part.strip())  # "der Entwickler Reto Imhof"; a description between commas is dropped
         if NAME_ONLY.match(part):
             full.append(part)
+            continue
+        if not re.fullmatch(rf"[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+", part):
             continue
         named = line_naming(page, index, part)
         match = re.search(rf"\b{re.escape(part)}\s+{NAME_WORD}(?:\s+{NAME_WORD})?", named) if named else None

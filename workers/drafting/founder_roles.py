@@ -12,6 +12,10 @@ from .founder_words import EXECUTIVE_ROLE, FOUNDER_TITLE
 FOUNDER_WORD = re.compile(rf"\b(?:{FOUNDER_TITLE})\b", re.IGNORECASE)
 
 
+# "Beide sind Geschäftsführer der Wippe Software GmbH": a leader's role both are given
+_BOTH_ARE = re.compile(rf"\b(?i:beide sind|both are|are both|tous deux sont|ambos son)\s+(?P<title>(?i:{EXECUTIVE_ROLE}))\b")
+
+
 def role_in(line: str, name: str) -> str | None:
     """The founder word a founding sentence gives this person ("Theresa verantwortet als Mitgründerin …"), else
     the leader's role it gives them ("Priyanka leads the company as CEO; Tomasz, our CTO, …"), else the founder
@@ -20,10 +24,13 @@ def role_in(line: str, name: str) -> str | None:
     own = re.search(rf"\b{first}\b[^.!?]{{0,40}}?\b(?P<title>(?i:{FOUNDER_TITLE}))\b", line)
     if own is None:  # "Léa Tremblay, a former subtitle editor who is now CEO"
         own = re.search(rf"\b{first}\b[^.!?;]{{0,60}}?\b(?P<title>(?i:{EXECUTIVE_ROLE}))\b", line)
-    shared = own or FOUNDER_WORD.search(line)
+    if own is None:  # "die Geschäftsführer Jannik Oltmanns und Svenja Ruhnau": the role said before the names
+        own = re.search(rf"\b(?P<title>(?i:{EXECUTIVE_ROLE}))\s+(?:[^.!?;]{{0,40}}?\s(?:und|and|et|y)\s+)?{re.escape(name)}\b",
+                        line)
+    shared = own or FOUNDER_WORD.search(line) or _BOTH_ARE.search(line)
     if shared is None:
         return None
-    word = shared.group("title") if own else shared.group(0)
+    word = shared.group("title") if own or "title" in shared.groupdict() else shared.group(0)
     return word[0].upper() + word[1:]  # as written ("Co-founders"): the gate finds a title in its quote
 
 

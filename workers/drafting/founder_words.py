@@ -20,6 +20,8 @@ FOUNDER_TITLE = (
     r"|(?:co)?fondat(?:or|oare|ori|oarele)|(?:med)?gr(?:\u00fc|u)nder|creator|kurucu ortak|kurucu"
     # Slovak "spoluzakladateľka", Estonian "kaasasutaja"
     r"|(?:spolu)?zakladate\u013e(?:ka|ky)?|(?:kaas)?asutaja(?:d)?"
+    # Lithuanian "bendraįkūrėja", Slovenian "soustanoviteljica"
+    r"|(?:bendra)?\u012fk\u016br\u0117j(?:a|as|ai)|(?:sou)?stanovitelj(?:ica)?"
 )
 # A leader's role, which a founding sentence's next clause often gives each founder: "Priyanka leads the company
 # as CEO; Tomasz, our CTO, ...".
@@ -32,7 +34,7 @@ FOUNDING = (
     r"found(?:ed|ing)|gegr(?:\u00fc|ue)ndet|fondat[ao]|fond\u00e9e?s?|fundad[ao]s?|opgericht|grundade?s?|grundat"
     r"|za\u0142o\u017con[ay]|za\u0142o\u017cy(?:li\u015bmy|\u0142am|\u0142em|li|\u0142a|\u0142)"
     r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|alap\u00edtva|grunnlagt|grunnla|fondat\u0103|a fost fondat\u0103"
-    r"|kurdu|kuruldu|kurduk"
+    r"|kurdu|kuruldu|kurduk|\u012fk\u016br\u0117|\u012fkurta|ustanovil[aei]?"
 )
 # The founders saying it themselves, after introducing themselves: "We started Soapbox in 2021", "Wir gründeten …"
 FOUNDING_WE = (

@@ -37,9 +37,13 @@ MADE_BY_FOUNDERS = re.compile(
 # "Leitwerk wurde 2020 von Theresa Kaltenbach und Moritz Oberle gegründet", "fondata nel 2020 a Bologna da due
 # insegnanti di matematica, Chiara Benedetti e Luca Ferraresi", "grundades 2023 av Elsa Lindgren och Johan Ek"
 FOUNDED_BY_ELSEWHERE = (
-    re.compile(rf"\bvon\s+(?P<names>{NAME}(?:\s*{AND}\s*{NAME})*)\s+gegr\u00fcndet"),
+    re.compile(rf"\bvon\s+(?P<names>(?:(?:der|dem|den)\s+)?{NAMES})\s+gegr\u00fcndet"),
+    # "Vertreten durch die Geschäftsführer Jannik Oltmanns und Svenja Ruhnau, die Lesesaal 2022 gegründet haben"
+    re.compile(rf"(?P<names>{NAMES}),\s+(?:die|der|who|qui|que|che)\s+[^.!?]{{0,40}}?\b(?:gegr\u00fcndet|founded|fond\u00e9|fundaron|fondato)\b"),
     # "Gegründet wurde das Unternehmen 2022 von Kfz-Meister Murat Yıldırım und der Softwareentwicklerin Lena …"
     re.compile(rf"\b(?i:gegr\u00fcndet)\b[^.!?]{{0,60}}?\bvon\s+(?P<names>{NAMES})"),
+    # "Gintarą 2022 metais Vilniuje įkūrė buhalterė Eglė Vaitkutė ir programuotojas Mantas Jurgaitis"
+    re.compile(rf"\b\u012fk\u016br\u0117\s+(?:[a-z\u0105-\u017e]+\s+)?(?P<names>{NAME}(?:\s+ir\s+(?:[a-z\u0105-\u017e]+\s+)?{NAME})*)"),
     # "Tanzkarte haben 2022 Carla Reinhold, Tanzlehrerin und Mitgründerin, und Matthias Eberlein, … gegründet"
     re.compile(rf"\bhaben\s+(?:\d{{4}}\s+)?(?P<names>{NAMES})[^.!?]{{0,40}}?\bgegr\u00fcndet\b"),
     re.compile(rf"\b(?i:fondat[ao]|fond\u00e9e?|cr\u00e9\u00e9e?|fundad[ao]|opgericht|grundades|grundat|grunnlagt)\b[^.!?]{{0,60}}?"

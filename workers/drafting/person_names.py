@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from .founder_words import EXECUTIVE_ROLE, FOUNDER_TITLE
+
 # Upper-case initials include accented ones ("Élodie", "Ángela"); "MacLeod", "DiNapoli" too.
 UPPER = "A-Z\u00c0-\u00d6\u00d8-\u00de"
 NAME_WORD = rf"[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'\u2019-]+(?:[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f]+)?"
@@ -18,9 +20,9 @@ NAME = (rf"{NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|
 # Names in a list, each perhaps with a description between commas (up to three parts): "Tiago Valadares, instrutor
 # de surf há quinze anos, e Marta Seixas", "Anaïs Guérin, cofondatrice et présidente, ancienne conductrice de
 # travaux, et Baptiste Le Meur" (`split_names` keeps the names)
-AND = r"(?:,|and|&|und|y|e|et|en|och|og|i)"
+AND = r"(?:,|and|&|und|y|e|et|en|och|og|i|ir|in)"
 # "… und der Softwareentwicklerin Lena Kowalczyk": an article before the next name's description is no name
-NAMES = rf"{NAME}(?:(?:(?:,\s*[^,.!?]{{1,80}}?){{1,3}},)?\s*{AND}\s*(?:(?:der|die|dem|the|la|le|el|il)\s+)?{NAME})*"
+NAMES = rf"{NAME}(?:(?:(?:,\s*[^,.!?]{{1,80}}?){{1,3}},)?\s*{AND}\s*(?:(?:der|die|dem|den|the|la|le|el|il)\s+)?{NAME})*"
 NAME_ONLY = re.compile(rf"^{NAME}$")
 NAMED = re.compile(NAME)
 # "Dr Hannah Okafor" is Hannah Okafor
@@ -31,6 +33,21 @@ SIGNATURE_DASH = re.compile(r"^[\u2014\u2013-]\s*(?=[A-Z\u00c0-\u00de])")
 
 def split_names(names: str) -> list[str]:
     """The names of a list ("A, B and C", "A, a teacher, and B"), the descriptions between commas left out."""
-    pieces = (re.sub(r"^(?:der|die|dem|the|la|le|el|il)\s+", "", n.strip())
-              for n in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en|och|og|i)\b)\s*", names))
+    pieces = (without_article(n.strip()) for n in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en|och|og|i|ir|in)\b)\s*", names))
     return [n for n in pieces if NAME_ONLY.match(n)]  # a description between commas is no name
+
+
+_ARTICLE = re.compile(r"^(?:der|die|dem|den|the|la|le|el|il)\s+")
+_ROLE_WORD = re.compile(rf"(?i:{EXECUTIVE_ROLE}|{FOUNDER_TITLE})")
+
+
+def without_article(piece: str) -> str:
+    """"der Entwickler Reto Imhof" is Reto Imhof: after an article, the capitalised word is the noun of an
+    occupation when a name of two words or more follows it."""
+    bare = _ARTICLE.sub("", piece)
+    rest = bare.split(maxsplit=1)
+    # "Geschäftsführer Jannik Oltmanns", "programuotojas Mantas Jurgaitis": a role or an occupation before the name
+    occupation = bare != piece or bool(rest and (_ROLE_WORD.fullmatch(rest[0]) or rest[0][:1].islower()))
+    if occupation and len(rest) == 2 and NAME_ONLY.match(rest[1]) and len(rest[1].split()) >= 2:
+        return rest[1]
+    return bare

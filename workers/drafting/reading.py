@@ -24,14 +24,14 @@ from .text import contains_phrase, normalise, words
 PAGE_KINDS: dict[str, tuple[str, ...]] = {
     "about": ("about", "company", "story", "mission", "us", "ueber", "uber", "\u00fcber", "unternehmen", "firma",
               "propos", "entreprise", "histoire", "nosotros", "empresa", "sobre", "quienes", "historia",
-              "siamo", "azienda", "storia", "somos", "verhaal", "ons", "oss", "nas", "sommes", "rolunk", "r\u00f3lunk", "despre", "hakkimizda", "hakk\u0131m\u0131zda", "meist",
+              "siamo", "azienda", "storia", "somos", "verhaal", "ons", "oss", "nas", "sommes", "rolunk", "r\u00f3lunk", "despre", "hakkimizda", "hakk\u0131m\u0131zda", "meist", "apie",
               # a docs site's introduction says what the product is, as an about page does
               "intro", "introduction", "overview", "einfuehrung", "einf\u00fchrung", "introduccion",
               "introducci\u00f3n", "presentation", "pr\u00e9sentation", "introduzione", "introducao",
               "introdu\u00e7\u00e3o", "inleiding"),
     "pricing": ("pricing", "price", "prices", "plans", "plan", "preise", "preis", "tarife", "tarif", "tarifs",
                 "priser", "prislista", "cennik", "hinnat", "cenik", "cen\u00edk", "ceny", "hinnasto", "hinnoittelu",
-                "arak", "\u00e1rak", "arazas", "\u00e1raz\u00e1s", "preturi", "pre\u021buri", "tarife", "fiyatlar", "fiyat", "cennik", "hinnad",
+                "arak", "\u00e1rak", "arazas", "\u00e1raz\u00e1s", "preturi", "pre\u021buri", "tarife", "fiyatlar", "fiyat", "cennik", "hinnad", "kainos",
                 "prix", "precios", "precio", "planes", "tarifas", "prijzen", "tarieven", "prezzi", "piani",
                 "precos", "pre\u00e7os", "planos"),
     "features": ("features", "feature", "tour", "product", "how", "funktionen", "produkt", "fonctionnalites",
@@ -182,7 +182,7 @@ def is_heading(line: str) -> bool:
         return False
     n = len(words(stripped))
     # "e-Fatura entegrasyonu", "iOS app": a lower-case prefix before a capital still starts a label
-    starts = stripped[0].isupper() or stripped[0].isdigit() or re.match(r"^[a-z]{1,2}-?[A-Z]", stripped) is not None
+    starts = stripped[0].isupper() or stripped[0].isdigit() or re.match(r"^[a-z]{1,2}[.-]?[A-Z]", stripped) is not None
     return 1 <= n <= 10 and starts and not is_nav(stripped)
 
 

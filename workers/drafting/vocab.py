@@ -75,6 +75,8 @@ _SUBSCRIPTION_CUES = (
     "/ ay", "/ay", "ayl\u0131k",
     # Slovak, Estonian, Spanish plural: "35 € mesačne", "19 € kuus", "$9.990 mensuales"
     "mesa\u010dne", "kuus", "kuutasu", "mensuales",
+    # Lithuanian and Slovenian: "15 € / mėn.", "kas mėnesį", "9 € na mesec", "mesečno naročnino"
+    "/ m\u0117n", "/m\u0117n", "kas m\u0117nes\u012f", "na mesec", "me\u0161e\u010dno", "mese\u010dno", "naro\u010dnin",
     "per maand", "/maand", "per jaar", "maandelijks", "jaarlijks", "abonnement",
     "al mese", "/mese", "all'anno", "mensile", "annuale", "abbonamento",
     "por m\u00eas", "/m\u00eas", "por ano", "mensal", "assinatura",
@@ -107,7 +109,7 @@ _FREE_PLAN_CUES = (
     "gratuit pour un usage personnel", "gratis para uso personal", "gratuito per uso personale",
     # free below a threshold, paid above it ("free until your organization raises $10,000 a year")
     "free until you", "free until your", "es gratis, siempre", "free, always", "gratuit, toujours",
-    "on leil tasuta", "on tasuta",
+    "on leil tasuta", "on tasuta", "je kozolec brezpla\u010den", "brezpla\u010den", "brezpla\u010dno",
     "app ist kostenlos", "bleibt kostenlos", "la app es gratis", "la app es gratuita", "l'app est gratuite",
     "reste gratuit", "blijft gratis",
     # a free allowance, then paying: "Free for up to 5 users", "Kostenlos bis 50 Rechnungen"

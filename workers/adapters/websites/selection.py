@@ -51,6 +51,8 @@ KEYWORD_WEIGHTS: dict[str, int] = {
     "fiyatlar": 10, "hakkimizda": 9, "hakk\u0131m\u0131zda": 9, "sss": 6, "ekip": 5, "iletisim": 6,
     # Estonian
     "hinnad": 10, "meist": 9,
+    # Lithuanian, Slovenian
+    "kainos": 10, "apie": 8, "vprasanja": 6,
 }
 MAX_CANDIDATES = 2_000
 
