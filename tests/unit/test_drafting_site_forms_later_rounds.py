@@ -1,4 +1,4 @@
-"""Forms met on the unseen corpus's rounds 7 to 11 (one section per round): timelines and fact sheets, founders
+"""Forms met on the unseen corpus's rounds from 7 on (one section per round): timelines and fact sheets, founders
 named in passing, occupations before names, postcodes, registers and company forms that name a country, utility
 classes and off-screen text that hide, quote-only, threshold and denied pricing, chrome shown on every page,
 sentences saying what a product is not, and the words of the languages those rounds brought.
