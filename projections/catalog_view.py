@@ -11,7 +11,11 @@ tables and its cached responses move exactly when they should.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 from psycopg import Cursor
 from psycopg.types.json import Jsonb
@@ -38,6 +42,7 @@ from events.listing import (
     ListingScheduled,
     ListingUnpublished,
 )
+from projections import bulk
 from projections.base import Projection, Tables, handles
 from projections.listing_cards import CARD_FIELDS
 
@@ -68,6 +73,7 @@ class CatalogView(Projection):
 
     @handles(CategoryAdded)
     def _category_added(self, cur: Cursor[Any], t: Tables, e: CategoryAdded) -> None:
+        self.flush(cur, t)  # counts kept back moved before the category existed: they never reach it
         doc = {
             "slug": e.slug, "name": e.name, "parent": e.parent_slug, "description": e.description,
             "faqs": e.faqs, "attributes": e.attributes,
@@ -135,57 +141,212 @@ class CatalogView(Projection):
         )
 
     # ------------------------------------------------------------ live listings per category
+    #
+    # A batch's listings are kept in memory and written at `flush`, one statement per table
+    # (`projections/bulk.py`): a listing created and put live in one batch is inserted once, live,
+    # and each category's count moves once by its batch's net change. The rows the batch's
+    # events name are read ahead in one statement (`prepare`); a handler that misses one reads it.
+    # The memory belongs to the batch's cursor (one transaction), as in `history_view`. Catalogue
+    # events stay a statement each; a category added flushes first, so counts kept back reach
+    # only the categories that existed when they moved.
+
+    def prepare(self, cur: Cursor[Any], t: Tables, events: Sequence[Any]) -> None:
+        self._batch(cur)
+        streams = {e.originator_id for e in events if type(e) in BY_STREAM} - self._by_stream.keys()
+        ids = {e.listing_id for e in events if type(e) in BY_ID} - self._by_id.keys()
+        if not streams and not ids:
+            return
+        rows = cur.execute(
+            f"SELECT {READ} FROM {t['listings']} WHERE stream_id = ANY(%s::uuid[]) OR listing_id = ANY(%s::int[])",
+            (list(streams), list(ids)),
+        ).fetchall()
+        for row in rows:
+            self._remember(row)
+        for stream in streams:
+            self._by_stream.setdefault(stream, None)  # looked for and not there
+        for listing_id in ids:
+            self._by_id.setdefault(listing_id, None)
 
     @handles(ListingCreated)
     def _listing_created(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
+        if self._by_listing_id(cur, t, e.listing_id) is not None:
+            return  # the row is there: ON CONFLICT (listing_id) DO NOTHING
         src = {k: e.profile.get(k) for k in CARD_FIELDS} | {"socials": {"website": e.socials.get("website")}}
-        cur.execute(
-            f"INSERT INTO {t['listings']} (listing_id, stream_id, slug, categories, status, src) "
-            "VALUES (%s, %s, %s, %s, 'draft', %s) ON CONFLICT (listing_id) DO NOTHING",
-            (e.listing_id, e.originator_id, e.slug, list(e.categories), Jsonb(src)),
-        )
+        if self._by_stream_id(cur, t, e.originator_id) is not None:  # its stream is another listing's: written as
+            self.flush(cur, t)  # it comes, so the batch fails at this event as it always did
+            cur.execute(
+                f"INSERT INTO {t['listings']} (listing_id, stream_id, slug, categories, status, src) "
+                "VALUES (%s, %s, %s, %s, 'draft', %s) ON CONFLICT (listing_id) DO NOTHING",
+                (e.listing_id, e.originator_id, e.slug, list(e.categories), Jsonb(src)),
+            )
+            return
+        listing = _Listing(e.listing_id, e.originator_id, list(e.categories), "draft", None, None, 0,
+                           new=True, slug=e.slug, src=src)
+        self._by_id[e.listing_id] = self._by_stream[e.originator_id] = listing
 
     @handles(ListingEdited, ListingEditReverted)  # a staff revert puts fields back like an edit
     def _listing_edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited | ListingEditReverted) -> None:
+        patch = {k: v for k, v in e.changes.items() if k in CARD_SOURCE}
+        if "categories" not in e.changes and not patch:
+            return
+        listing = self._by_stream_id(cur, t, e.originator_id)
+        if listing is None:
+            return
         if "categories" in e.changes:
             new = list(e.changes["categories"] or [])
-            row = cur.execute(
-                f"SELECT categories, status FROM {t['listings']} WHERE stream_id = %s", (e.originator_id,)
-            ).fetchone()
-            if row is not None and row[1] == "live":
-                self._count(cur, t, list(row[0]), -1)
-                self._count(cur, t, new, +1)
-            cur.execute(f"UPDATE {t['listings']} SET categories = %s WHERE stream_id = %s", (new, e.originator_id))
-        patch = {k: v for k, v in e.changes.items() if k in CARD_SOURCE}
+            if listing.status == "live":
+                self._count(listing.categories, -1)
+                self._count(new, +1)
+            listing.categories = new
         if "socials" in patch:
             patch["socials"] = {"website": (patch["socials"] or {}).get("website")}
-        if patch:
-            cur.execute(f"UPDATE {t['listings']} SET src = src || %s WHERE stream_id = %s", (Jsonb(patch), e.originator_id))
+        if listing.new:  # `src || patch` in memory: the same top-level merge
+            listing.src = (listing.src or {}) | patch
+        else:
+            listing.patch |= patch
+        listing.dirty = True
 
     @handles(ListingQueuedForFree, ListingScheduled, ListingLaunched, ListingPublishedByStaff, ListingUnpublished)
     def _listing_status(self, cur: Cursor[Any], t: Tables, e: Any) -> None:
-        status = {
-            ListingQueuedForFree: "awaiting_badge", ListingScheduled: "scheduled", ListingLaunched: "live",
-            ListingPublishedByStaff: "live", ListingUnpublished: "unpublished",
-        }[type(e)]
-        # One statement (no round trip to wait for): move the status, and the counts when liveness changed.
-        cur.execute(
-            f"""WITH old AS (SELECT listing_id, categories, status FROM {t['listings']} WHERE stream_id = %(stream)s),
-                     moved AS (UPDATE {t['listings']} l SET status = %(status)s, week = coalesce(%(week)s, l.week),
-                                   launched_at = CASE WHEN %(live)s THEN %(at)s ELSE l.launched_at END
-                               FROM old WHERE l.listing_id = old.listing_id
-                               RETURNING old.categories, old.status = 'live' AS was_live)
-                UPDATE {t['categories']} c SET live_count = c.live_count + CASE WHEN %(live)s THEN 1 ELSE -1 END
-                FROM moved WHERE c.slug = ANY(moved.categories) AND moved.was_live <> %(live)s""",
-            {"stream": e.originator_id, "status": status, "week": getattr(e, "week", None), "live": status == "live",
-             "at": e.timestamp},
-        )
+        listing = self._by_stream_id(cur, t, e.originator_id)
+        if listing is None:
+            return
+        status = STATUS[type(e)]
+        live = status == "live"
+        if (listing.status == "live") != live:
+            self._count(listing.categories, +1 if live else -1)
+        listing.status = status
+        week = getattr(e, "week", None)
+        if week is not None:
+            listing.week = week
+        if live:
+            listing.launched_at = e.timestamp
+        listing.dirty = True
 
     @handles(VoteCast, VoteWithdrawn, VoteVoided, VoteRestored)  # a voided vote is out of the count until restored
     def _listing_vote(self, cur: Cursor[Any], t: Tables, e: VoteCast | VoteWithdrawn | VoteVoided | VoteRestored) -> None:
+        listing = self._by_listing_id(cur, t, e.listing_id)
+        if listing is None:
+            return
         step = 1 if isinstance(e, VoteCast | VoteRestored) else -1
-        cur.execute(f"UPDATE {t['listings']} SET votes = greatest(votes + %s, 0) WHERE listing_id = %s", (step, e.listing_id))
+        listing.votes = max(listing.votes + step, 0)  # greatest(votes + step, 0)
+        listing.dirty = True
 
-    def _count(self, cur: Cursor[Any], t: Tables, categories: list[str], step: int) -> None:
-        if categories:
-            cur.execute(f"UPDATE {t['categories']} SET live_count = live_count + %s WHERE slug = ANY(%s)", (step, categories))
+    def _count(self, categories: list[str], step: int) -> None:
+        """Each category named (once, as `slug = ANY(...)` matches) moves by `step` at `flush`."""
+        for slug in set(categories):
+            self._counts[slug] = self._counts.get(slug, 0) + step
+
+    # ------------------------------------------------------------ batch memory
+
+    _batch_cursor: Any = None
+    _by_stream: dict[UUID, _Listing | None] = {}  # None: looked for, no such row
+    _by_id: dict[int, _Listing | None] = {}
+    _counts: dict[str, int] = {}  # category slug -> the change of its live_count kept back
+
+    def _batch(self, cur: Cursor[Any]) -> None:
+        if self._batch_cursor is not cur:
+            self._batch_cursor, self._by_stream, self._by_id, self._counts = cur, {}, {}, {}
+
+    def _remember(self, row: Sequence[Any]) -> _Listing:
+        known = self._by_id.get(int(row[0]))
+        if known is not None:  # this batch's version of the row comes first
+            return known
+        listing = _Listing(int(row[0]), row[1], list(row[2]), str(row[3]), row[4], row[5], int(row[6]), new=False)
+        self._by_id[listing.listing_id] = self._by_stream[listing.stream_id] = listing
+        return listing
+
+    def _by_stream_id(self, cur: Cursor[Any], t: Tables, stream_id: UUID) -> _Listing | None:
+        self._batch(cur)
+        if stream_id not in self._by_stream:
+            row = cur.execute(f"SELECT {READ} FROM {t['listings']} WHERE stream_id = %s", (stream_id,)).fetchone()
+            if row is None:
+                self._by_stream[stream_id] = None
+            else:
+                return self._remember(row)
+        return self._by_stream[stream_id]
+
+    def _by_listing_id(self, cur: Cursor[Any], t: Tables, listing_id: int) -> _Listing | None:
+        self._batch(cur)
+        if listing_id not in self._by_id:
+            row = cur.execute(f"SELECT {READ} FROM {t['listings']} WHERE listing_id = %s", (listing_id,)).fetchone()
+            if row is None:
+                self._by_id[listing_id] = None
+            else:
+                return self._remember(row)
+        return self._by_id[listing_id]
+
+    def flush(self, cur: Cursor[Any], t: Tables) -> None:
+        """Write the batch's new listings, then the changed ones, then the categories' counts: a statement each."""
+        self._batch(cur)
+        listings = {id(x): x for x in self._by_id.values() if x is not None and (x.new or x.dirty)}.values()
+        created = [x for x in listings if x.new]
+        if created:
+            cur.execute(
+                f"INSERT INTO {t['listings']} (listing_id, stream_id, slug, categories, status, week, launched_at, "
+                "votes, src) SELECT v.listing_id, v.stream_id, v.slug, ARRAY(SELECT jsonb_array_elements_text(v.categories)), "
+                f"v.status, v.week, v.launched_at, v.votes, v.src FROM {bulk.unnested(NEW_COLUMNS)} "
+                "ON CONFLICT (listing_id) DO NOTHING",
+                bulk.params([(x.listing_id, x.stream_id, x.slug, Jsonb(x.categories), x.status, x.week, x.launched_at,
+                              x.votes, Jsonb(x.src)) for x in created], len(NEW_COLUMNS)),
+            )
+        changed = [x for x in listings if not x.new]
+        if changed:
+            cur.execute(
+                f"UPDATE {t['listings']} l SET categories = ARRAY(SELECT jsonb_array_elements_text(v.categories)), "
+                "status = v.status, week = v.week, launched_at = v.launched_at, votes = v.votes, "
+                f"src = CASE WHEN v.patch = '{{}}' THEN l.src ELSE l.src || v.patch END "
+                f"FROM {bulk.unnested(CHANGED_COLUMNS)} WHERE l.listing_id = v.listing_id",
+                bulk.params([(x.listing_id, Jsonb(x.categories), x.status, x.week, x.launched_at, x.votes,
+                              Jsonb(x.patch)) for x in changed], len(CHANGED_COLUMNS)),
+            )
+        counts = [(slug, step) for slug, step in self._counts.items() if step]
+        if counts:
+            cur.execute(
+                f"UPDATE {t['categories']} c SET live_count = c.live_count + v.step "
+                f"FROM {bulk.unnested(COUNT_COLUMNS)} WHERE c.slug = v.slug",
+                bulk.params(counts, len(COUNT_COLUMNS)),
+            )
+        for x in listings:
+            x.new = x.dirty = False
+            x.src, x.patch = None, {}
+        self._counts = {}
+
+
+STATUS: dict[type[Any], str] = {
+    ListingQueuedForFree: "awaiting_badge", ListingScheduled: "scheduled", ListingLaunched: "live",
+    ListingPublishedByStaff: "live", ListingUnpublished: "unpublished",
+}
+BY_STREAM = frozenset({ListingCreated, ListingEdited, ListingEditReverted, *STATUS})
+"""Events that name their listing by stream (`ListingCreated` by both)."""
+BY_ID = frozenset({ListingCreated, VoteCast, VoteWithdrawn, VoteVoided, VoteRestored})
+READ = "listing_id, stream_id, categories, status, week, launched_at, votes"
+
+
+@dataclass
+class _Listing:
+    """A listing row as this batch knows it; `new` while it is not written yet (its slug and `src` kept here)."""
+
+    listing_id: int
+    stream_id: UUID
+    categories: list[str]
+    status: str
+    week: str | None
+    launched_at: datetime | None
+    votes: int
+    new: bool
+    dirty: bool = False  # changed since it was read or written
+    slug: str = ""
+    src: dict[str, Any] | None = None
+    patch: dict[str, Any] = field(default_factory=dict)  # `src || patch` at `flush`, for a written row
+
+
+NEW_COLUMNS = (
+    ("listing_id", "int"), ("stream_id", "uuid"), ("slug", "text"), ("categories", "jsonb"), ("status", "text"),
+    ("week", "text"), ("launched_at", "timestamptz"), ("votes", "int"), ("src", "jsonb"),
+)
+CHANGED_COLUMNS = (
+    ("listing_id", "int"), ("categories", "jsonb"), ("status", "text"), ("week", "text"),
+    ("launched_at", "timestamptz"), ("votes", "int"), ("patch", "jsonb"),
+)
+COUNT_COLUMNS = (("slug", "text"), ("step", "int"))
