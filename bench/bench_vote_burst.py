@@ -113,6 +113,8 @@ def main() -> None:
             board_ms: list[float] = []
             lags: list[int] = []
             lock = threading.Lock()
+            answered = [0.0] * len(browsers)  # when each person's connection last had an answer (idle time)
+            closed_idle: list[float] = []
             burst_over = threading.Event()
             order = pairs[:total]
             t0 = time.perf_counter() + 0.5
@@ -123,6 +125,7 @@ def main() -> None:
                 if wait > 0:
                     time.sleep(wait)
                 sent = time.perf_counter()
+                idle = sent - answered[person] if answered[person] else 0.0
                 try:
                     r = browsers[person].post(f"/listings/{slugs[s]}/vote", data={"csrf_token": tokens[person]},
                                               headers={"accept": "application/json"})
@@ -130,8 +133,12 @@ def main() -> None:
                     ok = r.status_code == 200 and r.json().get("voted") is True
                 except httpx.HTTPError as exc:
                     kind, ok = type(exc).__name__, False
-                took = (time.perf_counter() - sent) * 1000
+                done = time.perf_counter()
+                took = (done - sent) * 1000
+                answered[person] = done
                 with lock:
+                    if not ok and kind[0].isalpha():
+                        closed_idle.append(idle)
                     outcomes[kind] = outcomes.get(kind, 0) + 1
                     post_ms.append(took)
                     if ok:
@@ -173,6 +180,9 @@ def main() -> None:
               f"{args.threads} senders")
         print(f"sent in {burst:.1f} s: {total / burst:.0f} votes/s achieved; outcomes {dict(sorted(outcomes.items()))}")
         print(line("vote POST (answer after the views show it)", post_ms))
+        if closed_idle:
+            print(f"closed connections: {len(closed_idle)}, idle time of their connection before the POST: "
+                  + ", ".join(f"{t:.2f}" for t in sorted(closed_idle)) + " s")
         print(line("week's board /launches/this during the burst", board_ms))
         print(f"bare endpoint just after, one connection: {bare.line()}; board p99 / bare p99 "
               f"{pct(board_ms, 99) / max(bare.pct(99), 1e-9):.1f}")

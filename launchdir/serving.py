@@ -6,6 +6,11 @@ believed only from the proxies named in `LAUNCHDIR_TRUSTED_PROXIES`. With none
 named (the default) they are ignored and the socket's peer address counts,
 even on loopback: uvicorn's own default would trust 127.0.0.1, letting anyone
 who reaches the server through a local port forward pick any address.
+
+An idle keep-alive connection stays open `LAUNCHDIR_KEEP_ALIVE_SECONDS` (75 s),
+longer than its clients keep it: with uvicorn's 5 s, the same as httpx's idle
+expiry, a client could send a request on a connection in the instant the server
+closed it, and that request failed with the connection closed under it.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ def uvicorn_config(app: Any, settings: Settings, *, log_level: str = "info", wor
         lifespan="on",
         proxy_headers=bool(trusted),
         forwarded_allow_ips=",".join(trusted) if trusted else "",
+        timeout_keep_alive=settings.keep_alive_seconds,
     )
 
 

@@ -47,6 +47,12 @@ def _data_dir(value: str | None) -> Path:
     return Path(value).expanduser().absolute() if value else default_data_dir()
 
 
+KEEP_ALIVE_SECONDS = 75
+"""Longer than the idle expiry of the clients and proxies in front (httpx and many pools: 5 s; nginx, load
+balancers: 60 s), so the client always gives up an idle connection first: a server that closes one at the
+moment a client reuses it makes that request fail with a closed connection (docs/performance.md, "Voting burst")."""
+
+
 @dataclass(frozen=True)
 class Settings:
     database_url: str | None = None
@@ -83,6 +89,7 @@ class Settings:
     oauth_cimd_ca_file: str | None = None  # an extra CA to trust when fetching client ID metadata documents
     trusted_proxies: list[str] = field(default_factory=list)  # addresses whose X-Forwarded-* headers count
     max_body_bytes: int = 1_048_576  # larger request bodies are refused with 413
+    keep_alive_seconds: int = KEEP_ALIVE_SECONDS  # how long an idle HTTP connection stays open (launchdir/serving.py)
     production: bool = False  # LAUNCHDIR_PRODUCTION: refuse to start with the test payment provider
     stripe_secret_key: str | None = None  # Stripe is the payment provider when set (docs/orders.md)
     stripe_webhook_secret: str | None = None
@@ -130,6 +137,7 @@ class Settings:
             oauth_cimd_ca_file=e.get("LAUNCHDIR_OAUTH_CIMD_CA_FILE") or None,
             trusted_proxies=_list(e.get("LAUNCHDIR_TRUSTED_PROXIES")),
             max_body_bytes=int(e.get("LAUNCHDIR_MAX_BODY_BYTES") or 1_048_576),
+            keep_alive_seconds=int(e.get("LAUNCHDIR_KEEP_ALIVE_SECONDS") or KEEP_ALIVE_SECONDS),
             production=_flag(e.get("LAUNCHDIR_PRODUCTION")),
             stripe_secret_key=e.get("STRIPE_SECRET_KEY") or None,
             stripe_webhook_secret=e.get("STRIPE_WEBHOOK_SECRET") or None,
