@@ -249,6 +249,12 @@ class _Reader:
     # --- identity ------------------------------------------------------------------------------
 
     def name(self) -> Candidate | None:
+        """The product's name (a fresh copy of the one found once per draft: several fields read it)."""
+        found = self._name_found
+        return None if found is None else {**found, "evidence": list(found["evidence"])}
+
+    @cached_property
+    def _name_found(self) -> Candidate | None:
         assert self.home is not None
         votes: dict[str, dict[str, Any]] = {}
 

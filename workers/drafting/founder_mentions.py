@@ -15,7 +15,7 @@ from .founder_roles import FOUNDER_WORD, role_in
 from .founder_words import FOUNDER_TITLE, FOUNDING
 from .person_names import NAME, NAME_ONLY, NAME_WORD, NAMED, NAMES, UPPER, split_names, without_article
 from .reading import Candidate, SitePage
-from .text import normalise
+from .text import QUOTATION_MARK, normalise
 
 PARTNER_AND_I = re.compile(
     rf"(?P<name>{NAME})\s+(?:and|und|et|y|e|en|och)\s+(?:I|ich|moi|yo|io|ik|jag)\b.{{0,400}}?"
@@ -60,7 +60,6 @@ NAMES_FOUND = re.compile(
     rf"(?i:found|co-found|founds|start|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar)\s+"
     rf"(?P<what>[^.!?]{{1,40}})"
 )
-_QUOTATION = re.compile("[\u201c\u201d\u201e\u00ab\u00bb\"]")
 
 
 def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
@@ -79,13 +78,13 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
         org = normalise(match.group("org") or "")
         if org and not (product and product in org):
             continue  # a founder of another company
-        if not org and _QUOTATION.search(line):
+        if not org and QUOTATION_MARK.search(line):
             continue  # an attribution of a quotation, naming no company
         title = match.group("title").strip()
         found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
                       "evidence": [page.text_evidence(line)]})
     for match in NAME_IS_FOUNDER.finditer(line):
-        if not _QUOTATION.search(line[:match.start()]):
+        if not QUOTATION_MARK.search(line[:match.start()]):
             title = match.group("title")
             found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
                           "evidence": [page.text_evidence(line)]})
@@ -95,7 +94,7 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
         found.extend({"name": name, "title": title[0].upper() + title[1:], "bio": None,
                       "evidence": [page.text_evidence(line)]} for name in split_names(signed.group("names")))
     for match in NAMES_FOUND.finditer(line):
-        if product and product in normalise(match.group("what")) and not _QUOTATION.search(line):
+        if product and product in normalise(match.group("what")) and not QUOTATION_MARK.search(line):
             for name in names_said(match.group("names"), page, index):
                 quote = line if name in line else f"{line_naming(page, index, name)} {line}".strip()
                 found.append({"name": name, "title": role_in(line, name), "bio": None,
@@ -108,18 +107,18 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
                      for name in split_names(signed_alone.group("names")))
     for text in (line, f"{line} {following}"):
         partner = PARTNER_AND_I.search(text) if PARTNER_AND_I_START.search(line) else None
-        if partner and not _QUOTATION.search(text):
+        if partner and not QUOTATION_MARK.search(text):
             name = partner.group("name")
             found.append({"name": name, "title": role_in(text, name), "bio": None, "evidence": [page.text_evidence(text)]})
             break
     for match in FIRST_NAME_ROLE.finditer(line):
         full = [m.group(0) for m in NAMED.finditer(previous) if m.group(0).split()[0] == match.group("first")]
-        if len(full) == 1 and not _QUOTATION.search(line[match.start():match.end()]):
+        if len(full) == 1 and not QUOTATION_MARK.search(line[match.start():match.end()]):
             title = match.group("title")
             found.append({"name": full[0], "title": title[0].upper() + title[1:], "bio": None,
                           "evidence": [page.text_evidence(f"{previous} {line}")]})
     for match in MY_COFOUNDER.finditer(line):
-        if _QUOTATION.search(line[:match.start()]):
+        if QUOTATION_MARK.search(line[:match.start()]):
             continue
         title = match.group("title")
         found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,

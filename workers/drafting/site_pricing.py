@@ -13,7 +13,7 @@ import re
 
 from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
 from .site_lists import OTHER_SECTION
-from .text import normalise, words
+from .text import QUOTATION_MARK, normalise, words
 from .vocab import TRIAL, has_price, is_paid, prices, pricing_cues
 
 MAX_PRICING_LINES = 6
@@ -140,7 +140,6 @@ def _price_table(page: SitePage) -> bool:
     return False
 
 
-_QUOTATION = re.compile("[\u201c\u201d\u201e\u00ab\u00bb\"]")
 
 
 def _priced_prose(pages: list[SitePage]) -> list[tuple[SitePage, str]]:
@@ -150,7 +149,7 @@ def _priced_prose(pages: list[SitePage]) -> list[tuple[SitePage, str]]:
     found: list[tuple[SitePage, str]] = []
     for page in of_kind(pages, "home", "features", "about"):
         for line in page.lines:
-            if has_price(line) and not _QUOTATION.search(line) and len(line) <= 400 \
+            if has_price(line) and not QUOTATION_MARK.search(line) and len(line) <= 400 \
                     and pricing_cues(line) & {"subscription", "one-time", "usage-based"}:
                 found.append((page, line))
     return found

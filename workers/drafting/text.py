@@ -23,6 +23,8 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\n+")
 # Clause separators of titles and taglines ("Quietly — a calm inbox", "Acme | Home").
 _CLAUSE_SEPARATORS = re.compile(r"\s+(?:[|\u2014\u2013\u00b7\u2022]|-|::)\s+")
 _TRAILING = ".!?;:,\u2026 \t"
+# an opening or closing quotation mark: a line holding one quotes someone ("“Love it,” says Jane Doe")
+QUOTATION_MARK = re.compile("[\u201c\u201d\u201e\u00ab\u00bb\"]")
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)*", re.UNICODE)
 
 
