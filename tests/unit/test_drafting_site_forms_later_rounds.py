@@ -508,3 +508,118 @@ def test_lithuanian_and_slovenian_forms() -> None:
     slovenian = draft({"/": page("<h1>Kozolec</h1>", title="Kozolec", lang="sl"), "/o-nas.html": page(
         "<h3>Nejc Kralj</h3><p>soustanovitelj, direktor</p>", title="Kozolec", lang="sl")})
     assert founders(slovenian) == {"Nejc Kralj": "soustanovitelj, direktor"}
+
+
+# --- round 13 ------------------------------------------------------------------------------------------
+
+
+def test_a_timeline_naming_founders_by_first_name_with_their_roles_in_brackets() -> None:
+    result = draft({"/": page("<h1>Cresset</h1><p>Cresset is a grant tracker for small nonprofits.</p>", title="Cresset"),
+                    "/our-story": page(
+                        "<p>2019 — Marisol Quintero, then development director at a food pantry, misses a deadline.</p>"
+                        "<p>2021 — Marisol and her college friend Jonah Feld, a software engineer, start Cresset in "
+                        "Tucson, Arizona.</p><p>Today — Marisol (co-founder and CEO) and Jonah (co-founder and CTO) run "
+                        "Cresset with a team of six.</p>", title="Cresset")})
+    assert founders(result) == {"Marisol Quintero": "Co-founder and CEO", "Jonah Feld": "Co-founder and CTO"}
+    assert result.value("founded_year") == "2021"
+    assert (result.value("city"), result.value("country")) == ("Tucson", "US")
+
+
+def test_a_first_name_said_to_be_a_founder_needs_one_full_name_nearby() -> None:
+    french = draft({"/": page("<h1>Tamanoir</h1>", title="Accueil | Tamanoir", lang="fr"), "/histoire": page(
+        "<p>Inès Carpentier tatouait depuis dix ans ; son voisin, Mathis Leroux, développeur, a proposé une "
+        "application.</p><p>Aujourd'hui, Inès est cofondatrice et présidente de Tamanoir, Mathis cofondateur et "
+        "directeur technique.</p>", title="Tamanoir", lang="fr")})
+    assert french.value("name") == "Tamanoir"  # "Accueil" is the page's name, not the product's
+    assert founders(french) == {"Inès Carpentier": "Cofondatrice et présidente",
+                                "Mathis Leroux": "Cofondateur et directeur technique"}
+    two_of_a_name = draft({"/": page("<h1>Acme</h1>"), "/about": page(
+        "<p>Anna Berg and Anna Lind met at school.</p><p>Today Anna is our co-founder.</p>")})
+    assert founders(two_of_a_name) == {}  # which Anna: none is drafted
+
+
+def test_catalan_prices_places_years_and_founders() -> None:
+    footer = "<footer><p>Rengla SCCL, Carrer de la Riera 14, Vilafranca del Penedès</p></footer>"
+    result = draft({"/": page("<h1>Rengla</h1><p>Rengla organitza assajos i actuacions de les colles castelleres.</p>"
+                              + footer, title="Rengla", lang="ca"),
+                    "/preus/": page("<h1>Preus</h1><p>Rengla costa 1 € per casteller actiu a l'any.</p>",
+                                    title="Rengla", lang="ca"),
+                    "/blog/historia/": page(
+                        "<p>Rengla va començar el 2021 a Vilafranca del Penedès. La Montse Rovira dibuixava les pinyes "
+                        "en un full de càlcul.</p><p>Avui la Montse és cofundadora i s'encarrega del producte.</p>" + footer,
+                        title="Rengla", lang="ca")})
+    assert result.value("pricing_model") == "subscription"
+    assert result.value("founded_year") == "2021"
+    assert (result.value("city"), result.value("country")) == ("Vilafranca del Penedès", "ES")
+    assert founders(result) == {"Montse Rovira": "Cofundadora"}
+
+
+def test_founders_by_occupation_then_roles_in_a_press_release_and_in_brackets_after_a_founding_clause() -> None:
+    press = draft({"/": page("<h1>Fieldfare</h1>", title="Fieldfare"), "/press": page(
+        "<p>Fieldfare, founded in Hobart in 2020 by fourth-generation funeral director Ruth Kessell and software "
+        "engineer Amit Deshpande, today opened its software to funeral homes.</p><p>“Families shouldn't have to tell "
+        "their story three times,” said Ruth Kessell, co-founder and managing director. Amit Deshpande, co-founder "
+        "and head of engineering, leads the product team.</p>", title="Fieldfare")})
+    assert founders(press) == {"Ruth Kessell": "Co-founder and managing director",
+                               "Amit Deshpande": "Co-founder and head of engineering"}
+    german = draft({"/": page("<h1>Knotenblech</h1>", title="Knotenblech", lang="de"), "/fragen": page(
+        "<p>Gegründet haben wir Knotenblech 2019 in Duisburg: Sandra Kowalczyk (Geschäftsführerin, vorher Disponentin "
+        "in einem Gerüstbaubetrieb) und Tobias Reuter (Geschäftsführer, Softwareentwickler).</p>",
+        title="Knotenblech", lang="de")})
+    assert founders(german) == {"Sandra Kowalczyk": "Geschäftsführerin", "Tobias Reuter": "Geschäftsführer"}
+
+
+def test_prices_with_a_spaced_slash_are_a_subscription() -> None:
+    result = draft({"/": page("<h1>Acme</h1>", lang="fr"), "/tarifs": page(
+        "<h1>Tarifs</h1><p>Solo</p><p>29 € / mois</p><p>Studio</p><p>59 € / mois</p>", lang="fr")})
+    assert result.value("pricing_model") == "subscription"
+
+
+def test_the_general_category_for_the_software_a_trade_runs_on_and_only_then() -> None:
+    trade = draft({"/": page("<h1>Gearloft</h1><p>Gearloft is job-card and repair-queue software for independent "
+                             "bicycle workshops.</p>", title="Gearloft")})
+    assert trade.value("categories") == ["productivity"]
+    not_said = draft({"/": page("<h1>Gearloft</h1><p>Gearloft keeps bicycle workshops on time, and it syncs with "
+                                "your app.</p>", title="Gearloft")})
+    assert not_said.value("categories") is None
+    narrower = draft({"/": page("<h1>Ledgerly</h1><p>Ledgerly is bookkeeping software for freelancers: invoices, "
+                                "expenses and VAT returns.</p>", title="Ledgerly")})
+    assert "productivity" not in (narrower.value("categories") or [])
+    denied = draft({"/": page("<h1>Gearloft</h1><p>Gearloft is not an app but a printed logbook.</p>",
+                              title="Gearloft")})
+    assert denied.value("categories") is None
+
+
+def test_a_webflow_block_whose_condition_is_not_met_is_hidden() -> None:
+    result = draft({"/": page("<h1>Routenbuch</h1><div class='w-condition-invisible'><p>Über 700 Hallen vertrauen "
+                              "seit 2012 auf Routenbuch.</p></div>", title="Routenbuch", lang="de"),
+                    "/team": page("<p>Routenbuch wurde 2018 in Zürich gegründet.</p>", title="Routenbuch", lang="de")})
+    assert result.value("founded_year") == "2018"
+
+
+def test_a_press_releases_dateline_is_not_the_founding_year() -> None:
+    result = draft({"/": page("<h1>Zwischenruf</h1>", title="Zwischenruf", lang="de"), "/presse/": page(
+        "<p>Leipzig, 12. Juni 2023 – Zwischenruf wurde 2022 von Ayşe Demirtaş und Jonas Pietsch gegründet.</p>",
+        title="Zwischenruf", lang="de")})
+    assert result.value("founded_year") == "2022"
+
+
+def test_prices_on_a_page_titled_for_them_in_bolivianos_and_per_flat_and_month() -> None:
+    licence = draft({"/": page("<h1>Bitterling</h1>", title="Bitterling"), "/docs/licence/": page(
+        "<p>Bitterling is free for personal use.</p><p>Companies buy a commercial licence at €120 per developer per "
+        "year.</p>", title="Licence & pricing | Bitterling")})
+    assert licence.value("pricing_model") == "freemium"
+    assert "€120 per developer per year" in licence.value("pricing_summary")
+    bolivian = draft({"/": page("<h1>Cántaro</h1>", title="Cántaro", lang="es"), "/precios": page(
+        "<h1>Precios</h1><p>Hasta 150 socios Bs 120 al mes</p>", title="Cántaro", lang="es")})
+    assert "Bs 120 al mes" in bolivian.value("pricing_summary")
+    swedish = draft({"/": page("<h1>Mangelrum</h1>", title="Mangelrum", lang="sv"), "/priser": page(
+        "<h1>Priser</h1><p>Bas</p><p>9 kr per lägenhet och månad</p>", title="Mangelrum", lang="sv")})
+    assert swedish.value("pricing_model") == "subscription"
+
+
+def test_the_open_source_sentence_naming_its_licence_before_a_badge() -> None:
+    result = draft({"/": page("<h1>Quernstone</h1><p>Free and open source</p><p>The linter is free and open source "
+                              "under the MIT License.</p>", title="Quernstone")})
+    assert result.value("pricing_model") == "open source"
+    assert "MIT License" in result.value("pricing_summary")

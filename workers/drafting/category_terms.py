@@ -47,7 +47,15 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
         "time tracker", "time tracking", "timesheets", "timesheet", "timer", "meetings", "meeting notes", "besprechungen", "zeiterfassung", "reuniones", "r\u00e9unions", "control horario", "suivi du temps",
         # Dutch, Italian, Portuguese and more forms sites use
         "checklist", "checklists", "checkliste", "checklisten", "dienstplan", "dienstplanung", "schichtplanung", "shift planning", "shift scheduling", "rota", "productiviteit", "urenregistratie", "produttivit\u00e0", "produtividade", "planificaci\u00f3n de turnos", "planning des \u00e9quipes",
-        "shared inbox", "support inbox", "inbox"),
+        "shared inbox", "support inbox",
+        # the work a trade's office does, said as the site says it: bookings, reminders, paper and spreadsheets
+        # replaced, everything in one place
+        "reminders", "reminder", "erinnerungen", "recordatorios", "rappels", "promemoria", "herinneringen",
+        "organise", "organises", "organize", "organizes", "organiza", "organizan", "organisez",
+        "organisiert", "organisieren", "planning", "scheduling", "schedules", "bookings", "booking", "appointments",
+        "termine", "terminbuchung", "reservas", "citas", "paperwork", "papierkram", "spreadsheets", "spreadsheet",
+        "hojas de c\u00e1lculo", "hoja de c\u00e1lculo", "tableur", "tableurs", "one place", "in one place",
+        "in einem system", "en un solo lugar", "en un seul endroit", "in un unico posto"),
     "project-management": ("project management", "projects", "project", "tasks", "kanban", "roadmap", "roadmaps",
                            "sprint", "sprints", "gantt", "projektmanagement", "projekte", "gesti\u00f3n de proyectos",
                            "proyectos", "gestion de projet", "projets", "chantier", "chantiers",
@@ -164,3 +172,27 @@ def _denied(sentence: str, term: str) -> bool:
     mentions = len(re.findall(rf"(?<![\w-]){re.escape(term)}(?![\w-])", sentence))
     denied = len(re.findall(rf"\b{_NEGATORS}\s+{re.escape(term)}(?![\w-])", sentence))
     return mentions > 0 and denied >= mentions
+
+
+# The catalogue's general category: "Tools that help people and teams get work done". A site whose defining
+# sentence says the product is the software, app or system a trade runs its work on ("Kehrbuch ist die
+# Branchensoftware für Bezirksschornsteinfeger", "Mangelrum är ett bokningssystem för tvättstugor") is in it
+# when no narrower category has the site's words (`site_categories.py`).
+GENERAL_CATEGORY = "productivity"
+_WORK_SOFTWARE = re.compile(
+    r"\b(?:\w*software|apps?|application|aplicaci[o\u00f3]n|aplicaci\u00f3|applicazione|aplikac\w*|appen|sovellu\w*"
+    r"|\w*system|sistema|syst[e\u00e8]me|programa|programm|logiciel|gestor|gestion|gesti\u00f3n|\w*verwaltung"
+    r"|\w*j\u00e4rjestelm\u00e4|plattform|platform|plateforme|plataforma)\b"
+)
+# "X is …", "X ist …", "X es …", "X est …", "X är …", "X on …", "X je …": the sentence says what the product is
+_DEFINES = re.compile(
+    r"^[^\s,:;]+(?:\s+[^\s,:;]+)?\s+(?:is|ist|es|est|\u00e8|er|\u00e4r|on|je|jest|este|\u00e9|to|zijn)\s"
+)
+
+
+def names_work_software(quote: str) -> bool:
+    """The quote's first clause says the product is a piece of software, an app or a system, and denies
+    nothing: "Gearloft is job-card and repair-queue software for independent bicycle workshops"."""
+    head = re.split(r"[:;,.\u2013\u2014]", normalise(quote), maxsplit=1)[0]
+    return bool(_DEFINES.search(head) and _WORK_SOFTWARE.search(head)) and not _NEGATION.search(head) \
+        and not _ASKING.search(head)

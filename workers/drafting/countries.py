@@ -192,7 +192,7 @@ _VAT_COUNTRY = {"EL": "GR"}
 COMPANY_FORMS = (
     (re.compile(r"\b(?:Oy|Oyj)\b"), "FI"), (re.compile(r"\bApS\b"), "DK"), (re.compile(r"\bsp\. z o\.o\."), "PL"),
     (re.compile(r"\b(?:Kft|Zrt)\.?(?!\w)"), "HU"), (re.compile(r"\bPty\.? Ltd\b"), "AU"), (re.compile(r"\bO\u00dc\b"), "EE"),
-    (re.compile(r"\bUAB\b"), "LT"),
+    (re.compile(r"\bUAB\b"), "LT"), (re.compile(r"\bSCCL\b"), "ES"),  # a Catalan cooperative
 )
 PORTUGUESE_POSTCODE = re.compile(r"(?<![\d-])[1-9]\d{3}-\d{3}\s+[A-Z\u00c0-\u00de]")
 

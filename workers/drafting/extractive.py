@@ -139,14 +139,17 @@ YEAR_SENTENCE = re.compile(
     # Norwegian "ble grunnlagt i Bergen i 2023", Romanian "fondată în 2021"
     r"|grunnlagt|grunnla|fondat\u0103|fondat"
     # Estonian "sündis 2023. aastal", "asutati", Chilean "partió en Santiago en 2022"
-    r"|s\u00fcndis|asutati|asutasime|parti\u00f3|partimos)"
+    r"|s\u00fcndis|asutati|asutasime|parti\u00f3|partimos"
+    # Catalan "va començar el 2021", "va néixer el 2020", "fundada el 2019"
+    r"|va comen\u00e7ar|van comen\u00e7ar|va n\u00e9ixer|fundat)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
-    r"|\b(1[89]\d{2}|20\d{2})\b[^.!?]{0,120}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
+    r"|\b(1[89]\d{2}|20\d{2})\b(?:(?!\b(?:1[89]|20)\d{2}\b)[^.!?]){0,120}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
     r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|kurdu|kuruldu|kurduk|\u012fk\u016br\u0117|ustanovil[aei]?)\b"
     # a timeline's year before the founders' present tense: "2020 Carola … und Jannik … gründen Hufschlag",
     # "2021 — Anaïs …, et son cousin Mathieu …, fondent Pétrin"; "In 2023 we left our jobs … and founded Lamplighter"
-    r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|fondent|fundan|found|fondano|perustavat|zakl\u00e1daj\u00ed)\b"
+    r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|fondent|fundan|found|fondano|perustavat|zakl\u00e1daj\u00ed"
+    r"|starts?(?=\s+(?-i:[A-Z])))\b"
     r"|\b[Ii]n (1[89]\d{2}|20\d{2}),?\s+(?:we|I)\b[^.!?]{0,160}?\b(?:founded|started)\b",
     re.IGNORECASE,
 )
@@ -164,7 +167,11 @@ _QUOTED_LINE = re.compile(r"^[\"\u201c\u201e\u00ab']")
 # a page's own title, not the product's: "Introduction | Sluicegate" on a docs site
 _NOT_NAMES = frozenset({"home", "welcome", "homepage", "index", "start", "introduction", "overview", "getting started",
                         "get started", "quickstart", "quick start", "documentation", "docs", "einf\u00fchrung",
-                        "einleitung", "introducci\u00f3n", "pr\u00e9sentation", "introduzione", "introdu\u00e7\u00e3o"})
+                        "einleitung", "introducci\u00f3n", "pr\u00e9sentation", "introduzione", "introdu\u00e7\u00e3o",
+                        # "home" in the languages the drafter reads: "Accueil | Tamanoir", "Inicio – Cántaro"
+                        "accueil", "inicio", "startseite", "inici", "pagina principale", "p\u00e1gina inicial",
+                        "etusivu", "forside", "hjem", "hem", "startsida", "strona g\u0142\u00f3wna", "kezd\u0151lap",
+                        "\u00favod", "avaleht", "pradžia", "domov", "anasayfa", "ana sayfa", "acas\u0103"})
 
 
 class ExtractiveDrafter:

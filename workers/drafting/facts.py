@@ -36,8 +36,9 @@ FAQ_HEADING = re.compile(
 )
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "\u00ab", "\u2014", "\u2013 ", "- ")  # a testimonial or its attribution
 # A place of up to three words; a full stop ends it ("... in Guadalajara, Jalisco. Fernanda ..."), except after
-# "St." / "Mt." ("St. Louis")
-PLACE = r"(?:(?:St|Ste|Mt|Ft)\.\s)?[A-Z][\w'\u2019-]*(?:[ -][A-Z][\w'\u2019-]*){0,2}\.?"
+# "St." / "Mt." ("St. Louis"); a particle may join its
+# words ("Vilafranca del Penedès", "Frankfurt am Main", "Alcalá de Henares")
+PLACE = r"(?:(?:St|Ste|Mt|Ft)\.\s)?[A-Z][\w'\u2019-]*(?:[ -](?:(?:de|del|de la|am|an der|sur|do|da)\s)?[A-Z][\w'\u2019-]*){0,2}\.?"
 LOCATION = re.compile(
     r"\b(?i:based|headquartered|located|founded|started|made|built|studio|team|office|offices|company|startup|hq)\b"
     rf"[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:(?:,\s*|\s+in\s+(?:der\s+|den\s+|the\s+)?)(?P<second>{PLACE}))?"
@@ -58,6 +59,12 @@ LOCATION_ELSEWHERE = (
     # "We work from Edinburgh, Scotland", "They maintain it from Aberystwyth"
     re.compile(rf"\b(?i:we|I|they|team)\s+(?i:work|works|working|maintain|maintains|run|runs|build|builds|make|makes)"
                rf"\s+(?:(?i:it|them|everything)\s+)?from\s+(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    # Catalan "va començar el 2021 a Vilafranca del Penedès", "amb seu a Girona"
+    re.compile(rf"\b(?i:va comen\u00e7ar|van comen\u00e7ar|va n\u00e9ixer|fundada|fundat|seu|oficines?)\b[^.!?]{{0,60}}?\ba\s+"
+               rf"(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
+    # a timeline's founding in the present tense: "2021 — Marisol and Jonah Feld start Cresset in Tucson, Arizona"
+    re.compile(rf"^(?:1[89]\d{{2}}|20\d{{2}})\b[^.!?]{{0,160}}?\b(?i:start|starts|found|founds)\s+[A-Z][\w'-]*\s+in\s+"
+               rf"(?P<first>{PLACE})(?:,\s*(?P<second>{PLACE}))?"),
     # "from our kitchen table in Mudgee, NSW": a town and an Australian state's short name
     re.compile(rf"\bin\s+(?P<first>{PLACE}),\s*(?P<second>NSW|QLD|VIC|TAS)\b"),
 )

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 
 from .founder_roles import FOUNDER_WORD, role_in
-from .founder_words import FOUNDER_TITLE, FOUNDING
-from .person_names import NAME, NAME_ONLY, NAME_WORD, NAMED, NAMES, UPPER, split_names, without_article
+from .founder_words import EXECUTIVE_ROLE, FOUNDER_TITLE, FOUNDING
+from .person_names import NAME, NAME_ONLY, NAME_WORD, NAMED, NAMES, NOT_GIVEN_NAMES, UPPER, split_names, without_article
 from .reading import Candidate, SitePage
 from .text import QUOTATION_MARK, normalise
 
@@ -26,6 +26,26 @@ PARTNER_AND_I_START = re.compile(rf"{NAME}\s+(?:and|und|et|y|e|en|och)\s+(?:I|ic
 FIRST_NAME_ROLE = re.compile(
     rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+),\s+"
     rf"(?P<title>(?i:{FOUNDER_TITLE})(?:\s+(?:y|and|und|et|e|&)\s+(?:[A-Z]{{2,4}}\b))?)"
+)
+# A first name and its founder role in brackets, the full name said elsewhere on the page: "Today — Marisol
+# (co-founder and CEO) and Jonah (co-founder and CTO) run Cresset"
+FIRST_NAME_BRACKETED = re.compile(
+    rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)\s*"
+    rf"\((?P<title>[^()]{{2,60}})\)"
+)
+_AND_ROLE = rf"(?:\s+(?:et|and|und|y|i|e)\s+(?i:{EXECUTIVE_ROLE}|pr\u00e9sidente?|presidente?|presidenta|president))?"
+# A first name said to be a founder, the full name said nearby: "Avui la Montse és cofundadora", "Today Marisol is
+# our co-founder"
+FIRST_NAME_IS_FOUNDER = re.compile(
+    rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+),?\s+"
+    rf"(?i:is|ist|est|es|\u00e9s|\u00e8|er|\u00e4r)\s+(?:(?i:the|our|my|unsere?|der|die|le|la|el|il|notre|nuestr[ao]|la nostra|el nostre)\s+)?"
+    rf"(?P<title>(?i:{FOUNDER_TITLE})\b{_AND_ROLE})"
+)
+# The same with the verb left out after a comma: "Inès est cofondatrice et présidente, Mathis cofondateur et
+# directeur technique"
+FIRST_NAME_THEN_FOUNDER = re.compile(
+    rf"(?<=,\s)(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)\s+"
+    rf"(?P<title>(?i:{FOUNDER_TITLE})\b{_AND_ROLE})"
 )
 _TITLE_AND = r"(?:\s+(?:and|&|und|et|y|e)\s+(?:[A-Z]{2,4}\b|chief [a-z]+ officer|[\w\u00c0-\u024f-]+))?"
 # A letter signed by its founders: "— Jess Carmody & Tom Haverfield, founders, from our kitchen table in Mudgee"
@@ -84,6 +104,8 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
         found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
                       "evidence": [page.text_evidence(line)]})
     for match in NAME_IS_FOUNDER.finditer(line):
+        if match.group("name").split()[0] in NOT_GIVEN_NAMES:
+            continue  # "Today Anna is our co-founder": a first name alone, read with the full names nearby below
         if not QUOTATION_MARK.search(line[:match.start()]):
             title = match.group("title")
             found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
@@ -117,6 +139,17 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
             title = match.group("title")
             found.append({"name": full[0], "title": title[0].upper() + title[1:], "bio": None,
                           "evidence": [page.text_evidence(f"{previous} {line}")]})
+    for match in [*FIRST_NAME_BRACKETED.finditer(line), *FIRST_NAME_IS_FOUNDER.finditer(line),
+                  *FIRST_NAME_THEN_FOUNDER.finditer(line)]:
+        before = line[:match.start()].split()
+        if not FOUNDER_WORD.search(match.group("title")) or QUOTATION_MARK.search(line) \
+                or (before and re.fullmatch(NAME_WORD, before[-1])):
+            continue  # "Jonah Feld (CTO)" is a full name, read by the finders of full names
+        said = _full_name_said(page, match.group("first"), index)
+        if said:
+            title = match.group("title").strip()
+            found.append({"name": said[0], "title": title[0].upper() + title[1:], "bio": None,
+                          "evidence": [page.text_evidence(said[1])]})
     for match in MY_COFOUNDER.finditer(line):
         if QUOTATION_MARK.search(line[:match.start()]):
             continue
@@ -124,6 +157,27 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
         found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
                       "evidence": [page.text_evidence(line)]})
     return found
+
+
+_NEAR = 5  # lines between a full name and the first name's role, quoted as one passage
+
+
+def _full_name_said(page: SitePage, first: str, index: int) -> tuple[str, str] | None:
+    """The one full name the page gives a first name ("Marisol" is "Marisol Quintero"), with the passage of
+    lines from the one saying it to the line at ``index`` (at most five apart); none when the page names more
+    than one person of that first name, or names it only far away."""
+    said: dict[str, int] = {}
+    full = re.compile(rf"(?<![\w\u00c0-\u024f]){re.escape(first)}(?:\s+{NAME_WORD}){{1,2}}")
+    for at, line in enumerate(page.lines):
+        for match in full.finditer(line):  # "La Montse Rovira": the article is no part of the name
+            if NAME_ONLY.match(match.group(0)):
+                said.setdefault(match.group(0), at)
+    if len(said) != 1:
+        return None
+    name, at = next(iter(said.items()))
+    if abs(at - index) > _NEAR:
+        return None
+    return name, " ".join(page.lines[min(at, index):max(at, index) + 1])
 
 
 def names_said(names: str, page: SitePage, index: int) -> list[str]:

@@ -37,7 +37,10 @@ def role_in(line: str, name: str) -> str | None:
 def own_role_in(line: str, name: str) -> str | None:
     """The founder word or leader's role a line gives this person by first name, as written; None otherwise."""
     first = re.escape(name.split()[0])
-    own = re.search(rf"\b{first}\b[^.!?;]{{0,40}}?\b(?P<title>(?i:{FOUNDER_TITLE}|{EXECUTIVE_ROLE}))\b", line)
+    # an apposition naming the founder word and a second role: "Ruth Kessell, co-founder and managing director."
+    own = re.search(rf"\b{first}\b(?:\s+\S+)?,\s+(?P<title>(?i:{FOUNDER_TITLE})\s+(?:and|&|und|et|y|e)\s+"
+                    rf"[a-z][a-z -]{{2,30}}?)(?=\s*[,.;]|$)", line)
+    own = own or re.search(rf"\b{first}\b[^.!?;]{{0,40}}?\b(?P<title>(?i:{FOUNDER_TITLE}|{EXECUTIVE_ROLE}))\b", line)
     if own is None:
         return None
     return own.group("title")[0].upper() + own.group("title")[1:]

@@ -16,7 +16,7 @@ from typing import Any
 from .reading import Candidate, SitePage, is_sentence, of_kind, string_value, structured_items
 from .founder_mentions import mentioned
 from .founder_roles import FOUNDER_WORD, own_role_in, role_in
-from .founder_words import FOUNDER_TITLE, FOUNDING, FOUNDING_WE
+from .founder_words import EXECUTIVE_ROLE, FOUNDER_TITLE, FOUNDING, FOUNDING_WE
 from .person_names import AND, HONORIFIC, NAME, NAME_ONLY, NAMED, NAMES, SIGNATURE_DASH, split_names
 from .text import clean, normalise, sentences
 
@@ -24,7 +24,13 @@ FOUNDER_LINE = re.compile(
     rf"^(?P<name>{NAME})\s*(?:,|\u2014|\u2013|-|\||\u00b7|:|\()\s*(?P<title>[^.!?]{{2,100}}?)\)?(?:\.?$|\.\s+(?P<bio>[A-Z].*)$)"
 )
 # "founded in 2019 by", "founded in Montréal in 2021 by"
-FOUNDED_BY = re.compile(rf"\b(?:founded|started|created)\s+(?:in\s+[^.;!?]{{1,40}}?\s+)?by\s+(?P<names>{NAMES})")
+# "founded in Hobart in 2020 by fourth-generation funeral director Ruth Kessell and software engineer Amit
+# Deshpande": each name may follow its occupation in lower case
+_OCCUPIED = r"(?:[a-z][\w-]*\s+){0,4}"
+FOUNDED_BY = re.compile(
+    rf"\b(?:founded|started|created)\s+(?:in\s+[^.;!?]{{1,40}}?\s+)?by\s+"
+    rf"(?P<names>{NAMES}|{_OCCUPIED}{NAME}(?:\s+(?:and|&)\s+{_OCCUPIED}{NAME})*)"
+)
 # Roles in brackets after each name, several to a line: "Fernanda Ríos (cofundadora y directora general) y
 # Diego Salcedo (cofundador y director de tecnología)".
 BRACKETED_ROLE = re.compile(rf"(?P<name>{NAME})\s*\((?P<title>[^()]{{2,100}})\)")
@@ -112,10 +118,11 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             match = FOUNDER_LINE.match(SIGNATURE_DASH.sub("", line, count=1))  # "— Anna Berg, co-founder"
             if match and FIRST_PERSON_FOUNDER.match(line):
                 match = None  # "Soy Valentina Restrepo, fundadora de Recado": the introduction is read below
-            bracketed = [m for m in BRACKETED_ROLE.finditer(line) if FOUNDER_WORD.search(m.group("title"))]
+            bracketed = [m for m in BRACKETED_ROLE.finditer(line) if FOUNDER_WORD.search(m.group("title"))] \
+                or _founded_then_named(line)
             if (len(bracketed) > 1 or (bracketed and not match)) \
                     and not _testimonial(page.lines, index, bracketed[0].group("title"), product_name):
-                founders.extend({"name": m.group("name"), "title": m.group("title").strip(), "bio": None,
+                founders.extend({"name": m.group("name"), "title": _roles_only(m.group("title")), "bio": None,
                                  "evidence": [page.text_evidence(line)]} for m in bracketed)
                 continue
             if match and FOUNDER_WORD.search(match.group("title")):
@@ -198,6 +205,28 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             existing["bio"] = existing.get("bio") or founder.get("bio")
             existing["evidence"] = existing["evidence"] + [e for e in founder["evidence"] if e not in existing["evidence"]]
     return unique[:6]
+
+
+# "Gegründet haben wir Knotenblech 2019 in Duisburg: Sandra Kowalczyk (Geschäftsführerin, …) und Tobias Reuter
+# (Geschäftsführer, …)": a founding clause, then the founders with their roles in brackets
+_FOUNDED_COLON = re.compile(rf"\b(?i:{FOUNDING}|{FOUNDING_WE})\b[^.!?:]{{0,80}}:\s+(?={NAME}\s*\()")
+
+
+_ROLE = re.compile(rf"\b(?:{FOUNDER_TITLE}|{EXECUTIVE_ROLE})\b", re.IGNORECASE)
+
+
+def _roles_only(title: str) -> str:
+    """A bracket's roles without the description after them: "Geschäftsführerin, vorher Disponentin …" is
+    "Geschäftsführerin"; "Co-founder, CEO" stays whole."""
+    parts = [p.strip() for p in title.split(",")]
+    last = max((i for i, p in enumerate(parts) if _ROLE.search(p)), default=len(parts) - 1)
+    return ", ".join(parts[:last + 1])
+
+
+def _founded_then_named(line: str) -> list[re.Match[str]]:
+    """The bracketed names after a founding clause and a colon, whatever role each bracket gives."""
+    colon = _FOUNDED_COLON.search(line)
+    return list(BRACKETED_ROLE.finditer(line, colon.end())) if colon else []
 
 
 def _made_by(page: SitePage, line: str, made: re.Match[str]) -> list[Candidate]:

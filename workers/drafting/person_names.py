@@ -25,6 +25,11 @@ AND = r"(?:,|and|&|und|y|e|et|en|och|og|i|ir|in)"
 NAMES = rf"{NAME}(?:(?:(?:,\s*[^,.!?]{{1,80}}?){{1,3}},)?\s*{AND}\s*(?:(?:der|die|dem|den|the|la|le|el|il)\s+)?{NAME})*"
 NAME_ONLY = re.compile(rf"^{NAME}$")
 NAMED = re.compile(NAME)
+# Capitalised words that open a sentence before a first name, never a given name: "Today Anna is our co-founder"
+NOT_GIVEN_NAMES = frozenset(
+    "Today Now Then Here There Since Meanwhile Later Heute Jetzt Hier Aujourd'hui Maintenant Hoy Ahora Avui Ara "
+    "Oggi Ora Vandaag Nu Idag Hi Hello Dear Meet".split()
+)
 # "Dr Hannah Okafor" is Hannah Okafor
 HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sir|Dame|Ing|Mag|Dott|Dra|Sr|Sra)\.?\s+)+(?=\S+\s+\S)")
 # "— Anna Berg, co-founder": a signature under a letter or a press quote
@@ -50,4 +55,8 @@ def without_article(piece: str) -> str:
     occupation = bare != piece or bool(rest and (_ROLE_WORD.fullmatch(rest[0]) or rest[0][:1].islower()))
     if occupation and len(rest) == 2 and NAME_ONLY.match(rest[1]) and len(rest[1].split()) >= 2:
         return rest[1]
+    # "fourth-generation funeral director Ruth Kessell": lower-case words of an occupation before the name
+    lower = re.match(r"^(?:[a-z\u00df-\u00ff][\w-]*\s+){1,4}(?=[A-Z\u00c0-\u00de])", bare)
+    if lower and NAME_ONLY.match(bare[lower.end():]) and len(bare[lower.end():].split()) >= 2:
+        return bare[lower.end():]
     return bare

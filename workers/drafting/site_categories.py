@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .category_terms import strong_terms_of, terms_in
+from .category_terms import GENERAL_CATEGORY, names_work_software, strong_terms_of, terms_in
 from .reading import Candidate, candidate
 from .text import contains_phrase, normalise
 
@@ -68,9 +68,19 @@ def categorise(found: Mapping[str, Candidate | None], categories: Sequence[Mappi
     scored.sort(reverse=True)
     chosen = scored[:MAX_CATEGORIES]
     if not chosen:
-        return None
+        return _general(found, categories)
     evidence = [e for *_, support in chosen for e in support]
     return candidate([slug for _, _, _, slug, _ in chosen], evidence)
+
+
+def _general(found: Mapping[str, Candidate | None], categories: Sequence[Mapping[str, Any]]) -> Candidate | None:
+    """The general category for a site no narrower one fits, when its short description says the product is the
+    software, app or system its users run their work on (`names_work_software`), quoted with that sentence."""
+    if not any(c.get("slug") == GENERAL_CATEGORY for c in categories):
+        return None
+    proposed = found.get("short_description")
+    said = [e for e in (proposed["evidence"] if proposed else []) if names_work_software(e["quote"])]
+    return candidate([GENERAL_CATEGORY], said[:1]) if said else None
 
 
 def distinct_terms(hits: set[str]) -> set[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
+from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind, title_segments
 from .site_lists import OTHER_SECTION
 from .text import QUOTATION_MARK, normalise, words
 from .vocab import TRIAL, has_price, is_paid, prices, pricing_cues
@@ -61,7 +61,8 @@ def _section_from(page: SitePage, start: int) -> list[int]:
 
 def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | None]:
     """The pricing model and the pricing summary (either None when the pricing pages do not state it)."""
-    priced_pages = of_kind(pages, "pricing") or [p for p in pages if p.kind != "home" and _price_table(p)]
+    priced_pages = of_kind(pages, "pricing") or [p for p in pages if p.kind != "home" and _price_table(p)] \
+        or [p for p in pages if p.kind != "home" and _headed_pricing(p)]
     lines = [(p, _labelled(p, i)) for p in priced_pages for i, l in enumerate(p.lines) if not is_nav(l)]
     if not lines:  # a one-pager: the section under a "Pricing" / "Preise" / "Precios" / "Tarifs" heading
         lines = [(p, _labelled(p, i)) for p in of_kind(pages, "home") for i in _section_below(p, PRICING_HEADING)]
@@ -155,6 +156,13 @@ def _priced_prose(pages: list[SitePage]) -> list[tuple[SitePage, str]]:
     return found
 
 
+def _headed_pricing(page: SitePage) -> bool:
+    """A page whose title or own heading names prices, whatever its address says ("/docs/licence/" titled
+    "Licence & pricing"), and which names a price."""
+    named = [*title_segments(page.page.title), *(l for l in page.lines[:12] if is_heading(l))]
+    return any(PRICING_HEADING.match(normalise(n).strip(" :")) for n in named) and any(has_price(l) for l in page.lines)
+
+
 def _labelled(page: SitePage, index: int) -> str:
     """A short line ("€12/mo") with the label line before it ("Pro €12/mo"): one quote across both."""
     line = page.lines[index]
@@ -177,15 +185,17 @@ _LICENCE = re.compile(r"\b(?:A?GPL|LGPL|MPL|EUPL)-?v?\d|\bApache(?: License)?[ -
 _FOR_OPEN_SOURCE = re.compile(
     r"\b(?:for|f\u00fcr|pour|para|per|voor)\s+(?:\w+\s+){0,2}(?:open[- ]?source|freie|libre|livre|vrije)", re.IGNORECASE
 )
-_OPEN_SOURCE = re.compile(r"\bopen[- ]source\b.{0,60}\b(?:licen[cs]e|mit|apache|gpl|bsd|mpl)\b|\bfree and open[- ]source\b", re.I)
+_OPEN_SOURCE_LICENSED = re.compile(r"\bopen[- ]source\b.{0,60}\b(?:licen[cs]e|mit|apache|gpl|bsd|mpl)\b", re.I)
+_OPEN_SOURCE = re.compile(rf"{_OPEN_SOURCE_LICENSED.pattern}|\bfree and open[- ]source\b", re.I)
 
 
 def open_source_statement(pages: list[SitePage]) -> Candidate | None:
     """``open source`` when a site without a pricing page says it is ("free and open source under the MIT licence"),
     on its home or about page first, then on any other page."""
     ordered = of_kind(pages, "home", "about") + [p for p in pages if p.kind not in ("home", "about")]
-    for page in ordered:  # a docs site says it on its introduction or licence page
-        for line in page.lines:
-            if _OPEN_SOURCE.search(line) and len(line) <= 1000:
-                return candidate("open source", [page.text_evidence(line)])
+    for statement in (_OPEN_SOURCE_LICENSED, _OPEN_SOURCE):  # the sentence naming the licence before a badge's words
+        for page in ordered:  # a docs site says it on its introduction or licence page
+            for line in page.lines:
+                if statement.search(line) and len(line) <= 1000:
+                    return candidate("open source", [page.text_evidence(line)])
     return None

@@ -15,7 +15,7 @@ from typing import Any
 from .countries import COUNTRY_CODES, countries_indicated, countries_named
 from .evidence import Context
 from .model import PROSE_FIELDS, Evidence, field_limit
-from .category_terms import terms_in
+from .category_terms import GENERAL_CATEGORY, names_work_software, terms_in
 from .text import contains_phrase, normalise, sentence_key, sentences, stem, words
 from .vocab import supports_pricing_model, supports_stage
 
@@ -94,4 +94,5 @@ def category_stems(category: Mapping[str, Any]) -> set[str]:
 def category_support(slug: str, ctx: Context, quotes: list[Evidence]) -> list[int]:
     """Quotes containing one of the category's terms (its name, or words a site in it uses: `category_terms.py`)."""
     category = ctx.categories[slug]
-    return [i for i, q in enumerate(quotes) if terms_in(q.quote, category)]
+    general = slug == GENERAL_CATEGORY  # also the software a trade runs its work on (`names_work_software`)
+    return [i for i, q in enumerate(quotes) if terms_in(q.quote, category) or (general and names_work_software(q.quote))]

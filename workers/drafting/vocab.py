@@ -46,8 +46,8 @@ PRICE = re.compile(
     r"(?:[$\u20ac\u00a3\u00a5\u20b9]\s?\d[\d,.]*(?:\s?[kK])?)"
     # currency codes and signs written before the amount: "CHF 12", "R49" (rand, two digits or more), "kr 99"
     r"|(?:\b(?:chf|usd|eur|gbp|sek|nok|dkk|zar|kr|z\u0142)\s?\d[\d,.]*)|(?:\bR\s?\d{2,}[\d,.]*)"
-    # the Peruvian sol "S/ 149" and "S/. 149"
-    r"|(?:\bS/\.?\s?\d[\d,.]*)"
+    # the Peruvian sol "S/ 149" and "S/. 149", the Bolivian boliviano "Bs 120", the Paraguayan guaraní "Gs. 90.000"
+    r"|(?:\bS/\.?\s?\d[\d,.]*)|(?:\b(?:Bs|Gs)\.?\s?\d[\d,.]*)"
     r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|zar|kr|z\u0142|k\u010d|czk|ft|huf|lei|ron|tl|try|\u20ba|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
     re.IGNORECASE,
 )
@@ -83,6 +83,10 @@ _SUBSCRIPTION_CUES = (
     # Swedish, Danish, Norwegian, Polish
     "/m\u00e5n", "per m\u00e5nad", "i m\u00e5naden", "/\u00e5r", "per \u00e5r", "om m\u00e5neden", "pr. m\u00e5ned",
     "per m\u00e5ned", "/mies", "miesi\u0119cznie", "abonnemang", "prenumeration", "abonament",
+    # "9 kr per lägenhet och månad", "pr. bruger og måned", "per gebruiker en maand"
+    "och m\u00e5nad", "och \u00e5r", "og m\u00e5ned", "og \u00e5r", "en maand",
+    # Catalan: "1 € per casteller a l'any", "9 € al mes", "subscripció"
+    "a l'any", "l'any", "cada any", "per any", "subscripci\u00f3",
 )
 _ONE_TIME_CUES = ("one-time", "one time", "lifetime", "pay once", "single payment", "one-off", "once-off")
 _USAGE_CUES = ("usage-based", "pay as you go", "pay-as-you-go", "per request", "per api call", "metered")
@@ -154,8 +158,12 @@ def canonical_stage(value: str) -> str | None:
     return STAGE_ALIASES.get(key)
 
 
+_SLASH = re.compile(r"\s*/\s*")  # "29 € / mois" is "29 €/mois"
+
+
 def _any_cue(quote: str, cues: Iterable[str]) -> bool:
-    return any(contains_phrase(quote, normalise(cue)) for cue in cues)
+    quote = _SLASH.sub("/", quote)
+    return any(contains_phrase(quote, _SLASH.sub("/", normalise(cue))) for cue in cues)
 
 
 # "Nurses and reception staff are always free", "Viewers are free": people who cost nothing on a paid plan (a

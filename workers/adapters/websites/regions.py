@@ -77,15 +77,16 @@ _SHOWN_FROM = re.compile(r"^(?:d-(?:sm|md|lg|xl|xxl)-(?:block|flex|inline|inline
 
 def hide_by_utility_classes(root: lxml.html.HtmlElement) -> None:
     """Mark elements hidden at every screen size by a framework's utility classes, whose rules live in a
-    stylesheet we do not fetch: Elementor's "hidden on desktop, tablet and mobile", Bootstrap's ``d-none`` and
-    Tailwind's ``hidden`` with no class showing them again from some size on."""
+    stylesheet we do not fetch: Elementor's "hidden on desktop, tablet and mobile", Bootstrap's ``d-none``,
+    Tailwind's ``hidden`` with no class showing them again from some size on, and Webflow's
+    ``w-condition-invisible`` (a CMS item's block whose condition is not met)."""
     for element in root.iter():
         if not isinstance(element.tag, str) or element.tag in ("html", "body"):
             continue
         tokens = set((element.get("class") or "").split())
         if not tokens:
             continue
-        hidden = _ELEMENTOR_HIDDEN <= tokens or (
+        hidden = _ELEMENTOR_HIDDEN <= tokens or "w-condition-invisible" in tokens or (
             bool(tokens & {"d-none", "hidden"}) and not any(_SHOWN_FROM.match(t) for t in tokens))
         if hidden:
             element.set("hidden", "")
