@@ -73,3 +73,10 @@ def test_origins_and_keys() -> None:
     assert page_key("https://acme.example/a") != page_key("https://acme.example/b")
     assert is_asset("https://acme.example/x.JPG") and is_asset("https://acme.example/feed.xml")
     assert not is_asset("https://acme.example/pricing") and not is_asset("https://acme.example/v1.2/docs")
+
+
+def test_a_blogs_founding_story_is_worth_following_from_a_page_that_links_it() -> None:
+    from workers.adapters.websites.crawler import SECOND_LEVEL_SCORE
+
+    assert score("https://acme.example/blogs/news/our-story", "Why we built Acme") >= SECOND_LEVEL_SCORE
+    assert score("https://acme.example/blogs/news/spring-sale", "Spring sale") < SECOND_LEVEL_SCORE

@@ -623,3 +623,16 @@ def test_the_open_source_sentence_naming_its_licence_before_a_badge() -> None:
                               "under the MIT License.</p>", title="Quernstone")})
     assert result.value("pricing_model") == "open source"
     assert "MIT License" in result.value("pricing_summary")
+
+
+def test_founders_introducing_themselves_and_a_first_name_with_our_role() -> None:
+    keystave = draft({"/": page("<h1>Keystave</h1>", title="Keystave"), "/hello-keystave/": page(
+        "<p>We are Anouk Devereux and Kwame Lindholm. Between us we have shipped six paid apps.</p>"
+        "<p>So in 2024 we, the two co-founders, turned that server into Keystave.</p>", title="Keystave")})
+    assert founders(keystave) == {"Anouk Devereux": "Co-founders", "Kwame Lindholm": "Co-founders"}
+    assert keystave.value("founded_year") == "2024"
+    gearloft = draft({"/": page("<h1>Gearloft</h1>", title="Gearloft"), "/blogs/news/our-story": page(
+        "<p>Gearloft started in 2022 in Bristol. We are Tamsin Okafor and Declan Varga, two mechanics.</p>"
+        "<p>Tamsin, our co-founder and CEO, kept the paper ticket book; Declan, co-founder and CTO, kept losing it.</p>",
+        title="Gearloft")})
+    assert founders(gearloft) == {"Tamsin Okafor": "Co-founder and CEO", "Declan Varga": "Co-founder and CTO"}

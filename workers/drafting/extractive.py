@@ -150,7 +150,7 @@ YEAR_SENTENCE = re.compile(
     # "2021 — Anaïs …, et son cousin Mathieu …, fondent Pétrin"; "In 2023 we left our jobs … and founded Lamplighter"
     r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|fondent|fundan|found|fondano|perustavat|zakl\u00e1daj\u00ed"
     r"|starts?(?=\s+(?-i:[A-Z])))\b"
-    r"|\b[Ii]n (1[89]\d{2}|20\d{2}),?\s+(?:we|I)\b[^.!?]{0,160}?\b(?:founded|started)\b",
+    r"|\b[Ii]n (1[89]\d{2}|20\d{2}),?\s+(?:we|I)\b[^.!?]{0,160}?\b(?:founded|started|co-founders?)\b",
     re.IGNORECASE,
 )
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")

@@ -25,6 +25,7 @@ PARTNER_AND_I_START = re.compile(rf"{NAME}\s+(?:and|und|et|y|e|en|och)\s+(?:I|ic
 # A first name and its founder role, the full name said just before: "cuenta Daniela, cofundadora y CTO"
 FIRST_NAME_ROLE = re.compile(
     rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+),\s+"
+    rf"(?:(?i:our|my|the|unsere?|mein[e]?|notre|mon|ma|nuestr[ao]|mi|il nostro|la nostra)\s+)?"  # "Tamsin, our co-founder"
     rf"(?P<title>(?i:{FOUNDER_TITLE})(?:\s+(?:y|and|und|et|e|&)\s+(?:[A-Z]{{2,4}}\b))?)"
 )
 # A first name and its founder role in brackets, the full name said elsewhere on the page: "Today — Marisol
@@ -32,6 +33,16 @@ FIRST_NAME_ROLE = re.compile(
 FIRST_NAME_BRACKETED = re.compile(
     rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)\s*"
     rf"\((?P<title>[^()]{{2,60}})\)"
+)
+# The founders introducing themselves, then calling themselves the founders a sentence or a paragraph later: "We
+# are Anouk Devereux and Kwame Lindholm. …" / "So in 2024 we, the two co-founders, turned that server into Keystave."
+WE_ARE_NAMES = re.compile(
+    rf"\b(?i:we're|we\u2019re|we are|wir sind|nous sommes|somos|siamo|wij zijn|vi \u00e4r)\s+(?P<first>{NAME})"
+    rf"(?:,[^,]{{1,80}},)?\s+(?:and|und|y|e|et|en|och|og|i)\s+(?P<second>{NAME})\b"
+)
+WE_THE_FOUNDERS = re.compile(
+    rf"\b(?i:we|wir|nous|nosotros|noi|wij|vi)\b,?\s+(?:(?i:the|die|les|los|i|de)\s+)?"
+    rf"(?:(?i:two|beiden|deux|dos|due|twee|tv\u00e5)\s+)?(?P<title>(?i:{FOUNDER_TITLE}))\b"
 )
 _AND_ROLE = rf"(?:\s+(?:et|and|und|y|i|e)\s+(?i:{EXECUTIVE_ROLE}|pr\u00e9sidente?|presidente?|presidenta|president))?"
 # A first name said to be a founder, the full name said nearby: "Avui la Montse és cofundadora", "Today Marisol is
@@ -150,6 +161,16 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
             title = match.group("title").strip()
             found.append({"name": said[0], "title": title[0].upper() + title[1:], "bio": None,
                           "evidence": [page.text_evidence(said[1])]})
+    we = WE_ARE_NAMES.search(line)
+    if we and not QUOTATION_MARK.search(line):
+        here = WE_THE_FOUNDERS.search(line, we.end())
+        there = None if here else WE_THE_FOUNDERS.search(following)
+        called = here or there
+        if called:
+            title = called.group("title")
+            quote = line if here else f"{line} {following}"
+            found.extend({"name": name, "title": title[0].upper() + title[1:], "bio": None,
+                          "evidence": [page.text_evidence(quote)]} for name in (we.group("first"), we.group("second")))
     for match in MY_COFOUNDER.finditer(line):
         if QUOTATION_MARK.search(line[:match.start()]):
             continue

@@ -17,7 +17,9 @@ import httpx
 from .urls import is_asset, page_key, same_site_url
 
 KEYWORD_WEIGHTS: dict[str, int] = {
-    "about": 10, "company": 7, "story": 5, "mission": 5,
+    "about": 10, "company": 7, "story": 7, "mission": 5,
+    # "our story" in the languages below: a blog's founding story ("/blogs/news/our-story") is an about page
+    "histoire": 7, "historia": 7, "geschichte": 7, "storia": 7, "historie": 7, "verhaal": 7,
     "pricing": 10, "price": 9, "prices": 9, "plans": 8, "plan": 7,
     "features": 9, "feature": 8, "tour": 6,
     "product": 8, "products": 8, "platform": 6, "solutions": 5, "solution": 5,
