@@ -147,7 +147,7 @@ def test_a_letter_signed_by_two_founders_and_a_role_given_by_first_name_on_the_n
     next_line = draft({"/": page("<h1>Quaywise</h1>", title="Quaywise"), "/about/": page(
         "<p>Quaywise was founded in 2019 by Greta Lindqvist, who ran content teams for ten years.</p>"
         "<p>Today we are a small team. Greta is still our founder and managing director.</p>", title="Quaywise")})
-    assert founders(next_line) == {"Greta Lindqvist": "Founder"}
+    assert founders(next_line) == {"Greta Lindqvist": "Founder and managing director"}
 
 
 # --- round 8 -------------------------------------------------------------------------------------------
@@ -258,7 +258,8 @@ def test_a_press_release_founding_sentence_with_occupations_and_roles_on_the_nex
         "Kowalczyk. \u201eDie Tafel denkt mit\u201c, sagt Murat Yıldırım, Mitgründer und Geschäftsführer.</p>"
         "<p>Lena Kowalczyk, Mitgründerin und technische Leiterin, ergänzt: \u201eWir bauen für Werkstätten.\u201c</p>",
         title="Hebebühne", lang="de")})
-    assert founders(result) == {"Murat Yıldırım": "Mitgründer", "Lena Kowalczyk": "Mitgründerin"}
+    assert founders(result) == {"Murat Yıldırım": "Mitgründer und Geschäftsführer",
+                                "Lena Kowalczyk": "Mitgründerin und technische Leiterin"}
     assert result.value("founded_year") == "2022"
 
 
@@ -349,7 +350,7 @@ def test_founding_sentences_with_long_descriptions_and_the_subject_in_the_middle
         "<p>Girouette est une société nantaise créée en 2021 par Anaïs Guérin, cofondatrice et présidente, ancienne "
         "conductrice de travaux, et Baptiste Le Meur, cofondateur et directeur technique, météorologue.</p>",
         title="Girouette", lang="fr")})
-    assert founders(french) == {"Anaïs Guérin": "Cofondatrice", "Baptiste Le Meur": "Cofondateur"}
+    assert founders(french) == {"Anaïs Guérin": "Cofondatrice", "Baptiste Le Meur": "Cofondateur et directeur technique"}
     german = draft({"/": page("<h1>Tanzkarte</h1>", title="Tanzkarte", lang="de"), "/ueber-uns": page(
         "<p>Tanzkarte haben 2022 Carla Reinhold, Tanzlehrerin und Mitgründerin, und Matthias Eberlein, Entwickler und "
         "Mitgründer, in Leipzig gegründet.</p>", title="Tanzkarte", lang="de")})
@@ -636,3 +637,28 @@ def test_founders_introducing_themselves_and_a_first_name_with_our_role() -> Non
         "<p>Tamsin, our co-founder and CEO, kept the paper ticket book; Declan, co-founder and CTO, kept losing it.</p>",
         title="Gearloft")})
     assert founders(gearloft) == {"Tamsin Okafor": "Co-founder and CEO", "Declan Varga": "Co-founder and CTO"}
+
+
+def test_free_software_under_a_licence_and_creators_who_lead_maintenance() -> None:
+    result = draft({"/": page("<h1>Cairnfield</h1>", title="Cairnfield"), "/project.html": page(
+        "<p>Cairnfield is free software released under the MIT License. There is no paid edition.</p><p>The project "
+        "was started in 2023 by Ingrid Solheim-Basu and Tomasz Kowalczyk, who maintain it with contributors. Ingrid "
+        "and Tomasz are the project's creators and lead maintainers.</p>", title="Project and license")})
+    assert result.value("pricing_model") == "open source"
+    assert founders(result) == {"Ingrid Solheim-Basu": "Creators and lead maintainers",
+                                "Tomasz Kowalczyk": "Creators and lead maintainers"}
+
+
+def test_a_signature_without_a_dash_a_founding_date_over_since_and_titles_said_later_in_order() -> None:
+    org = ('<script type="application/ld+json">{"@context": "https://schema.org", "@type": "Organization", '
+           '"name": "Kulisse", "foundingDate": "2022"}</script>')
+    kulisse = draft({"/": page("<h1>Kulisse</h1><details><summary>Gibt es eine App?</summary><p>Ja, seit der Saison "
+                               "2024/25.</p></details><p>Seraina Caduff &amp; Jonas Wyrsch, Gründer von Kulisse, "
+                               "Luzern</p>", title="Kulisse", head=org, lang="de")})
+    assert kulisse.value("founded_year") == "2022"
+    assert founders(kulisse) == {"Seraina Caduff": "Gründer", "Jonas Wyrsch": "Gründer"}
+    stempelkarte = draft({"/": page("<h1>Stempelkarte</h1>", title="Stempelkarte", lang="de"), "/geschichte": page(
+        "<p>2021</p><p>Lorena Baumgartner, Bäckerin, und der Entwickler Reto Imhof gründen Stempelkarte in Zürich.</p>"
+        "<p>2024</p><p>Lorena und Reto führen die Firma als Mitgründerin und Mitgründer bis heute.</p>",
+        title="Stempelkarte", lang="de")})
+    assert founders(stempelkarte) == {"Lorena Baumgartner": "Mitgründerin", "Reto Imhof": "Mitgründer"}

@@ -154,6 +154,8 @@ YEAR_SENTENCE = re.compile(
     re.IGNORECASE,
 )
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
+_SEASON = re.compile(r"/\d{2}\b")  # "2024/25": a season, not a year something began
+_SINCE = re.compile(r"^(?:since|seit|desde|depuis|sinds)\b", re.IGNORECASE)
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "'", "\u2018", "\u00ab")
 _DOCS_SUFFIX = re.compile(r"\s+(?:v?\d+(?:\.\d+)*\s+)?(?:documentation|docs|dokumentation|documentaci\u00f3n)$", re.IGNORECASE)
 _ARTICLE_START = re.compile(r"^(?:a|an|the|un|une|ein|eine|el|la|il|lo|uma|um|een|en|ett)\s", re.IGNORECASE)
@@ -551,6 +553,8 @@ class _Reader:
         for page in self.pages:
             for index, line in enumerate(page.lines):
                 match = YEAR_SENTENCE.search(line)
+                if match and (_SEASON.match(line, match.end()) or (dates and _SINCE.search(match.group(0)))):
+                    match = None  # "seit der Saison 2024/25"; "since 2012" says less than a stated founding date
                 if match:
                     year = next(g for g in match.groups() if g)
                     same = [e for e in dates if _year_of(e["quote"]) == year]

@@ -44,6 +44,7 @@ WE_THE_FOUNDERS = re.compile(
     rf"\b(?i:we|wir|nous|nosotros|noi|wij|vi)\b,?\s+(?:(?i:the|die|les|los|i|de)\s+)?"
     rf"(?:(?i:two|beiden|deux|dos|due|twee|tv\u00e5)\s+)?(?P<title>(?i:{FOUNDER_TITLE}))\b"
 )
+_PARTNER_BEFORE = re.compile(rf"(?P<name>{NAME})\s*(?:&|and|und|et|y|e)\s*$")
 _AND_ROLE = rf"(?:\s+(?:et|and|und|y|i|e)\s+(?i:{EXECUTIVE_ROLE}|pr\u00e9sidente?|presidente?|presidenta|president))?"
 # A first name said to be a founder, the full name said nearby: "Avui la Montse és cofundadora", "Today Marisol is
 # our co-founder"
@@ -112,8 +113,10 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
         if not org and QUOTATION_MARK.search(line):
             continue  # an attribution of a quotation, naming no company
         title = match.group("title").strip()
-        found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
-                      "evidence": [page.text_evidence(line)]})
+        partner = _PARTNER_BEFORE.search(line[:match.start()])  # "Seraina Caduff & Jonas Wyrsch, Gründer von Kulisse"
+        names = ([partner.group("name")] if partner else []) + [match.group("name")]
+        found.extend({"name": name, "title": title[0].upper() + title[1:], "bio": None,
+                      "evidence": [page.text_evidence(line)]} for name in names)
     for match in NAME_IS_FOUNDER.finditer(line):
         if match.group("name").split()[0] in NOT_GIVEN_NAMES:
             continue  # "Today Anna is our co-founder": a first name alone, read with the full names nearby below

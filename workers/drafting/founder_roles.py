@@ -12,6 +12,8 @@ from .founder_words import EXECUTIVE_ROLE, FOUNDER_TITLE
 FOUNDER_WORD = re.compile(rf"\b(?:{FOUNDER_TITLE})\b", re.IGNORECASE)
 
 
+# a second role after the founder word: "the project's creators and lead maintainers", "founder and CEO"
+_SECOND_ROLE = rf"(?:\s+(?:and|&|und|et|y)\s+(?:(?i:lead|core|chief)\s+)?(?i:maintainers?|{EXECUTIVE_ROLE}))?"
 # "Beide sind Geschäftsführer der Wippe Software GmbH": a leader's role both are given
 _BOTH_ARE = re.compile(rf"\b(?i:beide sind|both are|are both|tous deux sont|ambos son)\s+(?P<title>(?i:{EXECUTIVE_ROLE}))\b")
 
@@ -21,7 +23,7 @@ def role_in(line: str, name: str) -> str | None:
     the leader's role it gives them ("Priyanka leads the company as CEO; Tomasz, our CTO, …"), else the founder
     word it gives them all ("As co-founders they still split the work"), as written; None when it says none."""
     first = re.escape(name.split()[0])
-    own = re.search(rf"\b{first}\b[^.!?]{{0,40}}?\b(?P<title>(?i:{FOUNDER_TITLE}))\b", line)
+    own = re.search(rf"\b{first}\b[^.!?]{{0,40}}?\b(?P<title>(?i:{FOUNDER_TITLE}){_SECOND_ROLE})\b", line)
     if own is None:  # "Léa Tremblay, a former subtitle editor who is now CEO"
         own = re.search(rf"\b{first}\b[^.!?;]{{0,60}}?\b(?P<title>(?i:{EXECUTIVE_ROLE}))\b", line)
     if own is None:  # "die Geschäftsführer Jannik Oltmanns und Svenja Ruhnau": the role said before the names
@@ -40,7 +42,8 @@ def own_role_in(line: str, name: str) -> str | None:
     # an apposition naming the founder word and a second role: "Ruth Kessell, co-founder and managing director."
     own = re.search(rf"\b{first}\b(?:\s+\S+)?,\s+(?P<title>(?i:{FOUNDER_TITLE})\s+(?:and|&|und|et|y|e)\s+"
                     rf"[a-z][a-z -]{{2,30}}?)(?=\s*[,.;]|$)", line)
-    own = own or re.search(rf"\b{first}\b[^.!?;]{{0,40}}?\b(?P<title>(?i:{FOUNDER_TITLE}|{EXECUTIVE_ROLE}))\b", line)
+    own = own or re.search(rf"\b{first}\b[^.!?;]{{0,40}}?\b(?P<title>(?i:{FOUNDER_TITLE}){_SECOND_ROLE}|(?i:{EXECUTIVE_ROLE}))\b",
+                           line)
     if own is None:
         return None
     return own.group("title")[0].upper() + own.group("title")[1:]

@@ -17,7 +17,7 @@ FOUNDER_TITLE = (
     r"|(?:wsp\u00f3\u0142)?za\u0142o\u017cyciel(?:ka|ki|e)?"
     r"|(?:spolu)?zakladatel(?:ka|ky|\u00e9)?|perustaja(?:t)?|(?:t\u00e1rs)?alap\u00edt\u00f3(?:k|ja|i)?"
     # Romanian "cofondatoare", Norwegian "medgründer", an open-source project's "Creator"
-    r"|(?:co)?fondat(?:or|oare|ori|oarele)|(?:med)?gr(?:\u00fc|u)nder|creator|kurucu ortak|kurucu"
+    r"|(?:co)?fondat(?:or|oare|ori|oarele)|(?:med)?gr(?:\u00fc|u)nder|creators?|kurucu ortak|kurucu"
     # Slovak "spoluzakladateľka", Estonian "kaasasutaja"
     r"|(?:spolu)?zakladate\u013e(?:ka|ky)?|(?:kaas)?asutaja(?:d)?"
     # Lithuanian "bendraįkūrėja", Slovenian "soustanoviteljica"

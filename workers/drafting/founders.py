@@ -18,7 +18,7 @@ from .founder_mentions import mentioned
 from .founder_roles import FOUNDER_WORD, own_role_in, role_in
 from .founder_words import EXECUTIVE_ROLE, FOUNDER_TITLE, FOUNDING, FOUNDING_WE
 from .person_names import AND, HONORIFIC, NAME, NAME_ONLY, NAMED, NAMES, SIGNATURE_DASH, split_names
-from .text import clean, normalise, sentences
+from .text import QUOTATION_MARK, clean, normalise, sentences
 
 FOUNDER_LINE = re.compile(
     rf"^(?P<name>{NAME})\s*(?:,|\u2014|\u2013|-|\||\u00b7|:|\()\s*(?P<title>[^.!?]{{2,100}}?)\)?(?:\.?$|\.\s+(?P<bio>[A-Z].*)$)"
@@ -204,7 +204,35 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             existing["title"] = founder["title"] if better else existing.get("title") or founder.get("title")
             existing["bio"] = existing.get("bio") or founder.get("bio")
             existing["evidence"] = existing["evidence"] + [e for e in founder["evidence"] if e not in existing["evidence"]]
+    for founder in unique:
+        if not founder.get("title"):
+            _title_said_later(founder, pages, unique)
     return unique[:6]
+
+
+def _title_said_later(founder: Candidate, pages: list[SitePage], founders: list[Candidate]) -> None:
+    """A founder named without a title takes the one a later line of the same page gives them by first name:
+    "Lorena Baumgartner … und der Entwickler Reto Imhof gründen Stempelkarte" / "Lorena und Reto führen die Firma
+    als Mitgründerin und Mitgründer" (the line is added to the founder's quotes); as many titles as founders
+    named go to them in order."""
+    urls = {e.get("url") for e in founder["evidence"]}
+    first = founder["name"].split()[0]
+    for page in pages:
+        if page.page.url not in urls:
+            continue
+        for line in page.lines:
+            if QUOTATION_MARK.search(line) or not re.search(rf"\b{re.escape(first)}\b", line):
+                continue
+            title = own_role_in(line, founder["name"]) if FOUNDER_WORD.search(line) else None
+            named = sorted((m.start(), f["name"]) for f in founders
+                           for m in re.finditer(rf"\b{re.escape(f['name'].split()[0])}\b", line))
+            titles = [m.group(0) for m in FOUNDER_WORD.finditer(line)]
+            if len(named) >= 2 and len(titles) == len(named) and [n for _, n in named].count(founder["name"]) == 1:
+                title = titles[[n for _, n in named].index(founder["name"])]  # "Lorena und Reto … Mitgründerin und Mitgründer"
+            if title and FOUNDER_WORD.search(title):
+                founder["title"] = title
+                founder["evidence"] = founder["evidence"] + [page.text_evidence(line)]
+                return
 
 
 # "Gegründet haben wir Knotenblech 2019 in Duisburg: Sandra Kowalczyk (Geschäftsführerin, …) und Tobias Reuter

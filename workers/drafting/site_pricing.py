@@ -185,7 +185,8 @@ _LICENCE = re.compile(r"\b(?:A?GPL|LGPL|MPL|EUPL)-?v?\d|\bApache(?: License)?[ -
 _FOR_OPEN_SOURCE = re.compile(
     r"\b(?:for|f\u00fcr|pour|para|per|voor)\s+(?:\w+\s+){0,2}(?:open[- ]?source|freie|libre|livre|vrije)", re.IGNORECASE
 )
-_OPEN_SOURCE_LICENSED = re.compile(r"\bopen[- ]source\b.{0,60}\b(?:licen[cs]e|mit|apache|gpl|bsd|mpl)\b", re.I)
+# "free and open source under the MIT License", "free software released under the MIT License"
+_OPEN_SOURCE_LICENSED = re.compile(r"\b(?:open[- ]source|free software)\b.{0,60}\b(?:licen[cs]e|mit|apache|gpl|bsd|mpl)\b", re.I)
 _OPEN_SOURCE = re.compile(rf"{_OPEN_SOURCE_LICENSED.pattern}|\bfree and open[- ]source\b", re.I)
 
 
