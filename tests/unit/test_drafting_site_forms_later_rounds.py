@@ -662,3 +662,37 @@ def test_a_signature_without_a_dash_a_founding_date_over_since_and_titles_said_l
         "<p>2024</p><p>Lorena und Reto führen die Firma als Mitgründerin und Mitgründer bis heute.</p>",
         title="Stempelkarte", lang="de")})
     assert founders(stempelkarte) == {"Lorena Baumgartner": "Mitgründerin", "Reto Imhof": "Mitgründer"}
+
+
+def test_a_docs_homes_promise_under_its_page_heading() -> None:
+    result = draft({"/": page("<nav><a href='/'>Introduction</a></nav><h1>Introduction</h1><p>Catch every webhook. "
+                              "Replay any of them.</p><p>Signalbox is a webhook relay for developers.</p>",
+                              title="Introduction - Signalbox")})
+    assert result.value("tagline") == "Catch every webhook. Replay any of them."
+
+
+def test_founding_years_said_as_that_same_year_as_a_timelines_present_tense_and_as_we_began() -> None:
+    same_year = draft({"/": page("<h1>Chasqui</h1>", title="Chasqui", lang="es"), "/nosotros": page(
+        "<p>En 2022, Renzo Quispe manejaba una empresa de mensajería. Ese mismo año fundaron Chasqui.</p>",
+        title="Chasqui", lang="es")})
+    assert same_year.value("founded_year") == "2022"
+    timeline = draft({"/": page("<h1>Hausbuch</h1>", title="Hausbuch", lang="de"), "/ueber-uns": page(
+        "<p>2021 Zusammen mit Malte Schierenbeck gründet sie die Hausbuch GmbH in Leipzig.</p>",
+        title="Hausbuch", lang="de")})
+    assert timeline.value("founded_year") == "2021"
+    began = draft({"/": page("<h1>Quincena</h1>", title="Quincena", lang="es"), "/nosotros": page(
+        "<p>Somos un equipo pequeño. Empezamos en 2021 porque la tanda se organizaba en una libreta.</p>",
+        title="Quincena", lang="es")})
+    assert began.value("founded_year") == "2021"
+
+
+def test_the_country_a_towns_name_says_with_the_pages_region_breaking_a_tie() -> None:
+    unique = draft({"/": page("<h1>Tanager</h1><p>Tanager was started in 2020 in Aberystwyth by two ecologists.</p>",
+                              title="Tanager")})
+    assert (unique.value("city"), unique.value("country")) == ("Aberystwyth", "GB")
+    region = draft({"/": page("<h1>Canchita</h1><p>Canchita nació en 2021 en Concepción.</p>", title="Canchita",
+                              lang="es-CL")})
+    assert (region.value("city"), region.value("country")) == ("Concepción", "CL")
+    tie = draft({"/": page("<h1>Canchita</h1><p>Canchita nació en 2021 en Concepción.</p>", title="Canchita",
+                           lang="es")})
+    assert (tie.value("city"), tie.value("country")) == ("Concepción", None)

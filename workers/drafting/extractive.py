@@ -141,14 +141,17 @@ YEAR_SENTENCE = re.compile(
     # Estonian "sündis 2023. aastal", "asutati", Chilean "partió en Santiago en 2022"
     r"|s\u00fcndis|asutati|asutasime|parti\u00f3|partimos"
     # Catalan "va començar el 2021", "va néixer el 2020", "fundada el 2019"
-    r"|va comen\u00e7ar|van comen\u00e7ar|va n\u00e9ixer|fundat)"
+    r"|va comen\u00e7ar|van comen\u00e7ar|va n\u00e9ixer|fundat"
+    # "Empezamos en 2021 porque …", "nous avons commencé en 2020", "abbiamo iniziato nel 2019", "começamos em 2022"
+    r"|empezamos|comenzamos|arrancamos|nous avons commenc\u00e9|abbiamo iniziato|come\u00e7amos)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     r"|\b(1[89]\d{2}|20\d{2})\b(?:(?!\b(?:1[89]|20)\d{2}\b)[^.!?]){0,120}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
     r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|kurdu|kuruldu|kurduk|\u012fk\u016br\u0117|ustanovil[aei]?)\b"
     # a timeline's year before the founders' present tense: "2020 Carola … und Jannik … gründen Hufschlag",
     # "2021 — Anaïs …, et son cousin Mathieu …, fondent Pétrin"; "In 2023 we left our jobs … and founded Lamplighter"
-    r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|fondent|fundan|found|fondano|perustavat|zakl\u00e1daj\u00ed"
+    r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|gr\u00fcndet|fondent|fundan|found|founds|fonde|funda|fondano|fonda"
+    r"|perustavat|zakl\u00e1daj\u00ed"
     r"|starts?(?=\s+(?-i:[A-Z])))\b"
     r"|\b[Ii]n (1[89]\d{2}|20\d{2}),?\s+(?:we|I)\b[^.!?]{0,160}?\b(?:founded|started|co-founders?)\b",
     re.IGNORECASE,
@@ -320,7 +323,7 @@ class _Reader:
         own = self._site_tagline(name_key)
         if own is not None:
             return candidate(first_upper(own), [self.home.text_evidence(own)])
-        headline = self._headline(name_key)
+        headline = self._headline(name_key) or self._line_below_page_heading(name_key)
         if headline is not None:
             return candidate(first_upper(headline), [self.home.text_evidence(headline)])
         h1 = normalise(str(self.home.page.structured.get("headline") or ""))
@@ -382,6 +385,22 @@ class _Reader:
         if name_key and contains_phrase(key, name_key) and self._names_product(line):
             return None  # "Welcome to Acme", "Getting started with Acme": the title says it better
         if not 3 <= len(words(line)) <= 14 or len(line) > 120 or line.endswith(("?", ":")) or _QUOTED_LINE.match(line):
+            return None
+        return line
+
+    def _line_below_page_heading(self, name_key: str) -> str | None:
+        """A docs site's homepage headed with its page's name ("Introduction", "Overview") leads with the promise
+        right under it ("Introduction" / "Catch every webhook. Replay any of them."): a short line, not a question,
+        not naming the product."""
+        assert self.home is not None
+        headline = self.home.page.structured.get("headline")
+        if not isinstance(headline, str) or normalise(headline) not in _NOT_NAMES:
+            return None
+        every, content = self.home.all_lines, set(self.home.lines)  # the heading may be a sidebar's entry too
+        line = next((every[i + 1] for i, l in enumerate(every[:-1])
+                     if normalise(l) == normalise(headline) and every[i + 1] in content), "")
+        if not 3 <= len(words(line)) <= 12 or len(line) > 100 or is_nav(line) or line.endswith(("?", ":")) \
+                or _QUOTED_LINE.match(line) or (name_key and contains_phrase(normalise(line), name_key)):
             return None
         return line
 
@@ -579,7 +598,11 @@ class _Reader:
             rf"\b(?:we|I)\s+(?:started|built|wrote|launched|created|began)\s+(?:the first version of\s+)?{name}\b"
             rf"|\b(?:empez\u00f3|comenz\u00f3|naci\u00f3|arranc\u00f3)\s+{name}\b"
             rf"|\bnous avons (?:\u00e9crit|cr\u00e9\u00e9|lanc\u00e9|d\u00e9marr\u00e9)\s+{name}\b"
-            rf"|\bwir haben\s+{name}\s+(?:\w+\s+){{0,4}}?(?:gebaut|geschrieben|gestartet)\b", re.IGNORECASE)
+            rf"|\bwir haben\s+{name}\s+(?:\w+\s+){{0,4}}?(?:gebaut|geschrieben|gestartet)\b"
+            # "En 2022, Renzo … Ese mismo año fundaron Chasqui": the year the paragraph names
+            rf"|\b(?:ese mismo a\u00f1o|that same year|the same year|im selben jahr|im gleichen jahr|la m\u00eame ann\u00e9e"
+            rf"|nello stesso anno|no mesmo ano)\b[^.!?]{{0,40}}?\b(?:fundaron|fundamos|founded|started|gr\u00fcndeten"
+            rf"|fond\u00e8rent|ont fond\u00e9|fondarono|fundaram)\s+{name}\b", re.IGNORECASE)
         for page in self.pages:
             for index, line in enumerate(page.lines):
                 if not started.search(line) or not is_sentence(line):

@@ -25,6 +25,7 @@ from .reading import (
     structured_items,
     types_of,
 )
+from .gazetteer import town_country
 from .text import clean, normalise, sentence_key, sentences
 
 MAX_ANSWER_CHARS = 1_500
@@ -226,10 +227,19 @@ def find_location(pages: list[SitePage], product_name: str = "") -> dict[str, Ca
     if "city" not in found:
         found.update(_contact_block_town(pages, product_name))
     if "city" in found and "country" not in found:
-        indicated = _country_indicated(pages, found["city"])
+        indicated = _country_indicated(pages, found["city"]) or _town_country(pages, found["city"])
         if indicated:
             found["country"] = indicated
     return found
+
+
+def _town_country(pages: list[SitePage], city: Candidate) -> Candidate | None:
+    """The country the town's name alone says (`gazetteer.py`), the homepage's language region breaking a tie,
+    quoted with the town's own quote."""
+    lang = str(pages[0].page.structured.get("lang") or "") if pages else ""
+    region = lang.split("-")[1] if "-" in lang else ""
+    code = town_country(str(city["value"]), region)
+    return {"value": code, "evidence": city["evidence"][:1]} if code else None
 
 
 _LONE_PLACE = re.compile(rf"^{PLACE}$")

@@ -9,12 +9,14 @@ quote, and a category shares keywords with its quotes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from .countries import COUNTRY_CODES, countries_indicated, countries_named
 from .evidence import Context
 from .model import PROSE_FIELDS, Evidence, field_limit
+from .gazetteer import town_countries
 from .category_terms import GENERAL_CATEGORY, names_work_software, terms_in
 from .text import contains_phrase, normalise, sentence_key, sentences, stem, words
 from .vocab import supports_pricing_model, supports_stage
@@ -45,10 +47,16 @@ def support_of(name: str, value: str, quotes: list[Evidence]) -> list[int]:
     return [i for i, q in enumerate(texts) if contains_phrase(normalise(q), needle)]
 
 
+# a town's name as a quote writes it, one to three capitalised words ("Hereford", "Vilafranca del Penedès")
+_TOWN_NAME = re.compile(r"(?<!\w)[A-Z\u00c0-\u00de][\w'-]*(?:[ -](?:(?:de|del|de la|am|an der|sur)\s)?[A-Z\u00c0-\u00de][\w'-]*){0,2}")
+
+
 def country_support(code: str, quotes: list[Evidence]) -> list[int]:
     found = []
     for i, quote in enumerate(quotes):
-        named = any(c == code for _, c in countries_named(quote.quote) + countries_indicated(quote.quote))
+        named = any(c == code for _, c in countries_named(quote.quote) + countries_indicated(quote.quote)) \
+            or any(code in town_countries(part) for m in _TOWN_NAME.finditer(quote.quote)
+                   for part in (m.group(0), *m.group(0).split()))  # "Made in Hereford": a town of that country
         exact_code = quote.source == "metadata" and normalise(quote.quote) == code.lower() and code in COUNTRY_CODES
         if named or exact_code:
             found.append(i)
