@@ -580,6 +580,9 @@ def test_the_general_category_for_the_software_a_trade_runs_on_and_only_then() -
     trade = draft({"/": page("<h1>Gearloft</h1><p>Gearloft is job-card and repair-queue software for independent "
                              "bicycle workshops.</p>", title="Gearloft")})
     assert trade.value("categories") == ["productivity"]
+    does_the_work = draft({"/": page("<h1>Kulisse</h1><p>Kulisse plant Proben, Rollen und Aufführungen für "
+                                     "Laientheater.</p>", title="Kulisse", lang="de")})
+    assert does_the_work.value("categories") == ["productivity"]
     not_said = draft({"/": page("<h1>Gearloft</h1><p>Gearloft keeps bicycle workshops on time, and it syncs with "
                                 "your app.</p>", title="Gearloft")})
     assert not_said.value("categories") is None

@@ -190,9 +190,19 @@ _DEFINES = re.compile(
 )
 
 
+# "Colmena gestiona tu coworking", "Pétrin planifie la production des boulangeries": the product doing an
+# office's work, said as what it does
+_DOES_THE_WORK = re.compile(
+    r"^[^\s,:;]+(?:\s+[^\s,:;]+)?\s+(?:manages|plans|organises|organizes|schedules|gestiona|planifica|organiza"
+    r"|planifie|g\u00e8re|organise|verwaltet|plant|organisiert|organitza|gestisce|organizza|beheert|planerar"
+    r"|planlegger)\s"
+)
+
+
 def names_work_software(quote: str) -> bool:
-    """The quote's first clause says the product is a piece of software, an app or a system, and denies
-    nothing: "Gearloft is job-card and repair-queue software for independent bicycle workshops"."""
+    """The quote's first clause says the product is a piece of software, an app or a system, or that it
+    manages, plans or organises its users' work, and denies nothing: "Gearloft is job-card and repair-queue
+    software for independent bicycle workshops", "Kulisse plant Proben, Rollen und Aufführungen"."""
     head = re.split(r"[:;,.\u2013\u2014]", normalise(quote), maxsplit=1)[0]
-    return bool(_DEFINES.search(head) and _WORK_SOFTWARE.search(head)) and not _NEGATION.search(head) \
-        and not _ASKING.search(head)
+    said = bool(_DEFINES.search(head) and _WORK_SOFTWARE.search(head)) or bool(_DOES_THE_WORK.search(head))
+    return said and not _NEGATION.search(head) and not _ASKING.search(head)
