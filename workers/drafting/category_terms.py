@@ -84,7 +84,10 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
                 "paiements", "finanzen", "finanzas",
         # Dutch, Italian, Portuguese and more forms sites use
         "boekhouding", "boekhouden", "boekhouder", "facturen", "factuur", "btw", "btw-aangifte", "betalingen", "contabilit\u00e0", "fatture", "fattura", "fatturazione", "pagamenti", "contabilidade", "faturas", "fatura", "faturamento", "pagamentos", "impostos",
-        "budget", "budgets", "budgeting", "presupuesto", "presupuestos", "ahorro", "ahorros", "savings", "personal finance", "finanzas personales", "finances personnelles", "banking", "bank account", "bank accounts", "cuentas bancarias", "conexi\u00f3n bancaria", "paiement", "pago", "pagos", "membership fees", "mitgliedsbeitr\u00e4ge", "fiscal", "fiscales", "fiscale", "gastos", "d\u00e9penses", "ausgaben", "spending", "haushaltsbuch", "\u00e9pargne"),
+        "budget", "budgets", "budgeting", "presupuesto", "presupuestos", "ahorro", "ahorros", "savings", "personal finance", "finanzas personales", "finances personnelles", "banking", "bank account", "bank accounts", "cuentas bancarias", "conexi\u00f3n bancaria", "paiement", "pago", "pagos", "membership fees", "mitgliedsbeitr\u00e4ge", "fiscal", "fiscales", "fiscale", "gastos", "d\u00e9penses", "ausgaben", "spending", "haushaltsbuch", "\u00e9pargne",
+        # quotes and bills of a trade, payroll and service-charge statements, donations
+        "devis", "abrechnung", "lohnabrechnung", "nebenkostenabrechnung", "donations", "donors", "donor",
+        "fundraising", "spenden", "dons", "donativos", "donaciones"),
     "analytics": ("analytics", "metrics", "dashboards", "dashboard", "page views", "pageviews", "visitors",
                   "statistics", "web analytics", "insights", "analytik", "anal\u00edtica", "statistiques"),
     "security": ("security", "secrets", "secret scanning", "vulnerabilities", "vulnerability", "encryption",
@@ -103,7 +106,10 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
     "ecommerce": ("e-commerce", "ecommerce", "online store", "online stores", "online shop", "online shops",
                   "checkout", "shopify", "woocommerce", "tienda online", "tiendas online", "onlineshop",
                   "boutique en ligne",
-        "ticketing", "sell tickets", "sells tickets", "ticket sales", "ticket shop", "billetterie", "ticketverkauf", "venta de entradas"),
+        "ticketing", "sell tickets", "sells tickets", "ticket sales", "ticket shop", "billetterie", "ticketverkauf", "venta de entradas",
+        # what shops and their buyers do: pre-orders, shoppers, marketplaces, auctions
+        "pre-orders", "pre-order", "preorders", "shoppers", "marketplace", "marketplaces", "webshop", "e-ticaret",
+        "pazaryerleri", "pazaryeri", "subasta", "auction", "auctions", "tienda", "boutique", "sold-out"),
 }
 
 
