@@ -699,3 +699,75 @@ def test_the_country_a_towns_name_says_with_the_pages_region_breaking_a_tie() ->
     tie = draft({"/": page("<h1>Canchita</h1><p>Canchita nació en 2021 en Concepción.</p>", title="Canchita",
                            lang="es")})
     assert (tie.value("city"), tie.value("country")) == ("Concepción", None)
+
+
+# --- round 13, a practice half -------------------------------------------------------------------------
+
+
+def test_a_free_allowance_in_prose_is_a_free_plan_and_free_days_are_a_trial() -> None:
+    for text in ("Mizzen is free for clubs that race up to 30 boats in a season. Bigger fleets pay £120 a year.",
+                 "Die ersten 500 Abfragen pro Monat sind kostenlos. Jede weitere Abfrage kostet 0,01 €.",
+                 "Pupitre est gratuit pour un chœur jusqu’à 20 choristes. Au-delà, 5 € par mois."):
+        result = draft({"/": page("<h1>Acme</h1>"), "/pricing": page(f"<h1>Pricing</h1><p>{text}</p>")})
+        assert result.value("pricing_model") == "freemium", text
+    trial = draft({"/": page("<h1>Acme</h1>"), "/pricing": page(
+        "<h1>Pricing</h1><p>Die ersten 60 Tage sind kostenlos.</p><p>Hof 29 € pro Monat</p>")})
+    assert trial.value("pricing_model") in ("subscription", "free trial")  # a span of days is no free plan
+
+
+def test_italian_quotes_provinces_and_founders_after_lhanno_fondata() -> None:
+    result = draft({"/": page("<h1>Cavatappi</h1><footer><p>Cavatappi S.r.l. · Corso Langhe 10, 12051 Alba (CN) · "
+                              "info@cavatappi.example</p></footer>", title="Cavatappi", lang="it"),
+                    "/prezzi/": page("<h1>Prezzi</h1><p>Il canone annuale dipende dagli ettari vitati: scriveteci per "
+                                     "un preventivo.</p>", title="Cavatappi", lang="it"),
+                    "/chi-siamo/": page("<p>Cavatappi è nata ad Alba nel 2021. L'hanno fondata Giulia Ferrero, enologa, "
+                                        "e Matteo Bruno, ingegnere informatico. Giulia è amministratrice delegata, "
+                                        "Matteo responsabile tecnico.</p>", title="Cavatappi", lang="it")})
+    assert result.value("pricing_model") == "contact"
+    assert (result.value("city"), result.value("country")) == ("Alba", "IT")
+    assert founders(result) == {"Giulia Ferrero": "Amministratrice delegata", "Matteo Bruno": "Responsabile tecnico"}
+
+
+def test_a_brazilian_address_ending_in_its_postcode_and_a_timelines_fundam() -> None:
+    result = draft({"/": page("<h1>Jangada</h1><footer><p>Jangada Pagamentos Ltda. · Rua do Bom Jesus, 180 – Recife "
+                              "Antigo, Recife – PE, 50030-170 · contato@jangada.example</p></footer>", title="Jangada",
+                              lang="pt-BR"),
+                    "/sobre": page("<h2>Nossa história</h2><p>2020</p><p>Larissa Cavalcanti e Thiago Menezes fundam a "
+                                   "Jangada no Recife.</p>", title="Jangada", lang="pt-BR")})
+    assert (result.value("city"), result.value("country")) == ("Recife", "BR")
+    assert result.value("founded_year") == "2020"
+
+
+def test_more_founder_forms_of_the_practice_half() -> None:
+    caption = draft({"/": page("<h1>Wainscot</h1><footer><p>Wainscot Pty Ltd (ABN 51 624 118 903) © 2025. 83 Salamanca "
+                               "Place, Hobart TAS 7004 · hello@wainscot.example</p></footer>", title="Wainscot"),
+                     "/about": page("<figure><figcaption>Mei Lin Tran and Callum Rhodes, Wainscot's co-founders, "
+                                    "outside our office.</figcaption></figure>", title="Wainscot")})
+    assert founders(caption) == {"Mei Lin Tran": "Co-founders", "Callum Rhodes": "Co-founders"}
+    assert (caption.value("city"), caption.value("country")) == ("Hobart", "AU")
+    another = draft({"/": page("<h1>Acme</h1><p>Ada Berg and Li Wei, Initech's co-founders, love Acme.</p>")})
+    assert founders(another) == {}
+    brackets = draft({"/": page("<h1>Hawser</h1>", title="Hawser"), "/about": page(
+        "<p>Hawser was founded in Halifax in 2023 by Nadia Boateng (CEO), who managed 600 rental units, and "
+        "Pierre-Luc Gagnon (CTO), who previously built speech models.</p>", title="Hawser")})
+    assert founders(brackets) == {"Nadia Boateng": "CEO", "Pierre-Luc Gagnon": "CTO"}
+    introduced = draft({"/": page("<h1>Gießkanne</h1>", title="Gießkanne", lang="de"), "/ueber-uns": page(
+        "<p>Gegründet haben wir die Firma in Graz: Veronika Pichler ist Gärtnermeisterin, Lukas Hofer ist "
+        "Softwareentwickler. Beide führen Gießkanne heute als Geschäftsführer.</p>", title="Gießkanne", lang="de")})
+    assert founders(introduced) == {"Veronika Pichler": "Geschäftsführer", "Lukas Hofer": "Geschäftsführer"}
+    herself = draft({"/": page("<h1>Alfarje</h1>", title="Alfarje", lang="es"), "/quienes-somos": page(
+        "<p>Me llamo Inés Carvajal y fundé Alfarje en Granada en 2020. Soy la fundadora.</p>", title="Alfarje",
+        lang="es")})
+    assert founders(herself) == {"Inés Carvajal": "Fundadora"}
+
+
+def test_a_what_it_does_heading_over_a_list_and_over_cards() -> None:
+    listed = draft({"/": page("<h1>Pupitre</h1><h2>Ce que fait Pupitre</h2><ul><li>Pistes par pupitre</li>"
+                              "<li>Partitions annotées partagées</li><li>Suivi des répétitions</li></ul>",
+                              title="Pupitre", lang="fr")})
+    assert listed.value("features") == ["Pistes par pupitre", "Partitions annotées partagées", "Suivi des répétitions"]
+    cards = draft({"/": page("<h1>Cosecha</h1><h2>Lo que hace Cosecha por ti</h2><p>🧾</p><h3>Facturas en 30 segundos</h3>"
+                             "<p>Guarda a tus clientes una vez y factura.</p><h3>Descarga del buzón del SAT</h3><p>Tus "
+                             "facturas llegan solas.</p><h3>Cálculo de ISR e IVA</h3><p>Sabrás cuánto pagar cada mes.</p>"
+                             "<p>Mariana Quiroga, diseñadora independiente</p>", title="Cosecha", lang="es")})
+    assert cards.value("features") == ["Facturas en 30 segundos", "Descarga del buzón del SAT", "Cálculo de ISR e IVA"]

@@ -50,7 +50,7 @@ _NOT_ADDRESS = re.compile(r"\u00a9|\bcopyright\b|\(c\)", re.IGNORECASE)
 _ADDRESS_PAGES = ("imprint", "contact", "about")
 # "Florianópolis – SC, Brasil", "Florianópolis/SC": a state code after a dash or slash is one more address part
 _STATE_AFTER_DASH = re.compile(r"(?:\s+[\u2013\u2014-]\s+|/)(?=[A-Z]{2}\b)")
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00de])")
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00de\d])")  # "© 2025. 83 Salamanca Place, …" too
 # "Keizersgracht 241, 1016 EA Amsterdam", "Papirfabrikken 24 · 8600 Silkeborg"
 # "Büyükdere Cad. No: 185, Levent, 34394 Şişli/İstanbul": a district between the number and the postcode
 _FULL_ADDRESS = re.compile(r"\d+\w?\s*[,\u00b7|]\s*(?:[^,\u00b7|\d]{1,30},\s*)?(?:\d{4,5}|\d{4}\s?[A-Z]{2})\s+"
@@ -145,6 +145,11 @@ def _town_of(segment: str) -> tuple[str | None, str | None]:
         match = pattern.search(segment)
         if match:
             raw_country = match.groupdict().get("country")
+            if raw_country and re.fullmatch(r"[A-Z]{2}", raw_country.strip()) \
+                    and "(" in segment[match.start("country") - 3:match.start("country")]:
+                # "12051 Alba (CN)": a province's code in brackets, not a country's; the address's form may say it
+                shown = {c for _, c in countries_indicated(segment)}
+                return match.group("city").rstrip("."), (shown.pop() if len(shown) == 1 else None)
             code = country_code(raw_country) if raw_country else None
             if raw_country and code is None:
                 if "(" in segment[match.start("country") - 3:match.start("country")]:
@@ -163,10 +168,19 @@ def _town_of(segment: str) -> tuple[str | None, str | None]:
             and not _STREET.search(parts[-2]):
         codes = {code for _, code in countries_indicated(parts[-1])}
         return parts[-2], (codes.pop() if len(codes) == 1 else None)
+    # "83 Salamanca Place, Hobart TAS 7004": a street, then the town with its state code and postal code
+    state_town = US_TOWN.match(parts[-1]) if len(parts) > 1 and any(c.isdigit() for c in parts[0]) else None
+    if state_town and not _STREET.search(state_town.group("city")):
+        codes = {code for _, code in countries_indicated(parts[-1])}
+        return state_town.group("city"), (codes.pop() if len(codes) == 1 else None)
     british = UK_TOWN.match(parts[-1]) if len(parts) > 1 else None  # "Round Foundry, Foundry Street, Leeds LS11 5QP"
     if british and not _STREET.search(british.group("city")):
         return british.group("city"), "GB"
     code = country_code(parts[-1]) if len(parts) > 1 and TOWN_COUNTRY.match(f"X, {parts[-1]}") else None
+    if code is None and len(parts) > 2 and re.fullmatch(r"[\d\s-]{5,10}", parts[-1]):
+        # "Rua do Bom Jesus, 180 – Recife Antigo, Recife – PE, 50030-170": a postal code of one country's form last
+        shown = {c for _, c in countries_indicated(parts[-1])}
+        code = shown.pop() if len(shown) == 1 else None
     if code is None:
         # "Av. José Larco 1150, of. 604, Miraflores, Lima": a street address ending in a town of one country
         last = parts[-1]

@@ -52,7 +52,7 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
         # replaced, everything in one place
         "reminders", "reminder", "erinnerungen", "recordatorios", "rappels", "promemoria", "herinneringen",
         "organise", "organises", "organize", "organizes", "organiza", "organizan", "organisez",
-        "organisiert", "organisieren", "planning", "scheduling", "schedules", "bookings", "booking", "appointments",
+        "organisiert", "organisieren", "planning", "scheduling", "schedules", "bookings", "appointments",
         "termine", "terminbuchung", "reservas", "citas", "paperwork", "papierkram", "spreadsheets", "spreadsheet",
         "hojas de c\u00e1lculo", "hoja de c\u00e1lculo", "tableur", "tableurs", "one place", "in one place",
         "in einem system", "en un solo lugar", "en un seul endroit", "in un unico posto"),

@@ -195,6 +195,17 @@ COMPANY_FORMS = (
     (re.compile(r"\bUAB\b"), "LT"), (re.compile(r"\bSCCL\b"), "ES"),  # a Catalan cooperative
 )
 PORTUGUESE_POSTCODE = re.compile(r"(?<![\d-])[1-9]\d{3}-\d{3}\s+[A-Z\u00c0-\u00de]")
+# Brazil's CEP, five digits, a hyphen and three ("Recife – PE, 50030-170", "CEP 01310-100")
+BRAZILIAN_POSTCODE = re.compile(r"(?<![\d-])\d{5}-\d{3}(?![\d-])")
+# Italy's CAP before the town and its province's code in brackets ("12051 Alba (CN)", "20121 Milano (MI)")
+_ITALIAN_PROVINCES = (
+    "AG AL AN AO AP AQ AR AT AV BA BG BI BL BN BO BR BS BT BZ CA CB CE CH CL CN CO CR CS CT CZ EN FC FE FG FI FM FR GE "
+    "GO GR IM IS KR LC LE LI LO LT LU MB MC ME MI MN MO MS MT NA NO NU OR PA PC PD PE PG PI PN PO PR PT PU PV PZ RA RC "
+    "RE RG RI RM RN RO SA SI SO SP SR SS SU SV TA TE TN TO TP TR TS TV UD VA VB VC VE VI VR VT VV"
+).split()
+ITALIAN_POSTCODE = re.compile(
+    rf"(?<!\d)\d{{5}}\s+[A-Z][\w'\u2019-]*(?:\s+[\w'\u2019-]+){{0,3}}\s+\((?:{'|'.join(_ITALIAN_PROVINCES)})\)"
+)
 
 
 def phone_countries(text: str) -> list[tuple[str, str]]:
@@ -220,6 +231,8 @@ def countries_indicated(text: str) -> list[tuple[str, str]]:
     found += [(m.group(0), "NL") for m in DUTCH_POSTCODE.finditer(text)]
     found += [(m.group(0), "PL") for m in POLISH_POSTCODE.finditer(text)]
     found += [(m.group(0), "PT") for m in PORTUGUESE_POSTCODE.finditer(text)]
+    found += [(m.group(0), "BR") for m in BRAZILIAN_POSTCODE.finditer(text)]
+    found += [(m.group(0), "IT") for m in ITALIAN_POSTCODE.finditer(text)]
     found += [(m.group(0), "CA") for m in CANADIAN_POSTCODE.finditer(text)]
     found += [(m.group(0), "US") for m in US_STATE_ZIP.finditer(text)]
     found += [(m.group(0), "GB") for m in BRITISH_POSTCODE.finditer(text)]

@@ -150,7 +150,7 @@ YEAR_SENTENCE = re.compile(
     r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|kurdu|kuruldu|kurduk|\u012fk\u016br\u0117|ustanovil[aei]?)\b"
     # a timeline's year before the founders' present tense: "2020 Carola … und Jannik … gründen Hufschlag",
     # "2021 — Anaïs …, et son cousin Mathieu …, fondent Pétrin"; "In 2023 we left our jobs … and founded Lamplighter"
-    r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|gr\u00fcndet|fondent|fundan|found|founds|fonde|funda|fondano|fonda"
+    r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|gr\u00fcndet|fondent|fundan|fundam|found|founds|fonde|funda|fondano|fonda"
     r"|perustavat|zakl\u00e1daj\u00ed"
     r"|starts?(?=\s+(?-i:[A-Z])))\b"
     r"|\b[Ii]n (1[89]\d{2}|20\d{2}),?\s+(?:we|I)\b[^.!?]{0,160}?\b(?:founded|started|co-founders?)\b",
@@ -746,7 +746,7 @@ FOUNDED_LABEL = re.compile(r"^(?:founded|founded in|established|gegr\u00fcndet|g
                            re.IGNORECASE)
 _YEAR_LINE = re.compile(r"^(1[89]\d{2}|20\d{2})\s*[:.\u2013\u2014-]?$")
 _FOUNDS_NOW = re.compile(r"\b(?:found|founds|founded|starts? (?=(?-i:[A-Z]))|gr\u00fcnden|gr\u00fcndet|gegr\u00fcndet|fondent|fonde|fond\u00e9e?|fundan"
-                         r"|funda|fundad[ao]|fondano|fonda|opgericht|richten .{1,40} op|perustavat|zakl\u00e1daj\u00ed)\b",
+                         r"|funda|fundam|fundad[ao]|fondano|fonda|opgericht|richten .{1,40} op|perustavat|zakl\u00e1daj\u00ed)\b",
                          re.IGNORECASE)
 
 

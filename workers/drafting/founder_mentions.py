@@ -45,6 +45,14 @@ WE_THE_FOUNDERS = re.compile(
     rf"(?:(?i:two|beiden|deux|dos|due|twee|tv\u00e5)\s+)?(?P<title>(?i:{FOUNDER_TITLE}))\b"
 )
 _PARTNER_BEFORE = re.compile(rf"(?P<name>{NAME})\s*(?:&|and|und|et|y|e)\s*$")
+# A founder naming themself and saying they founded it: "Me llamo Inés Carvajal y fundé Alfarje en Granada",
+# "My name is Ada Berg and I started Acme", "Je m'appelle Léa Roux et j'ai fondé Acme"
+I_FOUNDED = re.compile(
+    rf"\b(?i:my name is|i am|i'm|i\u2019m|me llamo|soy|je m'appelle|je m\u2019appelle|je suis|ich hei\u00dfe|ich bin"
+    rf"|mi chiamo|sono|meu nome \u00e9|chamo-me)\s+(?P<name>{NAME})\b[^.!?]{{0,30}}?"
+    rf"\b(?i:and i (?:founded|started|co-founded)|y fund\u00e9|y cofund\u00e9|et j['\u2019]ai (?:co)?fond\u00e9"
+    rf"|und habe\s+\S+(?:\s+\S+)?\s+gegr\u00fcndet|e ho fondato|e fundei)\b"
+)
 _AND_ROLE = rf"(?:\s+(?:et|and|und|y|i|e)\s+(?i:{EXECUTIVE_ROLE}|pr\u00e9sidente?|presidente?|presidenta|president))?"
 # A first name said to be a founder, the full name said nearby: "Avui la Montse és cofundadora", "Today Marisol is
 # our co-founder"
@@ -74,7 +82,9 @@ NAME_IS_FOUNDER = re.compile(
 SIGNED_NAMES = re.compile(rf"^[\u2014\u2013-]\s*(?P<names>{NAME}(?:\s*(?:&|and|und|et|y|e|en|och)\s*{NAME})+)$")
 # A founder named in passing: "said Anna Berg, co-founder and CEO of Acme", "Anna Berg, Mitgründerin von Acme, sagt"
 APPOSITIVE_FOUNDER = re.compile(
-    rf"(?P<name>{NAME}),\s+(?P<title>(?:(?i:the|our|its|der|die|le|la|el|il)\s+)?(?i:{FOUNDER_TITLE}){_TITLE_AND})"
+    # "Mei Lin Tran and Callum Rhodes, Wainscot's co-founders": a possessive names the company as "of" does
+    rf"(?P<name>{NAME}),\s+(?:(?P<owner>[A-Z\u00c0-\u00de][\w\u00c0-\u024f-]*)['\u2019]s\s+)?"
+    rf"(?P<title>(?:(?i:the|our|its|der|die|le|la|el|il)\s+)?(?i:{FOUNDER_TITLE}){_TITLE_AND})"
     rf"(?:\s+(?:of|at|von|bei|de|du|di|chez|van)\s+(?P<org>[A-Z\u00c0-\u00de][\w&.'\u00c0-\u024f-]*"
     rf"(?:\s+[A-Z\u00c0-\u00de][\w&.'\u00c0-\u024f-]*){{0,3}}))?"
 )
@@ -107,7 +117,7 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
     found: list[Candidate] = []
     product = normalise(product_name)
     for match in APPOSITIVE_FOUNDER.finditer(line):
-        org = normalise(match.group("org") or "")
+        org = normalise(match.group("org") or match.group("owner") or "")
         if org and not (product and product in org):
             continue  # a founder of another company
         if not org and QUOTATION_MARK.search(line):
@@ -164,6 +174,10 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
             title = match.group("title").strip()
             found.append({"name": said[0], "title": title[0].upper() + title[1:], "bio": None,
                           "evidence": [page.text_evidence(said[1])]})
+    founded = I_FOUNDED.search(line)
+    if founded and not QUOTATION_MARK.search(line[:founded.start()]):
+        name = founded.group("name")
+        found.append({"name": name, "title": role_in(line, name), "bio": None, "evidence": [page.text_evidence(line)]})
     we = WE_ARE_NAMES.search(line)
     if we and not QUOTATION_MARK.search(line):
         here = WE_THE_FOUNDERS.search(line, we.end())

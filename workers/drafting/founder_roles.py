@@ -15,7 +15,10 @@ FOUNDER_WORD = re.compile(rf"\b(?:{FOUNDER_TITLE})\b", re.IGNORECASE)
 # a second role after the founder word: "the project's creators and lead maintainers", "founder and CEO"
 _SECOND_ROLE = rf"(?:\s+(?:and|&|und|et|y)\s+(?:(?i:lead|core|chief)\s+)?(?i:maintainers?|{EXECUTIVE_ROLE}))?"
 # "Beide sind Geschäftsführer der Wippe Software GmbH": a leader's role both are given
-_BOTH_ARE = re.compile(rf"\b(?i:beide sind|both are|are both|tous deux sont|ambos son)\s+(?P<title>(?i:{EXECUTIVE_ROLE}))\b")
+# "Beide führen Gießkanne heute als Geschäftsführer", "Both run Acme as managing directors"
+_BOTH_ARE = re.compile(rf"\b(?i:beide sind|both are|are both|tous deux sont|ambos son"
+                       rf"|beide f\u00fchren\s+\S+\s+(?:heute\s+|gemeinsam\s+)?als|both run\s+\S+\s+as)"
+                       rf"\s+(?P<title>(?i:{EXECUTIVE_ROLE}))\b")
 
 
 def role_in(line: str, name: str) -> str | None:

@@ -50,6 +50,9 @@ FOUNDED_BY_ELSEWHERE = (
     re.compile(rf"\b(?i:gegr\u00fcndet)\b[^.!?]{{0,60}}?\bvon\s+(?P<names>{NAMES})"),
     # "Gintarą 2022 metais Vilniuje įkūrė buhalterė Eglė Vaitkutė ir programuotojas Mantas Jurgaitis"
     re.compile(rf"\b\u012fk\u016br\u0117\s+(?:[a-z\u0105-\u017e]+\s+)?(?P<names>{NAME}(?:\s+ir\s+(?:[a-z\u0105-\u017e]+\s+)?{NAME})*)"),
+    # "L'hanno fondata Giulia Ferrero, enologa …, e Matteo Bruno", "ils l'ont fondée", "la fundaron"
+    re.compile(rf"\b(?i:l['\u2019]hanno fondat[ao]|l['\u2019]ha fondat[ao]|l['\u2019]ont fond\u00e9e?|la fundaron|lo fundaron"
+               rf"|a fundaram|o fundaram)\s+(?P<names>{NAMES})"),
     # "Tanzkarte haben 2022 Carla Reinhold, Tanzlehrerin und Mitgründerin, und Matthias Eberlein, … gegründet"
     re.compile(rf"\bhaben\s+(?:\d{{4}}\s+)?(?P<names>{NAMES})[^.!?]{{0,40}}?\bgegr\u00fcndet\b"),
     re.compile(rf"\b(?i:fondat[ao]|fond\u00e9e?|cr\u00e9\u00e9e?|fundad[ao]|opgericht|grundades|grundat|grunnlagt)\b[^.!?]{{0,60}}?"
@@ -143,6 +146,10 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                 title = me.group("title").strip()
                 founders.append({"name": me.group("name"), "title": title[0].upper() + title[1:], "bio": None,
                                  "evidence": [page.text_evidence(line)]})
+                continue
+            introduced = _founded_then_introduced(page, line)
+            if introduced:
+                founders.extend(introduced)
                 continue
             by = FOUNDED_BY.search(line) or next((m for p in FOUNDED_BY_ELSEWHERE for m in [p.search(line)] if m), None)
             made = MADE_BY_FOUNDERS.search(line) if by is None or len(split_names(by.group("names"))) < 2 else None
@@ -255,6 +262,24 @@ def _founded_then_named(line: str) -> list[re.Match[str]]:
     """The bracketed names after a founding clause and a colon, whatever role each bracket gives."""
     colon = _FOUNDED_COLON.search(line)
     return list(BRACKETED_ROLE.finditer(line, colon.end())) if colon else []
+
+
+# "… gegründet haben wir die Firma in Graz: Veronika Pichler ist Gärtnermeisterin …, Lukas Hofer ist
+# Softwareentwickler": a founding clause and a colon, then each founder introduced by a clause of their own
+_INTRODUCED = re.compile(rf"(?:^|[:,;]\s+|\s(?:und|and|et|y|e)\s+)(?P<name>{NAME})\s+(?:ist|is|est|es|\u00e8|er|\u00e4r)\b")
+
+
+def _founded_then_introduced(page: SitePage, line: str) -> list[Candidate]:
+    """Two or more people introduced one by one after a founding clause and a colon, with the role the line
+    gives them ("Beide führen Gießkanne heute als Geschäftsführer")."""
+    colon = re.search(rf"\b(?i:{FOUNDING}|{FOUNDING_WE})\b[^.!?:]{{0,80}}:\s+", line)
+    if colon is None or BRACKETED_ROLE.search(line, colon.end()):
+        return []
+    names = [m.group("name") for m in _INTRODUCED.finditer(line, colon.end() - 2)]
+    if len(names) < 2:
+        return []
+    return [{"name": name, "title": role_in(line, name), "bio": None, "evidence": [page.text_evidence(line)]}
+            for name in names]
 
 
 def _made_by(page: SitePage, line: str, made: re.Match[str]) -> list[Candidate]:

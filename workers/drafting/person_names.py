@@ -22,7 +22,10 @@ NAME = (rf"{NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|
 # travaux, et Baptiste Le Meur" (`split_names` keeps the names)
 AND = r"(?:,|and|&|und|y|e|et|en|och|og|i|ir|in)"
 # "… und der Softwareentwicklerin Lena Kowalczyk": an article before the next name's description is no name
-NAMES = rf"{NAME}(?:(?:(?:,\s*[^,.!?]{{1,80}}?){{1,3}},)?\s*{AND}\s*(?:(?:der|die|dem|den|the|la|le|el|il)\s+)?{NAME})*"
+# "Nadia Boateng (CEO), who managed 600 rental units, and Pierre-Luc Gagnon (CTO)": a role in brackets after a name
+_BRACKET = r"(?:\s*\([^()]{1,40}\))?"
+NAMES = (rf"{NAME}{_BRACKET}(?:(?:(?:,\s*[^,.!?]{{1,80}}?){{1,3}},)?\s*{AND}\s*(?:(?:der|die|dem|den|the|la|le|el|il)\s+)?"
+         rf"{NAME}{_BRACKET})*")
 NAME_ONLY = re.compile(rf"^{NAME}$")
 NAMED = re.compile(NAME)
 # Capitalised words that open a sentence before a first name, never a given name: "Today Anna is our co-founder"
@@ -38,6 +41,7 @@ SIGNATURE_DASH = re.compile(r"^[\u2014\u2013-]\s*(?=[A-Z\u00c0-\u00de])")
 
 def split_names(names: str) -> list[str]:
     """The names of a list ("A, B and C", "A, a teacher, and B"), the descriptions between commas left out."""
+    names = re.sub(r"\s*\([^()]{1,40}\)", "", names)  # the roles in brackets
     pieces = (without_article(n.strip()) for n in re.split(r"\s*(?:,|&|\b(?:and|und|y|e|et|en|och|og|i|ir|in)\b)\s*", names))
     return [n for n in pieces if NAME_ONLY.match(n)]  # a description between commas is no name
 

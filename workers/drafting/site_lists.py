@@ -15,6 +15,9 @@ from .text import contains_phrase, first_upper, normalise, words
 FEATURE_HEADING = re.compile(
     r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b|\bhighlights\b|\bfunktion(?:en)?\b|\bfunci(?:\u00f3n|ones)\b"
     r"|\bcaracter\u00edsticas?\b|\bfonctionnalit\u00e9s?\b|\bfuncties\b|\bfunzionalit\u00e0\b|\bfuncionalidad(?:es)?\b|\brecursos\b"
+    # "What Acme does", "Ce que fait Pupitre", "Was Acme kann", "Lo que hace Acme", "Cosa fa Acme", "O que o Acme faz"
+    r"|^what (?:[\w-]+ )?does\b|^what it does\b|^ce que (?:fait|permet)\b|^was [\w-]+ (?:kann|macht|bietet)\b"
+    r"|^(?:lo que|qu\u00e9) hace\b|^cosa fa\b|^o que (?:o |a )?[\w-]+ faz\b|^wat [\w-]+ doet\b"
 )
 USP_HEADING = re.compile(
     r"\bwhy\b|\bbenefits?\b|\badvantages?\b|\bdifferent\b|\bwarum\b|\bvorteile\b|\bpor qu\u00e9\b"
@@ -41,9 +44,28 @@ def list_after_heading(pages: list[SitePage], heading: re.Pattern[str], kinds: t
             if not (is_heading(line) and heading.search(key)) or len(words(line)) > 6 or OTHER_SECTION.search(key):
                 continue
             items, evidence = _items_below(page, index)
+            items, evidence = _cards_only(page, items, evidence)
             if items:
                 return candidate(items, evidence)
     return None
+
+
+def _described(page: SitePage, item: str) -> bool:
+    """The item's line is followed by a sentence describing it (a card: "Cálculo de ISR e IVA mensual" /
+    "Sabrás cuánto pagar …")."""
+    at = next((i for i, l in enumerate(page.lines) if l == item), None)
+    following = page.lines[at + 1] if at is not None and at + 1 < len(page.lines) else ""
+    return following.endswith((".", "!")) and len(words(following)) >= 3 and not following.startswith(QUOTED)
+
+
+def _cards_only(page: SitePage, items: list[str], evidence: list[dict[str, str]]) -> tuple[list[str], list[dict[str, str]]]:
+    """Under a heading laid out as cards (most of the first three items described by a sentence), the items
+    up to the first one without its sentence: a video link or a testimonial's attribution after the cards
+    is no feature."""
+    if len(items) < 3 or len(evidence) != len(items) or sum(_described(page, i) for i in items[:3]) < 2:
+        return items, evidence
+    end = next((n for n, item in enumerate(items) if not _described(page, item)), len(items))
+    return items[:end], evidence[:end]
 
 
 def feature_grid(pages: list[SitePage]) -> Candidate | None:
@@ -141,6 +163,8 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
     leads = [lead for lead in page.page.structured.get("leads") or [] if isinstance(lead, str)]
     by_leads = False
     for line in page.lines[index + 1:]:
+        if not any(c.isalnum() for c in line):
+            continue  # an icon line above an item ("🐝")
         key = normalise(line)
         # a section heading ends the list; a longer item merely naming customers or pricing does not
         ends = is_heading(line) and SECTION_END.search(key) and len(words(line)) <= 5

@@ -126,7 +126,7 @@ _CONTACT_CUES = (
     "custom pricing", "custom quote", "let's talk", "auf anfrage", "angebot anfordern", "vertrieb kontaktieren",
     "sprechen sie uns an", "sur devis", "nous contacter", "contactez-nous", "a consultar", "cont\u00e1ctanos",
     "contactar con ventas", "solicita una cotizaci\u00f3n", "presupuesto a medida", "op aanvraag", "neem contact op",
-    "su richiesta", "contattaci", "sob consulta", "fale conosco",
+    "su richiesta", "contattaci", "preventivo", "richiedi un preventivo", "scriveteci", "sob consulta", "fale conosco",
     "devis sur mesure", "demander un devis", "cotizamos", "te cotizamos", "teklif al\u0131n", "receives a quote", "individuelles angebot", "cotizaci\u00f3n a medida",
     "send you a quote", "price on request", "kontakta oss", "kontakt os", "kontakt oss", "skontaktuj si\u0119", "pricing on request", "don't publish a price", "do not publish a price",
 )
@@ -235,7 +235,7 @@ def pricing_cues(quote: str) -> set[str]:
         and not quote.rstrip().endswith((".", "!", "?")) and len(quote.split()) <= 12
         and _FREE_TRIAL.search(normalise(quote)) is None
     )
-    if _any_cue(q, _FREE_PLAN_CUES) or zero_price or plan_named_free:
+    if _any_cue(q, _FREE_PLAN_CUES) or zero_price or plan_named_free or FREE_ALLOWANCE.search(q):
         found.add("free plan")
     if _any_cue(q, _FREE_CUES) or zero_price:
         found.add("free")
@@ -244,6 +244,19 @@ def pricing_cues(quote: str) -> set[str]:
     if _any_cue(q, _CONTACT_CUES):
         found.add("contact")
     return found
+
+
+_NOT_A_SPAN = r"(?!\s*(?:days?|weeks?|months?|tage|wochen|monate|jours|semaines|mois|d\u00edas|semanas|meses|giorni|settimane|dias))"
+# Free below a threshold, in prose: "free for clubs that race up to 30 boats", "gratuit pour un chœur jusqu'à 20
+# choristes", "Die ersten 500 Abfragen pro Monat sind kostenlos", "the first 50 activations each month cost nothing"
+# (a span of days is a trial, read as one)
+FREE_ALLOWANCE = re.compile(
+    r"\b(?:free|kostenlos|gratis|gratuit[oa]?|gratuite?|gr\u00e1tis)\b[^.;]{0,60}?"
+    rf"\b(?:up to|under|below|bis zu|bis|jusqu['\u2019]?\s?\u00e0|hasta|fino a|at\u00e9|tot)\s+\d[\d.,]*\b{_NOT_A_SPAN}"
+    r"|\b(?:the first|die ersten|les premiers|les premi\u00e8res|los primeros|las primeras|i primi|le prime|os primeiros"
+    rf"|as primeiras|de eerste)\s+\d[\d.,]*\b{_NOT_A_SPAN}[^.;]{{0,60}}?\b(?:are free|cost nothing|sind kostenlos|sind gratis"
+    r"|kosten nichts|sont gratuit\w*|son gratis|son gratuit\w*|sono gratuit\w*|s\u00e3o gr\u00e1tis|zijn gratis)\b"
+)
 
 
 def is_paid(cues: set[str]) -> bool:
