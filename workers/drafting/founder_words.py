@@ -29,7 +29,7 @@ EXECUTIVE_ROLE = (
     r"ceo|cto|coo|cfo|cpo|chief [a-z]+ officer|managing director|gesch(?:\u00e4|ae)ftsf(?:\u00fc|ue)hrer(?:in)?"
     r"|directeur g\u00e9n\u00e9ral|directrice g\u00e9n\u00e9rale|director(?:a)? general|amministratore delegato"
     r"|directeur technique|directrice technique|director(?:a)? de tecnolog\u00eda|technischer? leiter(?:in)?"
-    r"|amministratrice delegata|responsabile tecnic[oa]|direttore tecnico|direttrice tecnica"
+    r"|amministratrice delegata|responsabile tecnic[oa]|direttore tecnico|direttrice tecnica|technical director"
 )
 FOUNDING = (
     r"found(?:ed|ing)|gegr(?:\u00fc|ue)ndet|fondat[ao]|fond\u00e9e?s?|fundad[ao]s?|opgericht|grundade?s?|grundat"
