@@ -350,7 +350,7 @@ def test_founding_sentences_with_long_descriptions_and_the_subject_in_the_middle
         "<p>Girouette est une société nantaise créée en 2021 par Anaïs Guérin, cofondatrice et présidente, ancienne "
         "conductrice de travaux, et Baptiste Le Meur, cofondateur et directeur technique, météorologue.</p>",
         title="Girouette", lang="fr")})
-    assert founders(french) == {"Anaïs Guérin": "Cofondatrice", "Baptiste Le Meur": "Cofondateur et directeur technique"}
+    assert founders(french) == {"Anaïs Guérin": "Cofondatrice et présidente", "Baptiste Le Meur": "Cofondateur et directeur technique"}
     german = draft({"/": page("<h1>Tanzkarte</h1>", title="Tanzkarte", lang="de"), "/ueber-uns": page(
         "<p>Tanzkarte haben 2022 Carla Reinhold, Tanzlehrerin und Mitgründerin, und Matthias Eberlein, Entwickler und "
         "Mitgründer, in Leipzig gegründet.</p>", title="Tanzkarte", lang="de")})
@@ -771,3 +771,19 @@ def test_a_what_it_does_heading_over_a_list_and_over_cards() -> None:
                              "facturas llegan solas.</p><h3>Cálculo de ISR e IVA</h3><p>Sabrás cuánto pagar cada mes.</p>"
                              "<p>Mariana Quiroga, diseñadora independiente</p>", title="Cosecha", lang="es")})
     assert cards.value("features") == ["Facturas en 30 segundos", "Descarga del buzón del SAT", "Cálculo de ISR e IVA"]
+
+
+def test_founders_with_long_descriptions_a_co_founder_named_after_with_and_presidents() -> None:
+    brothers = draft({"/": page("<h1>Almazara</h1>", title="Almazara", lang="es"), "/nosotros": page(
+        "<p>Almazara Software nació en 2015 en Jaén. La fundaron los hermanos Rafael Moreno, ingeniero agrónomo que llevó "
+        "la báscula de la cooperativa de su pueblo durante diez campañas, y Elena Moreno, programadora.</p>",
+        title="Almazara", lang="es")})
+    assert set(founders(brothers)) == {"Rafael Moreno", "Elena Moreno"}
+    with_partner = draft({"/": page("<h1>Mothlight</h1>", title="Mothlight"), "/story": page(
+        "<p>I'm Reggie Albritton, and I co-founded Mothlight with Hana Okafor, a route-optimisation engineer. Hana is our "
+        "CTO.</p>", title="Mothlight")})
+    assert founders(with_partner)["Hana Okafor"] == "CTO"
+    presidents = draft({"/": page("<h1>Gouttière</h1>", title="Gouttière", lang="fr"), "/a-propos": page(
+        "<p>L'entreprise a été fondée par Erwan Le Goff, couvreur, et Soizic Tanguy, ingénieure logiciel. Erwan Le Goff "
+        "est président, Soizic Tanguy directrice générale.</p>", title="Gouttière", lang="fr")})
+    assert founders(presidents) == {"Erwan Le Goff": "Président", "Soizic Tanguy": "Directrice générale"}

@@ -30,12 +30,15 @@ EXECUTIVE_ROLE = (
     r"|directeur g\u00e9n\u00e9ral|directrice g\u00e9n\u00e9rale|director(?:a)? general|amministratore delegato"
     r"|directeur technique|directrice technique|director(?:a)? de tecnolog\u00eda|technischer? leiter(?:in)?"
     r"|amministratrice delegata|responsabile tecnic[oa]|direttore tecnico|direttrice tecnica|technical director"
+    r"|pr\u00e9sidente?|presidente|presidenta"
 )
 FOUNDING = (
     r"found(?:ed|ing)|gegr(?:\u00fc|ue)ndet|fondat[ao]|fond\u00e9e?s?|fundad[ao]s?|opgericht|grundade?s?|grundat"
     r"|za\u0142o\u017con[ay]|za\u0142o\u017cy(?:li\u015bmy|\u0142am|\u0142em|li|\u0142a|\u0142)"
     r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|alap\u00edtva|grunnlagt|grunnla|fondat\u0103|a fost fondat\u0103"
     r"|kurdu|kuruldu|kurduk|\u012fk\u016br\u0117|\u012fkurta|ustanovil[aei]?"
+    # the founders' own verb: "La fundaron los hermanos …", "Ana la fundó en 2020", "fondarono"
+    r"|fundaron|fund\u00f3|fondarono|fundaram"
 )
 # The founders saying it themselves, after introducing themselves: "We started Soapbox in 2021", "Wir gründeten …"
 FOUNDING_WE = (

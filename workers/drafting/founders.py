@@ -52,7 +52,9 @@ FOUNDED_BY_ELSEWHERE = (
     re.compile(rf"\b\u012fk\u016br\u0117\s+(?:[a-z\u0105-\u017e]+\s+)?(?P<names>{NAME}(?:\s+ir\s+(?:[a-z\u0105-\u017e]+\s+)?{NAME})*)"),
     # "L'hanno fondata Giulia Ferrero, enologa …, e Matteo Bruno", "ils l'ont fondée", "la fundaron"
     re.compile(rf"\b(?i:l['\u2019]hanno fondat[ao]|l['\u2019]ha fondat[ao]|l['\u2019]ont fond\u00e9e?|la fundaron|lo fundaron"
-               rf"|a fundaram|o fundaram)\s+(?P<names>{NAMES})"),
+               rf"|a fundaram|o fundaram)\s+(?:(?:los|las|i|le|les|os|as)\s+[a-z\u00e0-\u00ff]+\s+)?(?P<names>{NAMES})"),
+    # "I co-founded Mothlight with Hana Okafor, a route-optimisation engineer"
+    re.compile(rf"\b(?i:co-founded|founded|started)\s+[A-Z][\w-]*\s+(?i:with|together with|alongside)\s+(?P<names>{NAMES})"),
     # "Tanzkarte haben 2022 Carla Reinhold, Tanzlehrerin und Mitgründerin, und Matthias Eberlein, … gegründet"
     re.compile(rf"\bhaben\s+(?:\d{{4}}\s+)?(?P<names>{NAMES})[^.!?]{{0,40}}?\bgegr\u00fcndet\b"),
     re.compile(rf"\b(?i:fondat[ao]|fond\u00e9e?|cr\u00e9\u00e9e?|fundad[ao]|opgericht|grundades|grundat|grunnlagt)\b[^.!?]{{0,60}}?"

@@ -24,7 +24,7 @@ AND = r"(?:,|and|&|und|y|e|et|en|och|og|i|ir|in)"
 # "… und der Softwareentwicklerin Lena Kowalczyk": an article before the next name's description is no name
 # "Nadia Boateng (CEO), who managed 600 rental units, and Pierre-Luc Gagnon (CTO)": a role in brackets after a name
 _BRACKET = r"(?:\s*\([^()]{1,40}\))?"
-NAMES = (rf"{NAME}{_BRACKET}(?:(?:(?:,\s*[^,.!?]{{1,80}}?){{1,3}},)?\s*{AND}\s*(?:(?:der|die|dem|den|the|la|le|el|il)\s+)?"
+NAMES = (rf"{NAME}{_BRACKET}(?:(?:(?:,\s*[^,.!?]{{1,120}}?){{1,3}},)?\s*{AND}\s*(?:(?:der|die|dem|den|the|la|le|el|il)\s+)?"
          rf"{NAME}{_BRACKET})*")
 NAME_ONLY = re.compile(rf"^{NAME}$")
 NAMED = re.compile(NAME)
