@@ -2,8 +2,8 @@
 
 Signatures under a letter ("— Jess Carmody & Tom Haverfield, founders"), appositions in a press release ("said
 Anna Berg, co-founder and CEO of Acme"), timelines in the present tense ("Anna Berg and Li Wei found Acme"), a
-founder writing of "my co-founder Li Wei" or of "Tobias Renfro and I … we founded", first names with their roles
-after the full names. Each is quoted with the line (or the passage of lines) that says it; a quotation's
+founder writing of "my co-founder Li Wei"; first names with their roles after the full names
+(`founder_first_names.py`) and the founders introducing themselves (`founder_introductions.py`). Each is quoted with the line (or the passage of lines) that says it; a quotation's
 attribution or a founder of another company is not one.
 """
 
@@ -11,62 +11,15 @@ from __future__ import annotations
 
 import re
 
+from .founder_first_names import by_first_name
+from .founder_introductions import introduced
 from .founder_roles import FOUNDER_WORD, role_in
-from .founder_words import EXECUTIVE_ROLE, FOUNDER_TITLE, FOUNDING
-from .person_names import NAME, NAME_ONLY, NAME_WORD, NAMED, NAMES, NOT_GIVEN_NAMES, UPPER, split_names, without_article
+from .founder_words import FOUNDER_TITLE
+from .person_names import NAME, NAME_ONLY, NAME_WORD, NAMES, NOT_GIVEN_NAMES, UPPER, split_names, without_article
 from .reading import Candidate, SitePage
 from .text import QUOTATION_MARK, normalise
 
-PARTNER_AND_I = re.compile(
-    rf"(?P<name>{NAME})\s+(?:and|und|et|y|e|en|och)\s+(?:I|ich|moi|yo|io|ik|jag)\b.{{0,400}}?"
-    rf"\b(?i:we|wir|nous|nosotros|noi|wij|vi)\b[^.!?]{{0,160}}?\b(?i:{FOUNDING}|started|co-founded)\b"
-)
-PARTNER_AND_I_START = re.compile(rf"{NAME}\s+(?:and|und|et|y|e|en|och)\s+(?:I|ich|moi|yo|io|ik|jag)\b")
-# A first name and its founder role, the full name said just before: "cuenta Daniela, cofundadora y CTO"
-FIRST_NAME_ROLE = re.compile(
-    rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+),\s+"
-    rf"(?:(?i:our|my|the|unsere?|mein[e]?|notre|mon|ma|nuestr[ao]|mi|il nostro|la nostra)\s+)?"  # "Tamsin, our co-founder"
-    rf"(?P<title>(?i:{FOUNDER_TITLE})(?:\s+(?:y|and|und|et|e|&)\s+(?:[A-Z]{{2,4}}\b))?)"
-)
-# A first name and its founder role in brackets, the full name said elsewhere on the page: "Today — Marisol
-# (co-founder and CEO) and Jonah (co-founder and CTO) run Cresset"
-FIRST_NAME_BRACKETED = re.compile(
-    rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)\s*"
-    rf"\((?P<title>[^()]{{2,60}})\)"
-)
-# The founders introducing themselves, then calling themselves the founders a sentence or a paragraph later: "We
-# are Anouk Devereux and Kwame Lindholm. …" / "So in 2024 we, the two co-founders, turned that server into Keystave."
-WE_ARE_NAMES = re.compile(
-    rf"\b(?i:we're|we\u2019re|we are|wir sind|nous sommes|somos|siamo|wij zijn|vi \u00e4r)\s+(?P<first>{NAME})"
-    rf"(?:,[^,]{{1,80}},)?\s+(?:and|und|y|e|et|en|och|og|i)\s+(?P<second>{NAME})\b"
-)
-WE_THE_FOUNDERS = re.compile(
-    rf"\b(?i:we|wir|nous|nosotros|noi|wij|vi)\b,?\s+(?:(?i:the|die|les|los|i|de)\s+)?"
-    rf"(?:(?i:two|beiden|deux|dos|due|twee|tv\u00e5)\s+)?(?P<title>(?i:{FOUNDER_TITLE}))\b"
-)
 _PARTNER_BEFORE = re.compile(rf"(?P<name>{NAME})\s*(?:&|and|und|et|y|e)\s*$")
-# A founder naming themself and saying they founded it: "Me llamo Inés Carvajal y fundé Alfarje en Granada",
-# "My name is Ada Berg and I started Acme", "Je m'appelle Léa Roux et j'ai fondé Acme"
-I_FOUNDED = re.compile(
-    rf"\b(?i:my name is|i am|i'm|i\u2019m|me llamo|soy|je m'appelle|je m\u2019appelle|je suis|ich hei\u00dfe|ich bin"
-    rf"|mi chiamo|sono|meu nome \u00e9|chamo-me)\s+(?P<name>{NAME})\b[^.!?]{{0,30}}?"
-    rf"\b(?i:and i (?:founded|started|co-founded)|y fund\u00e9|y cofund\u00e9|et j['\u2019]ai (?:co)?fond\u00e9"
-    rf"|und habe\s+\S+(?:\s+\S+)?\s+gegr\u00fcndet|e ho fondato|e fundei)\b"
-)
-_AND_ROLE = rf"(?:\s+(?:et|and|und|y|i|e)\s+(?i:{EXECUTIVE_ROLE}|pr\u00e9sidente?|presidente?|presidenta|president))?"
-# A first name said to be a founder, the full name said nearby: "Avui la Montse és cofundadora", "Today Marisol is
-# our co-founder"
-FIRST_NAME_IS_FOUNDER = re.compile(
-    rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+),?\s+"
-    rf"(?i:is|ist|est|es|\u00e9s|\u00e8|er|\u00e4r)\s+(?:(?i:the|our|my|unsere?|der|die|le|la|el|il|notre|nuestr[ao]|la nostra|el nostre)\s+)?"
-    rf"(?P<title>(?i:{FOUNDER_TITLE})\b{_AND_ROLE})"
-)
-# The same with the verb left out after a comma: "Inès est cofondatrice et présidente, Mathis cofondateur et
-# directeur technique"
-FIRST_NAME_THEN_FOUNDER = re.compile(
-    rf"(?<=,\s)(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)\s+"
-    rf"(?P<title>(?i:{FOUNDER_TITLE})\b{_AND_ROLE})"
-)
 _TITLE_AND = r"(?:\s+(?:and|&|und|et|y|e)\s+(?:[A-Z]{2,4}\b|chief [a-z]+ officer|[\w\u00c0-\u024f-]+))?"
 # A letter signed by its founders: "— Jess Carmody & Tom Haverfield, founders, from our kitchen table in Mudgee"
 SIGNED_BY_FOUNDERS = re.compile(
@@ -113,7 +66,6 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
     by first names with their roles ("… Renzo Quispe … Daniela Paredes …" / "cuenta Daniela, cofundadora y CTO")."""
     line = page.lines[index]
     following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
-    previous = page.lines[index - 1] if index > 0 else ""
     found: list[Candidate] = []
     product = normalise(product_name)
     for match in APPOSITIVE_FOUNDER.finditer(line):
@@ -151,43 +103,8 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
         found.extend({"name": name, "title": title if FOUNDER_WORD.search(title) else None, "bio": None,
                       "evidence": [page.text_evidence(f"{line} {following}")]}
                      for name in split_names(signed_alone.group("names")))
-    for text in (line, f"{line} {following}"):
-        partner = PARTNER_AND_I.search(text) if PARTNER_AND_I_START.search(line) else None
-        if partner and not QUOTATION_MARK.search(text):
-            name = partner.group("name")
-            found.append({"name": name, "title": role_in(text, name), "bio": None, "evidence": [page.text_evidence(text)]})
-            break
-    for match in FIRST_NAME_ROLE.finditer(line):
-        full = [m.group(0) for m in NAMED.finditer(previous) if m.group(0).split()[0] == match.group("first")]
-        if len(full) == 1 and not QUOTATION_MARK.search(line[match.start():match.end()]):
-            title = match.group("title")
-            found.append({"name": full[0], "title": title[0].upper() + title[1:], "bio": None,
-                          "evidence": [page.text_evidence(f"{previous} {line}")]})
-    for match in [*FIRST_NAME_BRACKETED.finditer(line), *FIRST_NAME_IS_FOUNDER.finditer(line),
-                  *FIRST_NAME_THEN_FOUNDER.finditer(line)]:
-        before = line[:match.start()].split()
-        if not FOUNDER_WORD.search(match.group("title")) or QUOTATION_MARK.search(line) \
-                or (before and re.fullmatch(NAME_WORD, before[-1])):
-            continue  # "Jonah Feld (CTO)" is a full name, read by the finders of full names
-        said = _full_name_said(page, match.group("first"), index)
-        if said:
-            title = match.group("title").strip()
-            found.append({"name": said[0], "title": title[0].upper() + title[1:], "bio": None,
-                          "evidence": [page.text_evidence(said[1])]})
-    founded = I_FOUNDED.search(line)
-    if founded and not QUOTATION_MARK.search(line[:founded.start()]):
-        name = founded.group("name")
-        found.append({"name": name, "title": role_in(line, name), "bio": None, "evidence": [page.text_evidence(line)]})
-    we = WE_ARE_NAMES.search(line)
-    if we and not QUOTATION_MARK.search(line):
-        here = WE_THE_FOUNDERS.search(line, we.end())
-        there = None if here else WE_THE_FOUNDERS.search(following)
-        called = here or there
-        if called:
-            title = called.group("title")
-            quote = line if here else f"{line} {following}"
-            found.extend({"name": name, "title": title[0].upper() + title[1:], "bio": None,
-                          "evidence": [page.text_evidence(quote)]} for name in (we.group("first"), we.group("second")))
+    found.extend(by_first_name(page, index))
+    found.extend(introduced(page, index))
     for match in MY_COFOUNDER.finditer(line):
         if QUOTATION_MARK.search(line[:match.start()]):
             continue
@@ -195,27 +112,6 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
         found.append({"name": match.group("name"), "title": title[0].upper() + title[1:], "bio": None,
                       "evidence": [page.text_evidence(line)]})
     return found
-
-
-_NEAR = 5  # lines between a full name and the first name's role, quoted as one passage
-
-
-def _full_name_said(page: SitePage, first: str, index: int) -> tuple[str, str] | None:
-    """The one full name the page gives a first name ("Marisol" is "Marisol Quintero"), with the passage of
-    lines from the one saying it to the line at ``index`` (at most five apart); none when the page names more
-    than one person of that first name, or names it only far away."""
-    said: dict[str, int] = {}
-    full = re.compile(rf"(?<![\w\u00c0-\u024f]){re.escape(first)}(?:\s+{NAME_WORD}){{1,2}}")
-    for at, line in enumerate(page.lines):
-        for match in full.finditer(line):  # "La Montse Rovira": the article is no part of the name
-            if NAME_ONLY.match(match.group(0)):
-                said.setdefault(match.group(0), at)
-    if len(said) != 1:
-        return None
-    name, at = next(iter(said.items()))
-    if abs(at - index) > _NEAR:
-        return None
-    return name, " ".join(page.lines[min(at, index):max(at, index) + 1])
 
 
 def names_said(names: str, page: SitePage, index: int) -> list[str]:
