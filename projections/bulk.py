@@ -12,10 +12,13 @@ cannot be sent this way (PostgreSQL arrays are not nested lists).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
+import orjson
 from psycopg import Cursor
+from psycopg.types.json import Jsonb
 
 Columns = Sequence[tuple[str, str]]
 
@@ -38,6 +41,23 @@ def unnested(columns: Columns) -> str:
 def params(rows: Sequence[Sequence[Any]], width: int) -> list[list[Any]]:
     """The parameters of `unnested`: one list per column."""
     return _transposed(rows, width)
+
+
+def jsonb(value: Any) -> Jsonb:
+    """`value` as a `jsonb` parameter encoded by orjson (C) instead of the standard library's encoder (Python).
+
+    PostgreSQL parses the text into its own form, so the stored value is the
+    same whichever encoder wrote the text. `listing_view` sends three documents
+    per listing written, which made the standard encoder a tenth of its catch-up.
+    """
+    return Jsonb(value, dumps=_dumps)
+
+
+def _dumps(value: Any) -> bytes | str:
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # what orjson refuses (an integer beyond 64 bits) the standard encoder may still write
+        return json.dumps(value)
 
 
 def _transposed(rows: Sequence[Sequence[Any]], width: int) -> list[list[Any]]:

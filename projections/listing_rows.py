@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from psycopg import Cursor
-from psycopg.types.json import Jsonb
 
 from projections import bulk
 from projections import listing_docs as docs
@@ -212,7 +211,7 @@ def _values(row: Row, names: dict[str, str]) -> tuple[tuple[Any, ...], tuple[Any
     doc = docs.public_doc(state, c, names) if status in PUBLIC_STATUSES else {}
     country = str(p.get("country") or "").strip().upper()
     categories = state["categories"]
-    filters = (status, state["week"], state["listed_at"], state["launched_at"], Jsonb(list(categories)),
+    filters = (status, state["week"], state["listed_at"], state["launched_at"], bulk.jsonb(list(categories)),
                key_of(p.get("stage")), country if len(country) == 2 and country.isalpha() else None,
                key_of(p.get("pricing_model")), domain_of(website_of(p, state["socials"])))
     searchable = status in SEARCHABLE
@@ -220,9 +219,9 @@ def _values(row: Row, names: dict[str, str]) -> tuple[tuple[Any, ...], tuple[Any
     row.key = row.key or _digest(searchable, texts)
     text = row.new or row.key != row.written_key
     name, tk, description = texts
-    return ((row.listing_id, row.stream_id, state["slug"], status, Jsonb(state), Jsonb(doc), row.new, None, None, None),
+    return ((row.listing_id, row.stream_id, state["slug"], status, bulk.jsonb(state), bulk.jsonb(doc), row.new, None, None, None),
             (row.listing_id, row.new, True, text, state["slug"], *filters, state["plan"],
-             categories[0] if categories else None, Jsonb(docs.summary_card(state, names)), row.key, *counted),
+             categories[0] if categories else None, bulk.jsonb(docs.summary_card(state, names)), row.key, *counted),
             (row.listing_id, row.new, True, text, *filters, searchable, name, tk, description, fold(name),
              *counted))
 

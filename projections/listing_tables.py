@@ -13,6 +13,12 @@ from psycopg import Cursor
 from projections.base import Tables
 from projections.review_tally import ReviewTally
 
+PROFILE_ROW = 4080
+"""Bytes a profile row may take before PostgreSQL compresses or moves its state and document out of line (the
+default is 2032). A listing's state and public document are about 1.3 kB each: at the default almost every row was
+compressed (which seldom shrinks them enough) and moved to the TOAST table, which doubled the cost of writing one;
+kept inline, two rows fill a page (docs/performance.md, "`listing_view` catch-up and the first read of a log")."""
+
 # The live-listing sort orders; each has a partial index on the search table so a page is an index scan.
 SORT_INDEXES = {
     "votes": "votes DESC, launched_at, listing_id",
@@ -32,7 +38,7 @@ def create(cur: Cursor[Any], t: Tables) -> None:
     cur.execute(
         f"""CREATE TABLE {t['profiles']} (
             listing_id int PRIMARY KEY, stream_id uuid NOT NULL UNIQUE, slug text NOT NULL UNIQUE,
-            status text NOT NULL, state jsonb NOT NULL, doc jsonb NOT NULL)"""
+            status text NOT NULL, state jsonb NOT NULL, doc jsonb NOT NULL) WITH (toast_tuple_target = {PROFILE_ROW})"""
     )
     cur.execute(
         f"""CREATE TABLE {t['listings']} (
@@ -110,3 +116,8 @@ def upgrade(cur: Cursor[Any], t: Tables) -> None:
     cur.execute(f"CREATE INDEX IF NOT EXISTS {words}_prefix ON {words} (word text_pattern_ops)")  # completions
     profiles = t["profiles"]  # list_my_listings: the listings an account owns, any status
     cur.execute(f"CREATE INDEX IF NOT EXISTS {profiles}_owners ON {profiles} USING gin ((state->'owner_ids'))")
+    target = f"toast_tuple_target={PROFILE_ROW}"
+    (kept,) = cur.execute("SELECT %s = ANY(coalesce(reloptions, '{}')) FROM pg_class WHERE oid = %s::regclass",
+                          (target, profiles)).fetchone() or (True,)
+    if not kept:  # rows written from now on stay inline; those written before move when next updated
+        cur.execute(f"ALTER TABLE {profiles} SET ({target})")

@@ -27,7 +27,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from events.errors import NotFound
-from projections import batches, repairs
+from projections import batches, deferred_indexes, repairs
 from projections.base import Projection, Tables
 from projections.batches import UndecodableEvent
 from projections.failures import FAILURE_COLUMNS, META, SKIPS, Failure, RetryPolicy, Skip, failure_of, upgrade_meta
@@ -50,6 +50,10 @@ BATCH = 1000
 """Events per transaction for the live runner: small enough that every projection it holds gets its turn soon.
 Catching up over a long log uses each projection's `catch_up_batch`."""
 
+LONG_CATCH_UP = 10_000
+"""Log positions ahead from which a catch-up is long: the log is analysed first if it never was, and a generation
+at position 0 fills its tables without their GIN indexes and builds them at the end (docs/performance.md)."""
+
 
 class ProjectionRuntime:
     """Runs projections in this process, or only watches those run elsewhere."""
@@ -67,6 +71,7 @@ class ProjectionRuntime:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.followed: set[str] = set()  # positions kept by other feeders (the search index), learnt by notification
+        self.long_catch_up = LONG_CATCH_UP
 
     @property
     def positions(self) -> dict[str, int]:
@@ -99,6 +104,7 @@ class ProjectionRuntime:
                     row = (1, 0, None)
                 self.generations[name], self.positions[name] = int(row[0]), int(row[1])
                 self._set_stuck(name, failure_of(row[2:]))
+                deferred_indexes.build(conn, name, int(row[0]))  # left by a long catch-up that did not finish
                 with conn.cursor() as cur:
                     projection.upgrade(cur, Tables(name, int(row[0]), projection.tables))
         self._report()
@@ -150,14 +156,44 @@ class ProjectionRuntime:
     def catch_up(self, name: str, generation: int | None = None, progress: Callable[[int, int], None] | None = None) -> int:
         """Apply batches until the projection reaches the head seen at the start, or stops at an event; return its position."""
         target = self.events.head()
+        start = self._position_of(name, generation)
+        deferred = False
+        if target - start >= self.long_catch_up:
+            self.events.analyse_if_never_analysed()
+            if start == 0:
+                deferred = self._defer_indexes(name, generation)
         position = -1
-        while True:
-            moved = self.step(name, generation, batch=self.projections[name].catch_up_batch, upto=target)
-            if moved < 0:
-                return max(position, self._position_of(name, generation))
-            position = moved
-            if progress:
-                progress(position, target)
+        try:
+            while True:
+                moved = self.step(name, generation, batch=self.projections[name].catch_up_batch, upto=target)
+                if moved < 0:
+                    return max(position, self._position_of(name, generation))
+                position = moved
+                if progress:
+                    progress(position, target)
+        finally:
+            if deferred:
+                self._build_indexes(name, generation)
+
+    def _defer_indexes(self, name: str, generation: int | None) -> bool:
+        """Drop the GIN indexes of a generation about to catch up from position 0; True when there were any.
+
+        Kept up row by row, they are most of what PostgreSQL does for a
+        listing (`listing_view`: six of them on text vectors, trigrams and
+        arrays); built once over the filled tables they cost a fraction of
+        that. Reads in between still answer, by scans. A catch-up that stops
+        early (an event it cannot apply) builds them all the same; a process
+        that dies in between leaves their definitions, and the next start
+        builds them (`setup`).
+        """
+        gen = generation if generation is not None else self.generations[name]
+        with self.pool.connection() as conn, conn.transaction():
+            return deferred_indexes.defer(conn, name, Tables(name, gen, self.projections[name].tables)) > 0
+
+    def _build_indexes(self, name: str, generation: int | None) -> None:
+        gen = generation if generation is not None else self.generations[name]
+        with self.pool.connection() as conn, conn.transaction():
+            deferred_indexes.build(conn, name, gen)
 
     def run_all_once(self, names: Iterable[str] | None = None) -> bool:
         """One batch for each projection (or each of `names`); True if any moved."""

@@ -2,8 +2,9 @@
 
 Every table of a generation is compared row by row (each row as text, so
 text vectors, JSON documents and the trending log-sum are compared exactly)
-between a catch-up in one batch, a rebuild one event per batch, and a batch
-that failed and was applied event by event with a `flush` after each event.
+between a catch-up in one batch, a rebuild one event per batch, a batch
+that failed and was applied event by event with a `flush` after each event,
+and a batch whose rows are written every few events (`FLUSH_EVERY`).
 """
 
 from __future__ import annotations
@@ -129,6 +130,17 @@ def test_a_batch_applied_event_by_event_writes_what_one_batch_writes(
     monkeypatch.setattr(ListingView, "catch_up_batch", batch)
     container.runtime.rebuild("listing_view")  # each batch applied event by event: flush after every event
     assert _tables(container) == in_one_batch
+
+
+@pytest.mark.parametrize("every", [1, 4])  # the batch's rows written every few events, some listings twice
+def test_rows_written_every_few_events_end_as_rows_written_once_per_batch(
+        container: Any, monkeypatch: pytest.MonkeyPatch, every: int) -> None:
+    _busy_history(container)
+    container.runtime.catch_up("listing_view")  # fewer events than FLUSH_EVERY: written once, at the end
+    written_once = _tables(container)
+    monkeypatch.setattr("projections.listing_view.FLUSH_EVERY", every)
+    container.runtime.rebuild("listing_view")
+    assert _tables(container) == written_once
 
 
 # How PostgreSQL folded a vote into the trending log-sum when each vote was its own statement.

@@ -6,7 +6,12 @@ from typing import Any
 
 import pytest
 
+from projections import deferred_indexes
 from projections.deferred_indexes import DEFERRED
+from projections.listing_view import ListingView
+from queries import listings as listings_q
+from queries.search_postgres import PostgresSearch
+from tests.integration.test_listing_view import AT, make
 
 
 class Interrupted(Exception):
@@ -51,3 +56,60 @@ def test_a_rebuilt_generation_has_every_index_of_a_fresh_one(container: Any) -> 
     assert status.generation == gen + 1 and c.runtime.generations["listing_view"] == gen + 1
     assert _indexes(c, gen + 1) == before
     assert _deferred(c) == 0
+
+
+def test_a_long_catch_up_from_position_0_fills_without_gin_indexes_and_ends_with_all_of_them(
+        container: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = container
+    for n in range(3):
+        make(c, f"Deferred Index {n}", description="Counts visits without cookies")
+    gen = c.runtime.generations["listing_view"]
+    fresh = _indexes(c, gen)  # as the generation was created, before any event
+    gin = [am for am, _ in fresh].count("gin")
+    assert gin >= 4
+    seen: list[int] = []
+
+    def in_the_middle(position: int, _target: int) -> None:
+        seen.append(position)
+        assert all(am != "gin" for am, _ in _indexes(c, gen))  # filled without them
+        assert _deferred(c) == gin
+
+    c.runtime.long_catch_up = 1  # this short log counts as long
+    monkeypatch.setattr(ListingView, "catch_up_batch", 2)
+    c.runtime.catch_up("listing_view", progress=in_the_middle)
+    assert len(seen) > 1
+    assert _indexes(c, gen) == fresh and _deferred(c) == 0
+    reads = c.services.reads
+    found = listings_q.search_listings(reads, PostgresSearch(reads), listings_q.SearchListings(q="cookies"), AT.date())
+    assert sorted(i["slug"] for i in found["items"]) == [f"deferred-index-{n}" for n in range(3)]
+
+    make(c, "Deferred Index Later")  # a catch-up that does not start at position 0 keeps its indexes
+    c.runtime.catch_up("listing_view")
+    assert _indexes(c, gen) == fresh and _deferred(c) == 0
+
+
+def test_indexes_a_long_catch_up_left_deferred_are_built_on_the_next_start(container: Any) -> None:
+    c = container
+    gen = c.runtime.generations["listing_view"]
+    fresh = _indexes(c, gen)
+    with c.pool.connection() as conn, conn.transaction():  # what a process that died in a long catch-up leaves
+        assert deferred_indexes.defer(conn, "listing_view", c.runtime.tables("listing_view")) > 0
+    assert all(am != "gin" for am, _ in _indexes(c, gen))
+    c.runtime.setup()  # the next start
+    assert _indexes(c, gen) == fresh and _deferred(c) == 0
+
+
+def test_a_log_never_analysed_is_analysed_once(container: Any) -> None:
+    events = container.runtime.events
+
+    def reltuples() -> float:
+        with container.pool.connection() as conn:
+            row = conn.execute("SELECT reltuples FROM pg_class WHERE relname = 'launchdir_events'").fetchone()
+        return float(row[0])
+
+    if reltuples() >= 0:  # autovacuum got there first: make it look never analysed again, as a fresh copy is
+        with container.pool.connection() as conn:
+            conn.execute("UPDATE pg_class SET reltuples = -1 WHERE relname = 'launchdir_events'")
+    assert events.analyse_if_never_analysed() is True
+    assert reltuples() >= 0
+    assert events.analyse_if_never_analysed() is False
