@@ -567,7 +567,7 @@ def test_founders_by_occupation_then_roles_in_a_press_release_and_in_brackets_af
         "<p>Gegründet haben wir Knotenblech 2019 in Duisburg: Sandra Kowalczyk (Geschäftsführerin, vorher Disponentin "
         "in einem Gerüstbaubetrieb) und Tobias Reuter (Geschäftsführer, Softwareentwickler).</p>",
         title="Knotenblech", lang="de")})
-    assert founders(german) == {"Sandra Kowalczyk": "Geschäftsführerin", "Tobias Reuter": "Geschäftsführer"}
+    assert founders(german) == {"Sandra Kowalczyk": "Geschäftsführerin", "Tobias Reuter": "Geschäftsführer, Softwareentwickler"}
 
 
 def test_prices_with_a_spaced_slash_are_a_subscription() -> None:
@@ -787,3 +787,74 @@ def test_founders_with_long_descriptions_a_co_founder_named_after_with_and_presi
         "<p>L'entreprise a été fondée par Erwan Le Goff, couvreur, et Soizic Tanguy, ingénieure logiciel. Erwan Le Goff "
         "est président, Soizic Tanguy directrice générale.</p>", title="Gouttière", lang="fr")})
     assert founders(presidents) == {"Erwan Le Goff": "Président", "Soizic Tanguy": "Directrice générale"}
+
+
+# --- round 13, a second practice half ------------------------------------------------------------------
+
+
+def test_greek_founders_questions_prices_and_address() -> None:
+    result = draft({"/": page("<h1>Kandili</h1><p>Το Kandili είναι σύστημα online κρατήσεων για φυσικοθεραπευτήρια.</p>"
+                              "<h2>Συχνές ερωτήσεις</h2><h3>Χρειάζεται εγκατάσταση;</h3><p>Όχι, λειτουργεί στον browser "
+                              "και στο κινητό.</p><h3>Είναι συμβατό με τον GDPR;</h3><p>Ναι, τα δεδομένα μένουν στην "
+                              "Ευρωπαϊκή Ένωση.</p><h3>Κάνετε μεταφορά δεδομένων;</h3><p>Ναι, κάνουμε τη μεταφορά "
+                              "δωρεάν για εσάς.</p>", title="Kandili", lang="el"),
+                    "/times": page("<h1>Τιμές</h1><p>19 € τον μήνα για κάθε φυσικοθεραπευτή. Δοκιμάστε το δωρεάν για "
+                                   "30 ημέρες.</p>", title="Τιμές — Kandili", lang="el"),
+                    "/sxetika": page("<p>Το Kandili ιδρύθηκε το 2020 στη Θεσσαλονίκη.</p><p>Δήμητρα Παπαδοπούλου — "
+                                     "Συνιδρύτρια και CEO</p><p>Νίκος Αλεξίου — Συνιδρυτής και CTO</p><p>Kandili Ι.Κ.Ε., "
+                                     "Τσιμισκή 45, 546 23 Θεσσαλονίκη, Ελλάδα</p>", title="Σχετικά — Kandili", lang="el")})
+    assert founders(result) == {"Δήμητρα Παπαδοπούλου": "Συνιδρύτρια και CEO", "Νίκος Αλεξίου": "Συνιδρυτής και CTO"}
+    assert len(result.to_dict()["faqs"]) == 3
+    assert result.value("pricing_model") in ("free trial", "subscription")
+    assert result.value("founded_year") == "2020"
+    assert (result.value("city"), result.value("country")) == ("Θεσσαλονίκη", "GR")
+    assert result.value("categories") == ["productivity"]
+
+
+def test_croatian_prices_years_and_founders_side_by_side() -> None:
+    result = draft({"/": page("<h1>Maslina</h1><p>Maslina je aplikacija za privatne iznajmljivače.</p><h2>Cijene</h2>"
+                              "<p>Maslina je besplatna za jednu smještajnu jedinicu. Svaka dodatna jedinica stoji 5 € "
+                              "mjesečno.</p><h2>O nama</h2><p>Maslinu su 2023. u Splitu osnovali Ivana Marić i programer "
+                              "Ante Jurić.</p><p>Ivana Marić, suosnivačica · Ante Jurić, suosnivač</p>", title="Maslina",
+                              lang="hr")})
+    assert result.value("pricing_model") == "freemium"
+    assert result.value("founded_year") == "2023"
+    assert founders(result) == {"Ivana Marić": "suosnivačica", "Ante Jurić": "suosnivač"}
+
+
+def test_founders_named_after_their_title_and_introducing_themselves_in_a_footer() -> None:
+    after = draft({"/": page("<h1>Larder</h1>", title="Larder"), "/about": page(
+        "<p>Co-founders Ruth Adeyemi and Callum Burke, who started Larder in Leeds in 2022, in their kitchen.</p>",
+        title="Larder")})
+    assert founders(after) == {"Ruth Adeyemi": "Co-founders", "Callum Burke": "Co-founders"}
+    footer = draft({"/": page("<h1>Pumice</h1><footer><p>Hi, I’m Lena Kovač, founder of Pumice and the person who draws "
+                              "every icon, from my studio in Toronto.</p></footer>", title="Pumice")})
+    assert founders(footer) == {"Lena Kovač": "Founder of Pumice"}
+
+
+def test_more_years_names_and_lists_of_the_second_practice_half() -> None:
+    story = draft({"/": page("<h1>Brasero</h1>", title="Brasero", lang="es"), "/por-que-fundamos-brasero/": page(
+        "<p>Andrés Villaseñor, mi cofundador, había construido sistemas de cobro para tiendas en línea. En 2022 "
+        "fundamos Brasero en Guadalajara.</p>", title="Brasero", lang="es")})
+    assert story.value("founded_year") == "2022"
+    assert founders(story) == {"Andrés Villaseñor": "mi cofundador"}  # the prose after the role is no title
+    timeline = draft({"/": page("<h1>Pressoir</h1>", title="Pressoir", lang="fr"), "/histoire": page(
+        "<p>2021 — Camille Rousseau (cofondatrice) et Hugo Marchand (cofondateur) créent Pressoir à Angers.</p>",
+        title="Pressoir", lang="fr")})
+    assert timeline.value("founded_year") == "2021"
+    org = '<script type="application/ld+json">{"@type": "Organization", "name": "Ardoise Sàrl"}</script>'
+    swiss = draft({"/": page("<h1>Ardoise</h1><p>Ardoise est une API REST qui génère des QR-factures suisses.</p>",
+                             title="Accueil - Ardoise", head=org, lang="fr")})
+    assert swiss.value("name") == "Ardoise"
+    listed = draft({"/": page("<h1>Brasero</h1><h2>Todo lo que tu redacción necesita</h2><ul><li>Muro de pago por "
+                              "artículo</li><li>Envíos programados por sección</li><li>Estadísticas de apertura</li></ul>",
+                              title="Brasero", lang="es")})
+    assert listed.value("features") == ["Muro de pago por artículo", "Envíos programados por sección",
+                                        "Estadísticas de apertura"]
+
+
+def test_a_category_the_definition_says_outranks_one_only_features_suggest() -> None:
+    result = draft({"/": page("<h1>Hedgerow</h1><p>Hedgerow is an online store for small farms: sell weekly veg boxes "
+                              "and one-off orders.</p><h2>Features</h2><ul><li>Online shop for veg boxes</li><li>Pickup "
+                              "slot scheduling</li><li>SMS order reminders</li></ul>", title="Hedgerow")})
+    assert result.value("categories") == ["ecommerce"]

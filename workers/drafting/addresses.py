@@ -30,7 +30,8 @@ from .reading import Candidate, SitePage
 from .text import normalise
 
 # a town's words start with a capital, Latin Extended-A's among them ("İstanbul", "Łódź")
-_TOWN = r"[A-Z\u00c0-\u00de\u0100-\u017f][\w\u00c0-\u024f'\u2019.-]*(?:\s+(?:am|an der|im|upon|sur|de|del|la)?\s*[A-Z\u00c0-\u00de\u0100-\u017f][\w\u00c0-\u024f'\u2019.-]*){0,2}"
+_TOWN = (r"[A-Z\u00c0-\u00de\u0100-\u017f\u0386-\u03ab][\w\u00c0-\u024f'\u2019.-]*(?:\s+(?:am|an der|im|upon|sur|de|del|la)?\s*"
+         r"[A-Z\u00c0-\u00de\u0100-\u017f\u0386-\u03ab][\w\u00c0-\u024f'\u2019.-]*){0,2}")  # Greek towns too ("Θεσσαλονίκη")
 _REGION = rf"(?:,\s*{_TOWN}(?=\s*,))?"  # a state or province between the town and the country
 POSTAL_TOWN = re.compile(
     rf"(?:^|,\s*|\s)(?:\d{{4}}\s?[A-Z]{{2}}(?=\s)|\d{{4,5}}|\d{{2}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{3}}\s\d{{2}})\s+(?P<city>{_TOWN}){_REGION}"
@@ -53,8 +54,8 @@ _STATE_AFTER_DASH = re.compile(r"(?:\s+[\u2013\u2014-]\s+|/)(?=[A-Z]{2}\b)")
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00de\d])")  # "© 2025. 83 Salamanca Place, …" too
 # "Keizersgracht 241, 1016 EA Amsterdam", "Papirfabrikken 24 · 8600 Silkeborg"
 # "Büyükdere Cad. No: 185, Levent, 34394 Şişli/İstanbul": a district between the number and the postcode
-_FULL_ADDRESS = re.compile(r"\d+\w?\s*[,\u00b7|]\s*(?:[^,\u00b7|\d]{1,30},\s*)?(?:\d{4,5}|\d{4}\s?[A-Z]{2})\s+"
-                           r"[A-Z\u00c0-\u00de\u0100-\u017f]")
+_FULL_ADDRESS = re.compile(r"\d+\w?\s*[,\u00b7|]\s*(?:[^,\u00b7|\d]{1,30},\s*)?(?:\d{4,5}|\d{4}\s?[A-Z]{2}|\d{3}\s\d{2})\s+"
+                           r"[A-Z\u00c0-\u00de\u0100-\u017f\u0386-\u03ab]")  # "546 23 Θεσσαλονίκη" too
 
 
 def _full_address(line: str) -> bool:

@@ -188,11 +188,12 @@ GENERAL_CATEGORY = "productivity"
 _WORK_SOFTWARE = re.compile(
     r"\b(?:\w*software|apps?|application|aplicaci[o\u00f3]n|aplicaci\u00f3|applicazione|aplikac\w*|appen|sovellu\w*"
     r"|\w*system|sistema|syst[e\u00e8]me|programa|programm|logiciel|gestor|gestion|gesti\u00f3n|\w*verwaltung"
-    r"|\w*j\u00e4rjestelm\u00e4|plattform|platform|plateforme|plataforma)\b"
+    r"|\w*j\u00e4rjestelm\u00e4|plattform|platform|plateforme|plataforma|sustav|softver|platforma"
+    r"|\u03c3\u03cd\u03c3\u03c4\u03b7\u03bc\u03b1|\u03b5\u03c6\u03b1\u03c1\u03bc\u03bf\u03b3\u03ae|\u03bb\u03bf\u03b3\u03b9\u03c3\u03bc\u03b9\u03ba\u03cc|\u03c0\u03bb\u03b1\u03c4\u03c6\u03cc\u03c1\u03bc\u03b1)\b"
 )
 # "X is …", "X ist …", "X es …", "X est …", "X är …", "X on …", "X je …": the sentence says what the product is
 _DEFINES = re.compile(
-    r"^[^\s,:;]+(?:\s+[^\s,:;]+)?\s+(?:is|ist|es|est|\u00e8|er|\u00e4r|on|je|jest|este|\u00e9|to|zijn)\s"
+    r"^[^\s,:;]+(?:\s+[^\s,:;]+)?\s+(?:is|ist|es|est|\u00e8|er|\u00e4r|on|je|jest|este|\u00e9|to|zijn|\u03b5\u03af\u03bd\u03b1\u03b9)\s"
 )
 
 

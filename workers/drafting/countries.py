@@ -55,7 +55,8 @@ COUNTRY_NAMES: dict[str, str] = {
     "uruguay": "UY", "paraguay": "PY", "bolivia": "BO", "ecuador": "EC", "venezuela": "VE", "costa rica": "CR",
     "panama": "PA", "panamá": "PA", "guatemala": "GT", "el salvador": "SV", "perú": "PE", "albania": "AL",
     "slovensko": "SK", "slovenská republika": "SK", "česko": "CZ", "česká republika": "CZ", "eesti": "EE",
-    "magyarország": "HU", "românia": "RO", "lietuva": "LT", "slovenija": "SI",
+    "magyarország": "HU", "românia": "RO", "lietuva": "LT", "slovenija": "SI", "hrvatska": "HR",
+    "\u03b5\u03bb\u03bb\u03ac\u03b4\u03b1": "GR", "\u03b5\u03bb\u03bb\u03ac\u03c2": "GR",
 }
 """Lower-case country name or alias -> ISO 3166-1 alpha-2 code."""
 
@@ -183,6 +184,7 @@ REGISTERS = (
     (re.compile(r"\bAmtsgericht\b[^\u00b7|]{0,40}\bHR[AB]\b"), "DE"), (re.compile(r"\bFN\s?\d{5,6}\s?[a-z]\b"), "AT"),
     (re.compile(r"\bCHE-\d{3}\.\d{3}\.\d{3}\b"), "CH"), (re.compile(r"\bKvK\b"), "NL"),
     (re.compile(r"\b(?:SIRET|SIREN|RCS [A-Z])"), "FR"), (re.compile(r"\bCVR\b"), "DK"),
+    (re.compile(r"\bOIB\s?\d{11}\b"), "HR"), (re.compile(r"\u0391\u03a6\u039c\s?\d{9}\b"), "GR"),
     (re.compile(r"\bP\.\s?IVA\b|\bPartita IVA\b"), "IT"),
 )
 # an EU VAT number whose check digits hold ("USt-IdNr.: DE331904562"): its prefix is the country
@@ -193,6 +195,7 @@ COMPANY_FORMS = (
     (re.compile(r"\b(?:Oy|Oyj)\b"), "FI"), (re.compile(r"\bApS\b"), "DK"), (re.compile(r"\bsp\. z o\.o\."), "PL"),
     (re.compile(r"\b(?:Kft|Zrt)\.?(?!\w)"), "HU"), (re.compile(r"\bPty\.? Ltd\b"), "AU"), (re.compile(r"\bO\u00dc\b"), "EE"),
     (re.compile(r"\bUAB\b"), "LT"), (re.compile(r"\bSCCL\b"), "ES"),  # a Catalan cooperative
+    (re.compile(r"\u0399\.\u039a\.\u0395\."), "GR"),  # Greek "Ι.Κ.Ε."
 )
 PORTUGUESE_POSTCODE = re.compile(r"(?<![\d-])[1-9]\d{3}-\d{3}\s+[A-Z\u00c0-\u00de]")
 # Brazil's CEP, five digits, a hyphen and three ("Recife – PE, 50030-170", "CEP 01310-100")

@@ -143,17 +143,23 @@ YEAR_SENTENCE = re.compile(
     # Catalan "va començar el 2021", "va néixer el 2020", "fundada el 2019"
     r"|va comen\u00e7ar|van comen\u00e7ar|va n\u00e9ixer|fundat"
     # "Empezamos en 2021 porque …", "nous avons commencé en 2020", "abbiamo iniziato nel 2019", "começamos em 2022"
-    r"|empezamos|comenzamos|arrancamos|nous avons commenc\u00e9|abbiamo iniziato|come\u00e7amos)"
+    r"|empezamos|comenzamos|arrancamos|nous avons commenc\u00e9|abbiamo iniziato|come\u00e7amos"
+    # Croatian "osnovana 2021.", Greek "ιδρύθηκε το 2020"
+    r"|osnovan[ao]?|\u03b9\u03b4\u03c1\u03cd\u03b8\u03b7\u03ba\u03b5|\u03af\u03b4\u03c1\u03c5\u03c3\u03b1\u03bd)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
-    r"|\b(1[89]\d{2}|20\d{2})\b(?:(?!\b(?:1[89]|20)\d{2}\b)[^.!?]){0,120}?\b(?:gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
+    # (a year may carry an ordinal dot: "Maslinu su 2023. u Splitu osnovali")
+    r"|\b(1[89]\d{2}|20\d{2})\b(?:\.(?=\s+[a-z\u00e0-\u017e]))?(?:(?!\b(?:1[89]|20)\d{2}\b)[^.!?]){0,120}?\b(?:osnovali|osnovala|osnovao|gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
     r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|kurdu|kuruldu|kurduk|\u012fk\u016br\u0117|ustanovil[aei]?)\b"
     # a timeline's year before the founders' present tense: "2020 Carola … und Jannik … gründen Hufschlag",
     # "2021 — Anaïs …, et son cousin Mathieu …, fondent Pétrin"; "In 2023 we left our jobs … and founded Lamplighter"
     r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|gr\u00fcndet|fondent|fundan|fundam|found|founds|fonde|funda|fondano|fonda"
     r"|perustavat|zakl\u00e1daj\u00ed"
-    r"|starts?(?=\s+(?-i:[A-Z])))\b"
-    r"|\b[Ii]n (1[89]\d{2}|20\d{2}),?\s+(?:we|I)\b[^.!?]{0,160}?\b(?:founded|started|co-founders?)\b",
+    r"|(?:starts?|cr\u00e9ent|crean|creano|criam)(?=\s+(?-i:[A-Z])))\b"
+    r"|\b[Ii]n (1[89]\d{2}|20\d{2}),?\s+(?:we|I)\b[^.!?]{0,160}?\b(?:founded|started|co-founders?)\b"
+    # "En 2022 fundamos Brasero en Guadalajara", "Nel 2020 abbiamo fondato …", "Im Jahr 2019 gründeten wir …"
+    r"|\b(?:en|nel|em|im jahr|en el a\u00f1o)\s+(1[89]\d{2}|20\d{2}),?\s+(?:[^.!?]{0,40}?\s)?(?:fundamos|fund\u00e9|fundaron"
+    r"|fund\u00f3|fondammo|abbiamo fondato|hanno fondato|gr\u00fcndeten|nous avons fond\u00e9|ont fond\u00e9|fundei|fundaram)\b",
     re.IGNORECASE,
 )
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
@@ -164,7 +170,7 @@ _DOCS_SUFFIX = re.compile(r"\s+(?:v?\d+(?:\.\d+)*\s+)?(?:documentation|docs|doku
 _ARTICLE_START = re.compile(r"^(?:a|an|the|un|une|ein|eine|el|la|il|lo|uma|um|een|en|ett)\s", re.IGNORECASE)
 _BOOK = re.compile(r"^The (.+) Book$")  # a documentation book's title names its project
 _LEGAL_FORM = re.compile(
-    r"\b(?:ltd|limited|llc|inc|corp|gmbh|ag|ug|kg|s\.?l\.?u?|s\.?a\.?s?|sarl|b\.?v|oy|ab|plc|pty|s\.?r\.?l|s\.?p\.?a|o\u00fc"
+    r"\b(?:ltd|limited|llc|inc|corp|gmbh|ag|ug|kg|s\.?l\.?u?|s\.?a\.?s?|sarl|s\u00e0rl|b\.?v|oy|ab|plc|pty|s\.?r\.?l|s\.?p\.?a|o\u00fc"
     r"|s\.\s?r\.\s?o|kft|zrt|aps|a/s)\b\.?\s*$",
     re.IGNORECASE,
 )

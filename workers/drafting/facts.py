@@ -32,7 +32,8 @@ MAX_ANSWER_CHARS = 1_500
 FAQ_HEADING = re.compile(
     r"\bfaqs?\b|frequently asked|\bquestions\b|h\u00e4ufige fragen|\bfragen\b|preguntas|questions fr\u00e9quentes"
     r"|veelgestelde vragen|\bvragen\b|domande frequenti|\bdomande\b|perguntas frequentes|\bperguntas\b"
-    r"|vanliga fr\u00e5gor|\bfr\u00e5gor\b|\bsp\u00f8rgsm\u00e5l\b|\bsp\u00f8rsm\u00e5l\b|\bpytania\b",
+    r"|vanliga fr\u00e5gor|\bfr\u00e5gor\b|\bsp\u00f8rgsm\u00e5l\b|\bsp\u00f8rsm\u00e5l\b|\bpytania\b|\bpitanja\b"
+    r"|\u03b5\u03c1\u03c9\u03c4\u03ae\u03c3\u03b5\u03b9[\u03c2\u03c3]",
     re.IGNORECASE,
 )
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "\u00ab", "\u2014", "\u2013 ", "- ")  # a testimonial or its attribution
@@ -107,6 +108,12 @@ def find_faqs(pages: list[SitePage]) -> list[Candidate]:
 
 
 MIN_QUESTION_RUN = 3
+_GREEK = re.compile(r"[\u0370-\u03ff]")
+
+
+def is_question(line: str) -> bool:
+    """A line asking: "?", or Greek's question mark (";", also as U+037E) after Greek words."""
+    return line.endswith(("?", "\u037e")) or (line.endswith(";") and _GREEK.search(line) is not None)
 
 
 def _question_run(page: SitePage) -> bool:
@@ -115,8 +122,8 @@ def _question_run(page: SitePage) -> bool:
     lines = page.lines
     answered = sum(
         1 for line, following in zip(lines, lines[1:])
-        if line.endswith("?") and len(line) <= 150 and not is_nav(line)
-        and not following.endswith("?") and is_sentence(following, min_words=2)
+        if is_question(line) and len(line) <= 150 and not is_nav(line)
+        and not is_question(following) and is_sentence(following, min_words=2)
     )
     return answered >= MIN_QUESTION_RUN
 
@@ -151,12 +158,12 @@ def _text_faqs(page: SitePage) -> list[Candidate]:
     lines = page.lines
     apart = _after_boilerplate(page)
     for index, line in enumerate(lines):
-        if not line.endswith("?") or len(line) > 300 or is_nav(line):
+        if not is_question(line) or len(line) > 300 or is_nav(line):
             continue
         answer: list[str] = []
         for position in range(index + 1, len(lines)):
             following = lines[position]
-            if following.endswith("?") or is_nav(following) or (is_heading(following) and answer) \
+            if is_question(following) or is_nav(following) or (is_heading(following) and answer) \
                     or following.startswith(_QUOTE_OPENERS) or apart[position]:
                 break
             if sum(len(a) for a in answer) + len(following) > MAX_ANSWER_CHARS:

@@ -57,6 +57,14 @@ NAMES_FOUND = re.compile(
 )
 
 
+# "Co-founders Ruth Adeyemi and Callum Burke, who started Larder in Leeds": the title before the names
+FOUNDERS_NAMED_AFTER = re.compile(
+    rf"(?:^|\b(?i:our|the|unsere|die|nos|les|nuestros|los|i nostri|os nossos)\s+)"
+    rf"(?P<title>(?i:co-?founders|founders|mitgr(?:\u00fc|ue)nder|gr(?:\u00fc|ue)nder|co-?fondateurs|fondateurs"
+    rf"|co-?fundadores|fundadores|co-?fondatori|fondatori|oprichters))\s+(?P<names>{NAME}(?:\s+(?:and|und|et|y|e|en)\s+{NAME})+)"
+)
+
+
 def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
     """Founders a sentence names in passing: an apposition ("said Anna Berg, co-founder and CEO of Acme") naming
     no other company, a timeline's "Anna Berg and Li Wei found Acme", or a founder speaking of "my co-founder
@@ -103,6 +111,11 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
         found.extend({"name": name, "title": title if FOUNDER_WORD.search(title) else None, "bio": None,
                       "evidence": [page.text_evidence(f"{line} {following}")]}
                      for name in split_names(signed_alone.group("names")))
+    named_after = FOUNDERS_NAMED_AFTER.search(line)
+    if named_after and not QUOTATION_MARK.search(line):
+        title = named_after.group("title")
+        found.extend({"name": name, "title": title[0].upper() + title[1:], "bio": None,
+                      "evidence": [page.text_evidence(line)]} for name in split_names(named_after.group("names")))
     found.extend(by_first_name(page, index))
     found.extend(introduced(page, index))
     for match in MY_COFOUNDER.finditer(line):

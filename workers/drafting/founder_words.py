@@ -22,6 +22,8 @@ FOUNDER_TITLE = (
     r"|(?:spolu)?zakladate\u013e(?:ka|ky)?|(?:kaas)?asutaja(?:d)?"
     # Lithuanian "bendraįkūrėja", Slovenian "soustanoviteljica"
     r"|(?:bendra)?\u012fk\u016br\u0117j(?:a|as|ai)|(?:sou)?stanovitelj(?:ica)?"
+    # Croatian "suosnivačica", Greek "Συνιδρύτρια", "ιδρυτής"
+    r"|(?:su)?osniva\u010d(?:ica|i|ice)?|(?:συν)?ιδρυτ(?:\u03ae[\u03c2\u03c3]|\u03ad[\u03c2\u03c3])|(?:συν)?ιδρ\u03cd\u03c4ρια"
 )
 # A leader's role, which a founding sentence's next clause often gives each founder: "Priyanka leads the company
 # as CEO; Tomasz, our CTO, ...".
@@ -39,6 +41,7 @@ FOUNDING = (
     r"|kurdu|kuruldu|kurduk|\u012fk\u016br\u0117|\u012fkurta|ustanovil[aei]?"
     # the founders' own verb: "La fundaron los hermanos …", "Ana la fundó en 2020", "fondarono"
     r"|fundaron|fund\u00f3|fondarono|fundaram"
+    r"|osnovali|osnovala|osnovao|osnovan[ao]?|\u03b9\u03b4\u03c1\u03cd\u03b8\u03b7\u03ba\u03b5|\u03af\u03b4\u03c1\u03c5\u03c3\u03b1\u03bd"
 )
 # The founders saying it themselves, after introducing themselves: "We started Soapbox in 2021", "Wir gründeten …"
 FOUNDING_WE = (

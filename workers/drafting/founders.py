@@ -85,7 +85,8 @@ FIRST_PERSON_FOUNDER = re.compile(
     rf"\b(?:I'm|I\u2019m|I am|my name is|ich bin|je suis|soy|sono|ik ben|eu sou)\s+(?P<name>{NAME}),\s+"
     r"(?P<title>(?:the\s+|der\s+|die\s+|le\s+|la\s+|el\s+)?[^,.;:!?]{0,40}?\b(?:co-?founder|founder|(?:mit)?gr\u00fcnder(?:in)?"
     r"|co-?fundador(?:a)?|fundador(?:a)?|co-?fondat(?:eur|rice)|fondat(?:eur|rice)|(?:mede)?oprichter|co-?fondator[ei])\b"
-    r"(?:\s+(?:of|von|de|del|van|di|do|da)\s+[^,.;:!?]{1,40})?)",
+    # "founder of Pumice", "Gründerin von Lesesaal Software": the company's capitalised name, not what follows it
+    r"(?:\s+(?:of|von|de|del|van|di|do|da)\s+(?-i:[A-Z\u00c0-\u00de][\w&'\u00c0-\u024f-]*(?:\s+[A-Z\u00c0-\u00de][\w&'\u00c0-\u024f-]*){0,3}))?)",
     re.IGNORECASE,
 )
 
@@ -120,6 +121,11 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             if row and not _testimonial(page.lines, index, row[1], product_name):
                 founders.append({"name": row[0], "title": row[1], "bio": None, "evidence": [page.text_evidence(line)]})
                 continue
+            side_by_side = _founders_side_by_side(line)  # "Ivana Marić, suosnivačica · Ante Jurić, suosnivač"
+            if side_by_side and not _testimonial(page.lines, index, line, product_name):
+                founders.extend({"name": name, "title": title, "bio": None, "evidence": [page.text_evidence(line)]}
+                                for name, title in side_by_side)
+                continue
             match = FOUNDER_LINE.match(SIGNATURE_DASH.sub("", line, count=1))  # "— Anna Berg, co-founder"
             if match and FIRST_PERSON_FOUNDER.match(line):
                 match = None  # "Soy Valentina Restrepo, fundadora de Recado": the introduction is read below
@@ -132,7 +138,7 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
                 continue
             if match and FOUNDER_WORD.search(match.group("title")):
                 if not _testimonial(page.lines, index, match.group("title"), product_name):
-                    founder = _founder_line(page, index, match.group("name"), match.group("title").strip())
+                    founder = _founder_line(page, index, match.group("name"), _roles_only(match.group("title").strip()))
                     if match.group("bio") and not founder["bio"]:
                         founder["bio"] = match.group("bio")
                     founders.append(founder)
@@ -180,6 +186,11 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             made = MADE_BY_FOUNDERS.search(line) if line not in content else None
             if made and not _testimonial((line,), 0, line, product_name):
                 founders.extend(_made_by(page, line, made))
+            me = FIRST_PERSON_FOUNDER.search(line) if line not in content else None  # "Hi, I'm Lena Kovač, founder of …"
+            if me and not _testimonial((line,), 0, me.group("title"), product_name):
+                title = me.group("title").strip()
+                founders.append({"name": me.group("name"), "title": title[0].upper() + title[1:], "bio": None,
+                                 "evidence": [page.text_evidence(line)]})
     for page in pages:
         for item in structured_items(page.page.structured):
             for person in _as_list(item.get("founder")) + _as_list(item.get("founders")):
@@ -253,11 +264,13 @@ _ROLE = re.compile(rf"\b(?:{FOUNDER_TITLE}|{EXECUTIVE_ROLE})\b", re.IGNORECASE)
 
 
 def _roles_only(title: str) -> str:
-    """A bracket's roles without the description after them: "Geschäftsführerin, vorher Disponentin …" is
-    "Geschäftsführerin"; "Co-founder, CEO" stays whole."""
+    """A title's roles without the prose after them: "Geschäftsführerin, vorher Disponentin in einem
+    Gerüstbaubetrieb" is "Geschäftsführerin"; "Co-founder, CEO" and "perustaja, toimitusjohtaja" stay whole."""
     parts = [p.strip() for p in title.split(",")]
-    last = max((i for i, p in enumerate(parts) if _ROLE.search(p)), default=len(parts) - 1)
-    return ", ".join(parts[:last + 1])
+    end = max((i for i, p in enumerate(parts) if _ROLE.search(p)), default=len(parts) - 1) + 1
+    while end < len(parts) and len(parts[end].split()) <= 3:
+        end += 1  # a short part is one more role ("perustaja, toimitusjohtaja"); prose after the roles is not
+    return ", ".join(parts[:end])
 
 
 def _founded_then_named(line: str) -> list[re.Match[str]]:
@@ -269,6 +282,17 @@ def _founded_then_named(line: str) -> list[re.Match[str]]:
 # "… gegründet haben wir die Firma in Graz: Veronika Pichler ist Gärtnermeisterin …, Lukas Hofer ist
 # Softwareentwickler": a founding clause and a colon, then each founder introduced by a clause of their own
 _INTRODUCED = re.compile(rf"(?:^|[:,;]\s+|\s(?:und|and|et|y|e)\s+)(?P<name>{NAME})\s+(?:ist|is|est|es|\u00e8|er|\u00e4r)\b")
+
+
+_SIDE_BY_SIDE = re.compile(r"\s+[\u00b7|\u2022]\s+")
+
+
+def _founders_side_by_side(line: str) -> list[tuple[str, str]]:
+    """Two or more "Name, title" cards on one line, set apart by middle dots or bars, each a founder."""
+    cards = [FOUNDER_LINE.match(part) for part in _SIDE_BY_SIDE.split(line)]
+    if len(cards) < 2 or not all(c and FOUNDER_WORD.search(c.group("title")) and not c.group("bio") for c in cards):
+        return []
+    return [(c.group("name"), c.group("title").strip()) for c in cards if c]
 
 
 def _founded_then_introduced(page: SitePage, line: str) -> list[Candidate]:

@@ -12,8 +12,10 @@ import re
 from .founder_words import EXECUTIVE_ROLE, FOUNDER_TITLE
 
 # Upper-case initials include accented ones ("Élodie", "Ángela"); "MacLeod", "DiNapoli" too.
-UPPER = "A-Z\u00c0-\u00d6\u00d8-\u00de"
-NAME_WORD = rf"[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'\u2019-]+(?:[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f]+)?"
+# Greek initials and letters too ("Δήμητρα Παπαδοπούλου")
+UPPER = "A-Z\u00c0-\u00d6\u00d8-\u00de\u0386\u0388-\u038a\u038c\u038e-\u038f\u0391-\u03a1\u03a3-\u03ab"
+_LOWER = "a-z\u00df-\u00f6\u00f8-\u024f\u03ac-\u03ce"
+NAME_WORD = rf"[{UPPER}][{_LOWER}'\u2019-]+(?:[{UPPER}][{_LOWER}]+)?"
 # Particles between given name and surname, the Irish "Ó"/"Ní" among them ("Tomás Ó Súilleabháin").
 NAME = (rf"{NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos|\u00d3|N\u00ed|Mac)\s+)?"
         rf"{NAME_WORD}){{1,3}}")

@@ -42,6 +42,7 @@ def categorise(found: Mapping[str, Candidate | None], categories: Sequence[Mappi
             if name == "tagline":
                 headline.add(key)
     scored: list[tuple[int, int, int, str, list[dict[str, str]]]] = []
+    defined: list[str] = []  # categories with a term in the name, tagline, short description or keywords
     for position, category in enumerate(categories):
         slug = str(category.get("slug") or "")
         full_name = normalise(str(category.get("name") or ""))
@@ -65,8 +66,11 @@ def categorise(found: Mapping[str, Candidate | None], categories: Sequence[Mappi
         score = len(distinct_terms(hits)) + (1 if named else 0)
         if slug and score >= MIN_SCORE:
             scored.append((score, 1 if category.get("parent") else 0, -position, slug, support))
+            defined.append(slug) if any(normalise(q["quote"]) in defining for q in support) else None
     scored.sort(reverse=True)
-    chosen = scored[:MAX_CATEGORIES]
+    # a category the defining quotes say ("Hedgerow is an online store …") outranks one only the feature labels
+    # and the description suggest ("Pickup slot scheduling", "SMS order reminders"): those are dropped
+    chosen = [c for c in scored if c[3] in defined or not defined][:MAX_CATEGORIES]
     if not chosen:
         return _general(found, categories)
     evidence = [e for *_, support in chosen for e in support]

@@ -18,6 +18,8 @@ FEATURE_HEADING = re.compile(
     # "What Acme does", "Ce que fait Pupitre", "Was Acme kann", "Lo que hace Acme", "Cosa fa Acme", "O que o Acme faz"
     r"|^what (?:[\w-]+ )?does\b|^what it does\b|^ce que (?:fait|permet)\b|^was [\w-]+ (?:kann|macht|bietet)\b"
     r"|^(?:lo que|qu\u00e9) hace\b|^cosa fa\b|^o que (?:o |a )?[\w-]+ faz\b|^wat [\w-]+ doet\b"
+    # "Everything your newsroom needs", "Todo lo que tu redacción necesita", "Alles, was Ihr Team braucht"
+    r"|^everything (?:you|your [\w-]+) needs?\b|^todo lo que\b|^alles,? was\b|^tout ce qu"
 )
 USP_HEADING = re.compile(
     r"\bwhy\b|\bbenefits?\b|\badvantages?\b|\bdifferent\b|\bwarum\b|\bvorteile\b|\bpor qu\u00e9\b"
@@ -43,11 +45,27 @@ def list_after_heading(pages: list[SitePage], heading: re.Pattern[str], kinds: t
             key = normalise(line)
             if not (is_heading(line) and heading.search(key)) or len(words(line)) > 6 or OTHER_SECTION.search(key):
                 continue
-            items, evidence = _items_below(page, index)
+            items, evidence = _pairs_below(page, index) or _items_below(page, index)
             items, evidence = _cards_only(page, items, evidence)
             if items:
                 return candidate(items, evidence)
     return None
+
+
+def _pairs_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, str]]] | None:
+    """Cards right under the heading at ``index``: three or more label lines, each followed by its sentence
+    ("Beautiful invoices" / "Pick a template, add your logo, send."); icon lines between them are skipped."""
+    lines = [l for l in page.lines[index + 1:] if any(c.isalnum() for c in l)]
+    labels: list[str] = []
+    at = 0
+    while at + 1 < len(lines) and len(labels) < 20:
+        label, sentence = lines[at], lines[at + 1]
+        if not (is_heading(label) and len(words(label)) <= 8 and not label.endswith("?")
+                and sentence.endswith((".", "!")) and len(words(sentence)) >= 3 and not sentence.startswith(QUOTED)):
+            break
+        labels.append(label)
+        at += 2
+    return (labels, [page.text_evidence(l) for l in labels]) if len(labels) >= 3 else None
 
 
 def _described(page: SitePage, item: str) -> bool:

@@ -20,6 +20,8 @@ KEYWORD_WEIGHTS: dict[str, int] = {
     "about": 10, "company": 7, "story": 7, "mission": 5,
     # "our story" in the languages below: a blog's founding story ("/blogs/news/our-story") is an about page
     "histoire": 7, "historia": 7, "geschichte": 7, "storia": 7, "historie": 7, "verhaal": 7,
+    # a post telling how it was founded ("Por qué fundamos Brasero", "Why we started Acme")
+    "fundamos": 7, "founded": 7, "started": 5, "gegruendet": 7, "gegr\u00fcndet": 7, "fond\u00e9": 7, "fondato": 7,
     "pricing": 10, "price": 9, "prices": 9, "plans": 8, "plan": 7,
     "features": 9, "feature": 8, "tour": 6,
     "product": 8, "products": 8, "platform": 6, "solutions": 5, "solution": 5,
@@ -55,6 +57,8 @@ KEYWORD_WEIGHTS: dict[str, int] = {
     "hinnad": 10, "meist": 9,
     # Lithuanian, Slovenian
     "kainos": 10, "apie": 8, "vprasanja": 6,
+    # Croatian
+    "cijene": 10, "cjenik": 10, "nama": 6, "pitanja": 6,
 }
 MAX_CANDIDATES = 2_000
 
