@@ -858,3 +858,17 @@ def test_a_category_the_definition_says_outranks_one_only_features_suggest() -> 
                               "and one-off orders.</p><h2>Features</h2><ul><li>Online shop for veg boxes</li><li>Pickup "
                               "slot scheduling</li><li>SMS order reminders</li></ul>", title="Hedgerow")})
     assert result.value("categories") == ["ecommerce"]
+
+
+def test_features_as_a_two_column_table_of_labels_and_sentences_and_not_a_price_table() -> None:
+    rows = "".join(f"<tr><td><strong>{label}</strong></td><td>{text}</td></tr>" for label, text in (
+        ("Veebibroneering kalendriga", "Vabad ajad on su kodulehel ja Leili lehel."),
+        ("Ettemaks ja tagatisraha", "Klient maksab pangalingi või kaardiga."),
+        ("Küttegraafik", "Leil saadab kütjale meeldetuletuse kaks tundi enne.")))
+    result = draft({"/": page(f"<h1>Leil</h1><h2>Mida Leil teeb</h2><table>{rows}</table>", title="Leil", lang="et")})
+    assert result.value("features") == ["Veebibroneering kalendriga", "Ettemaks ja tagatisraha", "Küttegraafik"]
+    prices = "".join(f"<tr><td>{label}</td><td>{text}</td></tr>" for label, text in (
+        ("Solo", "One artist for 29 € a month."), ("Studio", "Up to six artists for 59 € a month."),
+        ("Collective", "Several studios for 99 € a month.")))
+    priced = draft({"/": page(f"<h1>Acme</h1><table>{prices}</table>")})
+    assert priced.value("features") is None

@@ -53,6 +53,7 @@ from .site_claims import figure_claims, marked_selling_points, stat_blocks
 from .site_lists import (
     FEATURE_HEADING,
     USP_HEADING,
+    described_table,
     feature_grid,
     feature_table,
     lead_run,
@@ -243,7 +244,8 @@ class _Reader:
         named = self.name() if self.home is not None else None
         out["features"] = feature_table(self.pages) or list_after_heading(
             self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages) or lead_run(self.pages) \
-            or tab_list(self.pages) or feature_table(self.pages, str(named["value"]) if named else "")
+            or tab_list(self.pages) or feature_table(self.pages, str(named["value"]) if named else "") \
+            or described_table(self.pages)
         out["usps"] = list_after_heading(self.pages, USP_HEADING, ("home", "features", "about")) or inline_list(
             self.pages, USP_HEADING, ("home", "features", "about")
         ) or marked_selling_points(self.pages) or stat_blocks(self.pages) or figure_claims(self.pages)

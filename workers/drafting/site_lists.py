@@ -11,6 +11,7 @@ import re
 
 from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind
 from .text import contains_phrase, first_upper, normalise, words
+from .vocab import has_price
 
 FEATURE_HEADING = re.compile(
     r"\bfeatures?\b|\bwhat you get\b|\bcapabilities\b|\bhighlights\b|\bfunktion(?:en)?\b|\bfunci(?:\u00f3n|ones)\b"
@@ -114,6 +115,28 @@ def feature_table(pages: list[SitePage], product_name: str = "") -> Candidate | 
             items = [(label, line) for label, line in body if 1 <= len(words(label)) <= 8 and line in page.lines]
             if len(items) >= 2:
                 return candidate([label for label, _ in items][:20], [page.text_evidence(line) for _, line in items][:20])
+    return None
+
+
+MIN_TABLE_CARDS = 3
+
+
+def described_table(pages: list[SitePage]) -> Candidate | None:
+    """Features set as a two-column table without a header, each row a short label and the sentence that
+    describes it ("Veebibroneering kalendriga | Vabad ajad on su kodulehel …"): the labels, quoted with their
+    rows as the page's text reads them. A row naming a price is a price table's, not a feature's."""
+    for page in of_kind(pages, "home") + of_kind(pages, "features"):
+        tables = page.page.structured.get("tables")
+        for rows in tables if isinstance(tables, list) else []:
+            if not isinstance(rows, list) or len(rows) < MIN_TABLE_CARDS \
+                    or not all(isinstance(r, list) and len(r) == 2 for r in rows):
+                continue
+            cards = [(str(label), f"{label} {text}") for label, text in rows
+                     if 1 <= len(words(str(label))) <= 6 and not str(label).endswith((".", ":", "?"))
+                     and str(text).endswith((".", "!")) and len(words(str(text))) >= 4
+                     and not has_price(f"{label} {text}")]
+            if len(cards) == len(rows) and all(line in page.lines for _, line in cards):
+                return candidate([label for label, _ in cards][:20], [page.text_evidence(line) for _, line in cards][:20])
     return None
 
 
