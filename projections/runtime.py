@@ -18,6 +18,7 @@ the rest of the code holds; the parts it runs live next to it:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from collections.abc import Callable, Iterable
@@ -317,6 +318,20 @@ class ProjectionRuntime:
         """
         self._wake.set()
         return self.progress.wait(list(names), position, timeout, lambda: bool(self._threads), self._poll)
+
+    async def wait_for_async(self, names: Iterable[str], position: int, timeout: float = 2.0) -> bool:
+        """`wait_for` on the event loop: the same answer, without holding a thread while the projections move.
+
+        With runners or a listener in this process (every server: the listener
+        hears the moves of projections run by other processes) the wait is an
+        event the reporting thread sets through the loop; without them the
+        polling `wait_for` runs in a thread.
+        """
+        names = list(names)
+        self._wake.set()
+        if not self._threads:
+            return await asyncio.to_thread(self.wait_for, names, position, timeout)
+        return await self.progress.wait_async(names, position, timeout)
 
     def require(self, names: Iterable[str], position: int, timeout: float = 2.0) -> None:
         """Like `wait_for`, for answers that depend on the projection: raise `ReadModelBehind` (a 503) when it is not there."""
