@@ -28,7 +28,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from events.errors import NotFound
-from projections import batches, repairs
+from projections import batches, repairs, rounds
 from projections.base import Projection, Tables
 from projections.batches import UndecodableEvent
 from projections.failures import FAILURE_COLUMNS, META, SKIPS, Failure, RetryPolicy, Skip, failure_of, upgrade_meta
@@ -172,6 +172,39 @@ class ProjectionRuntime:
                 self._stop.wait(1.0)
         return moved
 
+    def run_round(self, names: list[str]) -> bool:
+        """One batch for each of `names` in few round trips (`projections/rounds.py`); True if any moved.
+
+        The same batches as `run_all_once` when every one of them is within a
+        batch of the head; otherwise it is `run_all_once`.
+        """
+        head = self.events.head()
+        behind = rounds.due(self.pool, {n: self.generations[n] for n in names if n in self.generations}, head)
+        if not behind:
+            return False
+        clean: set[int] = set()
+        topics = [self.projections[d.name].topics() for d in behind]
+        union = sorted(set().union(*topics)) if all(topics) else []
+        notes = self.events.read_with_topics(after=min(d.position for d in behind), upto=head, topics=union,
+                                             limit=BATCH + 1, clean=clean)
+        if len(notes) > BATCH:
+            return self.run_all_once(names)
+        idle: list[rounds.Due] = []
+        for d, wanted in zip(behind, topics, strict=True):
+            mine = rounds.share_out(notes, d.position, wanted)
+            if not mine and not d.blocked:
+                idle.append(d)
+                continue
+            try:
+                batches.apply(self.pool, self.projections[d.name], d.generation, d.position, head, mine, set(d.skips),
+                              self.retry_policy, self._after_move, self._stopped, clean)
+            except Exception:  # the database itself failing: the other projections still get their turn
+                log.exception("projection %s could not run; will retry", d.name)
+                self._stop.wait(1.0)
+        for d in rounds.move_idle(self.pool, idle, head):
+            self._after_move(d.name, d.generation, head)
+        return True
+
     def retry_now(self) -> None:
         """Make every stopped active generation due for its next attempt (a start after a code fix tries at once)."""
         repairs.retry_due(self.pool, list(self.projections))
@@ -238,7 +271,13 @@ class ProjectionRuntime:
                     self._stop.wait(1.0)
                     continue
                 held = leases.take()
-                if not self.run_all_once(n for n in self.projections if n in held):
+                try:
+                    moved = self.run_round([n for n in self.projections if n in held])
+                except psycopg.Error:  # the round's shared statements failed: the next round tries again
+                    log.warning("projection round failed; retrying", exc_info=True)
+                    self._stop.wait(1.0)
+                    continue
+                if not moved:
                     self._wake.wait(0.5)
                     self._wake.clear()
         finally:
