@@ -33,7 +33,6 @@ from api.vote_signals import VoteSignals, vote_signal_key
 from api.web_pages import AfterViews, WebPages, safe_next
 from aggregates.votes import Observed
 from commands import community as community_cmd
-from commands import votes as votes_cmd
 from events.errors import Conflict
 from queries import accounts as accounts_q
 from queries import community as community_q
@@ -127,8 +126,8 @@ class VotePages(WebPages):
             return AfterViews(position, VIEWS, lambda: self._redirect(back), reads=False)
 
         def counts() -> Response:
-            fresh = listings_q.live_document(self.s.reads, slug) or doc
-            community: dict[str, Any] = fresh.get("community", {})
+            fresh = listings_q.live_community(self.s.reads, slug)
+            community: dict[str, Any] = fresh if fresh is not None else doc.get("community", {})
             return JSONResponse({"voted": action == "vote" if noun == "vote" else None,
                                  "following": action == "follow" if noun == "follow" else None,
                                  "votes": community.get("votes"), "followers": community.get("followers")})
@@ -140,7 +139,7 @@ class VotePages(WebPages):
         return Observed(account_created_at=me["created_at"], email_verified=bool(me["email_verified"]),
                         network_hash=self.signals.network_hash(self._ip(request)),
                         agent_hash=self.signals.agent_hash(request.headers.get("user-agent", "")),
-                        first_view_at=votes_cmd.first_view(self.s.store, str(me["account_id"])))
+                        first_view_at=self.first_views.first(str(me["account_id"])))
 
     def _apply(self, action: str, listing_id: int, account_id: str, meta: Any, observed: Observed | None) -> int:
         store = self.s.store

@@ -14,7 +14,9 @@ samples how far `launches_view` and `listing_view` are behind the log.
 
 It prints: votes sent, accepted, refused and failed, the achieved rate, the
 vote POST's p50/p95/p99 (the answer waits until the views show the vote),
-the board's p50/p95/p99 during the burst and `/api/v1/_bare` just after, the
+the CPU time per vote of the server process, of the bench itself and of the
+rest of the machine (PostgreSQL and anything else running), the board's
+p50/p95/p99 during the burst and `/api/v1/_bare` just after, the
 largest projection lag seen (log positions), the lag in time (from an event
 reaching the log's head until both views show it: p50/p99/max, sampled every
 20 ms) and the time from the last vote until both views were at the head, and the exactly-once check: for every
@@ -24,6 +26,7 @@ listing, the votes it shows now minus before equals the votes accepted.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import tempfile
 import threading
@@ -104,6 +107,18 @@ def lag_seconds(samples: list[tuple[float, int, int]]) -> list[float]:
     return out
 
 
+def cpu_seconds(pid: int | None = None) -> float:
+    """CPU time (user + system) of process `pid`, or of the whole machine when None, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    if pid is None:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()[1:]
+        return (sum(int(x) for x in fields) - int(fields[3]) - int(fields[4])) / tick  # all but idle and iowait
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / tick
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--rate", type=float, default=200.0, help="votes per second")
@@ -125,7 +140,8 @@ def main() -> None:
             print(f"{args.people} verified accounts in {time.perf_counter() - started:.1f} s")
         finally:
             c.close()
-        with server_process(db, root=args.root) as url:
+        pids: list[int] = []
+        with server_process(db, root=args.root, pids=pids) as url:
             slugs = targets(url, args.listings)
             # Pass k: person p votes listing (p + k) mod L, so every listing sees many voters at once, each once.
             pairs = [(p, (p + k) % len(slugs)) for k in range(len(slugs)) for p in range(args.people)]
@@ -194,9 +210,12 @@ def main() -> None:
             watchers = [threading.Thread(target=board, daemon=True), threading.Thread(target=watch_lag, daemon=True)]
             for w in watchers:
                 w.start()
+            cpu_before = (cpu_seconds(pids[0]), cpu_seconds(os.getpid()), cpu_seconds())
             with ThreadPoolExecutor(args.threads) as pool:
                 list(pool.map(send, range(total)))
             burst = time.perf_counter() - t0
+            cpu = [after_ - before_ for after_, before_ in
+                   zip((cpu_seconds(pids[0]), cpu_seconds(os.getpid()), cpu_seconds()), cpu_before, strict=True)]
             last_vote = time.perf_counter()
             burst_over.set()
             for w in watchers:
@@ -215,6 +234,10 @@ def main() -> None:
               f"{args.threads} senders")
         print(f"sent in {burst:.1f} s: {total / burst:.0f} votes/s achieved; outcomes {dict(sorted(outcomes.items()))}")
         print(line("vote POST (answer after the views show it)", post_ms))
+        done = max(len(post_ms), 1)
+        print(f"CPU during the burst, per vote: server process {cpu[0] / done * 1000:.1f} ms, this bench "
+              f"{cpu[1] / done * 1000:.1f} ms, the rest of the machine (PostgreSQL, other work) "
+              f"{(cpu[2] - cpu[0] - cpu[1]) / done * 1000:.1f} ms; machine busy {cpu[2] / burst / (os.cpu_count() or 1):.0%}")
         if closed_idle:
             print(f"closed connections: {len(closed_idle)}, idle time of their connection before the POST: "
                   + ", ".join(f"{t:.2f}" for t in sorted(closed_idle)) + " s")
