@@ -76,7 +76,27 @@ class FirstViews:
     def __init__(self, store: EventStore) -> None:
         self.store = store
         self._seen: set[str] = set()
+        self._first: dict[str, datetime] = {}  # recorded first views: a stored one never changes
         self._lock = threading.Lock()
+
+    def first(self, account_id: str) -> datetime | None:
+        """When the account's first signed-in page view was recorded (None: not yet), read once per process.
+
+        A vote carries it as a signal; the stream stores only the first view,
+        so once read it is kept (a person votes many times in a burst, and each
+        read of the stream was a round trip).
+        """
+        with self._lock:
+            known = self._first.get(account_id)
+        if known is not None:
+            return known
+        at = votes_cmd.first_view(self.store, account_id)
+        if at is not None:
+            with self._lock:
+                if len(self._first) >= SEEN_MAX:
+                    self._first.clear()
+                self._first[account_id] = at
+        return at
 
     def seen(self, account_id: str, at: datetime) -> None:
         with self._lock:

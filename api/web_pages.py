@@ -19,9 +19,10 @@ error display and status 400, so nothing is stored.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import anyio
 from pydantic import ValidationError
@@ -44,8 +45,27 @@ from queries import accounts as accounts_q
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 VIEWS = ["accounts_view"]
+T = TypeVar("T")
+WAIT_SECONDS = 2.0  # the longest an answer waits for the views to show its write (then it answers anyway)
 FAILED_SIGNIN_DELAY = 0.3  # seconds added to every failed sign-in (slows online guessing)
 Redisplay = Callable[[Request, FormData, WebSession | None, dict[str, str]], Response]  # a form page with errors
+
+
+@dataclass(frozen=True)
+class AfterViews:
+    """A handler's answer that is due once `views` have processed `position` (a write's log position).
+
+    The handler returns it from its worker thread instead of waiting there: the
+    endpoint awaits the projections on the event loop, holding no thread, then
+    calls `answer` (in a thread of the handler's pool when `reads`, since it
+    reads the views; on the loop otherwise). The wait is bounded by
+    `WAIT_SECONDS`, after which the answer is given anyway.
+    """
+
+    position: int
+    views: list[str]
+    answer: Callable[[], Response]
+    reads: bool = True
 
 
 def form_problems(exc: InvalidInput | ValidationError) -> dict[str, str]:
@@ -100,21 +120,29 @@ class WebPages:
         """The page class's routes; each subclass lists its own."""
         return []
 
-    def _page(self, handler: Callable[..., Response], form: bool = False, delay_on: int | None = None,
+    def _page(self, handler: Callable[..., Response | AfterViews], form: bool = False, delay_on: int | None = None,
               invalid: Redisplay | None = None, threads: anyio.CapacityLimiter | None = None) -> Callable[..., Any]:
         """An endpoint around `handler`; `invalid` shows the form again with errors (else a message page).
 
-        `threads`: a pool of its own for handlers that wait for the projections
-        (a vote's answer waits until the rankings show it), so a burst of them
-        never takes every thread of the shared pool that renders the pages.
+        `threads`: a pool of its own for handlers whose answers wait for the
+        projections (a vote's answer waits until the rankings show it), so a
+        burst of them never takes every thread of the shared pool that renders
+        the pages. A handler returning `AfterViews` waits on the event loop,
+        not in a thread.
         """
+        async def in_thread(work: Callable[[], T]) -> T:
+            if threads is None:
+                return await run_in_threadpool(work)
+            return await anyio.to_thread.run_sync(work, limiter=threads)
+
         async def endpoint(request: Request) -> Response:
             data = await request.form() if form else FormData()
-            if threads is None:
-                response = await run_in_threadpool(self._run, handler, request, data, form, invalid)
+            first = await in_thread(lambda: self._run(handler, request, data, form, invalid))
+            if isinstance(first, AfterViews):
+                await self.s.runtime.wait_for_async(first.views, first.position, timeout=WAIT_SECONDS)
+                response = await in_thread(first.answer) if first.reads else first.answer()
             else:
-                response = await anyio.to_thread.run_sync(
-                    lambda: self._run(handler, request, data, form, invalid), limiter=threads)
+                response = first
             if delay_on is not None and response.status_code == delay_on:
                 await anyio.sleep(FAILED_SIGNIN_DELAY)
             return response
@@ -122,8 +150,8 @@ class WebPages:
         endpoint.__name__ = handler.__name__
         return endpoint
 
-    def _run(self, handler: Callable[..., Response], request: Request, data: FormData, form: bool,
-             invalid: Redisplay | None = None) -> Response:
+    def _run(self, handler: Callable[..., Response | AfterViews], request: Request, data: FormData, form: bool,
+             invalid: Redisplay | None = None) -> Response | AfterViews:
         session = self.id.sessions.lookup(request.cookies.get(self.session_cookie))
         if form and not self.id.csrf.valid(
             str(data.get(CSRF_FIELD) or ""), session.id if session else None, request.cookies.get(self.id.csrf.cookie_name)
@@ -206,7 +234,7 @@ class WebPages:
         return Meta(at=self.s.now(), actor=f"staff:{email}", channel="web", via="session")
 
     def _wait(self, position: int, views: list[str] = VIEWS) -> None:
-        self.s.runtime.wait_for(views, position, timeout=2.0)
+        self.s.runtime.wait_for(views, position, timeout=WAIT_SECONDS)
 
     @staticmethod
     def _ip(request: Request) -> str:

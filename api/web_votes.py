@@ -8,9 +8,11 @@ back. Each account may vote or unvote `VOTE_QUOTA` times a minute and
 `VOTE_HOURLY` times an hour (refused with 429), so a script behind one account
 cannot churn rankings.
 
-The answer waits until the launch and listing views have the vote, so the page
-shown next (or the count a script updates in place: `Accept: application/json`
-answers `{"voted", "votes"}`) already ranks with it.
+The answer waits (bounded) until the launch and listing views have the vote, so
+the page shown next (or the count a script updates in place: `Accept:
+application/json` answers `{"voted", "votes"}`) already ranks with it. That wait
+holds no thread: the handler returns `AfterViews` and the endpoint awaits the
+projections on the event loop (docs/performance.md, "Voting burst").
 """
 
 from __future__ import annotations
@@ -28,10 +30,9 @@ from api.ratelimit import Limits, LocalRateLimiter, OverLimit, Policy
 from api.services import Principal
 from api.sessions import WebSession
 from api.vote_signals import VoteSignals, vote_signal_key
-from api.web_pages import WebPages, safe_next
+from api.web_pages import AfterViews, WebPages, safe_next
 from aggregates.votes import Observed
 from commands import community as community_cmd
-from commands import votes as votes_cmd
 from events.errors import Conflict
 from queries import accounts as accounts_q
 from queries import community as community_q
@@ -41,8 +42,8 @@ VOTE_QUOTA = 30  # votes or unvotes per account per minute
 VOTE_HOURLY = 300
 VIEWS = ["launches_view", "listing_view", "updates_view"]
 VOTE_THREADS = 64
-"""Threads of the votes' own pool: each answer waits (bounded) for the views, and a launch-day burst of such
-waits must not hold the threads that render every other page (docs/voting.md, "A burst of votes")."""
+"""Threads of the votes' own pool (the reads and the append; the wait for the views holds none): a launch-day
+burst of votes must not hold the threads that render every other page (docs/voting.md, "A burst of votes")."""
 
 
 def vote_limits() -> Limits:
@@ -74,19 +75,20 @@ class VotePages(WebPages):
         listings = community_q.followed_listings(self.s.reads, session.account_id)
         return self._render(request, "public/following.html", {"listings": listings}, session)
 
-    def vote(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+    def vote(self, request: Request, data: FormData, session: WebSession | None) -> Response | AfterViews:
         return self._act(request, data, session, "vote")
 
-    def unvote(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+    def unvote(self, request: Request, data: FormData, session: WebSession | None) -> Response | AfterViews:
         return self._act(request, data, session, "unvote")
 
-    def follow(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+    def follow(self, request: Request, data: FormData, session: WebSession | None) -> Response | AfterViews:
         return self._act(request, data, session, "follow")
 
-    def unfollow(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+    def unfollow(self, request: Request, data: FormData, session: WebSession | None) -> Response | AfterViews:
         return self._act(request, data, session, "unfollow")
 
-    def _act(self, request: Request, data: FormData, session: WebSession | None, action: str) -> Response:
+    def _act(self, request: Request, data: FormData, session: WebSession | None,
+             action: str) -> Response | AfterViews:
         slug = request.path_params["slug"]
         back = safe_next(str(data.get("next") or "") or f"/listings/{slug}")
         wants_json = "application/json" in request.headers.get("accept", "")
@@ -120,21 +122,24 @@ class VotePages(WebPages):
             position = self._apply(action, listing_id, session.account_id, meta, observed)
         except Conflict as exc:
             return self._refuse(request, session, wants_json, 409, "This cannot be done now", exc.detail)
-        self._wait(position, VIEWS)
-        if wants_json:
-            fresh = listings_q.live_document(self.s.reads, slug) or doc
-            community: dict[str, Any] = fresh.get("community", {})
+        if not wants_json:
+            return AfterViews(position, VIEWS, lambda: self._redirect(back), reads=False)
+
+        def counts() -> Response:
+            fresh = listings_q.live_community(self.s.reads, slug)
+            community: dict[str, Any] = fresh if fresh is not None else doc.get("community", {})
             return JSONResponse({"voted": action == "vote" if noun == "vote" else None,
                                  "following": action == "follow" if noun == "follow" else None,
                                  "votes": community.get("votes"), "followers": community.get("followers")})
-        return self._redirect(back)
+
+        return AfterViews(position, VIEWS, counts)
 
     def _observed(self, request: Request, me: dict[str, Any]) -> Observed:
         """The vote's integrity signals as measured here: account facts and keyed hashes (docs/voting.md)."""
         return Observed(account_created_at=me["created_at"], email_verified=bool(me["email_verified"]),
                         network_hash=self.signals.network_hash(self._ip(request)),
                         agent_hash=self.signals.agent_hash(request.headers.get("user-agent", "")),
-                        first_view_at=votes_cmd.first_view(self.s.store, str(me["account_id"])))
+                        first_view_at=self.first_views.first(str(me["account_id"])))
 
     def _apply(self, action: str, listing_id: int, account_id: str, meta: Any, observed: Observed | None) -> int:
         store = self.s.store

@@ -1,6 +1,6 @@
 """Voting burst: many signed-in, verified people vote through the website's vote endpoint at a fixed rate.
 
-    python -m bench.bench_vote_burst [--rate 200] [--seconds 60] [--people 1000] [--listings 20]
+    python -m bench.bench_vote_burst [--rate 200] [--seconds 60] [--people 1000] [--listings 20] [--root CHECKOUT]
 
 On loopback only: a scratch database with the catalogue and the demo directory,
 `--people` verified accounts (made through the account commands), each signed
@@ -14,15 +14,19 @@ samples how far `launches_view` and `listing_view` are behind the log.
 
 It prints: votes sent, accepted, refused and failed, the achieved rate, the
 vote POST's p50/p95/p99 (the answer waits until the views show the vote),
-the board's p50/p95/p99 during the burst and `/api/v1/_bare` just after, the
-largest projection lag seen (log positions) and the time from the last vote
-until both views were at the head, and the exactly-once check: for every
+the CPU time per vote of the server process, of the bench itself and of the
+rest of the machine (PostgreSQL and anything else running), the board's
+p50/p95/p99 during the burst and `/api/v1/_bare` just after, the
+largest projection lag seen (log positions), the lag in time (from an event
+reaching the log's head until both views show it: p50/p99/max, sampled every
+20 ms) and the time from the last vote until both views were at the head, and the exactly-once check: for every
 listing, the votes it shows now minus before equals the votes accepted.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import tempfile
 import threading
@@ -34,13 +38,14 @@ import httpx
 import psycopg
 
 from bench.bench_website import signed_in_browser, verified_account
-from bench.common import load, scratch_database, server_process
+from bench.common import ROOT, load, scratch_database, server_process
 from launchdir.bootstrap import bootstrap, ensure_catalog
 from launchdir.demo import load_demo
 from launchdir.settings import Settings
 
 CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]{64})"')
 VIEWS = ("launches_view", "listing_view")
+LAG_EVERY = 0.02  # seconds between the lag watcher's samples (its figures in seconds are exact to about this)
 
 
 def pct(values: list[float], p: float) -> float:
@@ -65,13 +70,53 @@ def votes_of(url: str, slugs: list[str]) -> dict[str, int]:
     return {s: int(httpx.get(f"{url}/api/v1/listings/{s}", timeout=30).json()["community"]["votes"]) for s in slugs}
 
 
+HEAD_AND_SHOWN = ("SELECT (SELECT coalesce(max(notification_id), 0) FROM launchdir_events), min(position) "
+                  "FROM launchdir_projections WHERE status = 'active' AND name = ANY(%s)")
+
+
+def head_and_shown(conn: psycopg.Connection[tuple[int, int]]) -> tuple[int, int]:
+    """The log's head and the position both views have reached (the slower one's)."""
+    row = conn.execute(HEAD_AND_SHOWN, (list(VIEWS),)).fetchone()
+    return (int(row[0]), int(row[1])) if row and row[1] is not None else (0, 0)
+
+
 def lag(db: str) -> int:
     """How many log positions the slower of the two views is behind the head."""
     with psycopg.connect(db, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT (SELECT coalesce(max(notification_id), 0) FROM launchdir_events) - min(position) "
-            "FROM launchdir_projections WHERE status = 'active' AND name = ANY(%s)", (list(VIEWS),)).fetchone()
-    return int(row[0]) if row and row[0] is not None else 0
+        head, shown = head_and_shown(conn)
+    return head - shown
+
+
+def lag_seconds(samples: list[tuple[float, int, int]]) -> list[float]:
+    """Seconds from an event's first sighting at the head until both views showed it, per head position seen.
+
+    `samples` are (time, head, shown) in time order. A head value first seen at
+    sample i was appended between samples i-1 and i; the first sample whose
+    shown position reached it is when both views showed it. So each figure is
+    exact to one sampling interval.
+    """
+    out: list[float] = []
+    pending: list[tuple[float, int]] = []  # (first seen, head) not shown yet, heads increasing
+    top = -1
+    for at, head, shown in samples:
+        if head > top:
+            pending.append((at, head))
+            top = head
+        while pending and pending[0][1] <= shown:
+            out.append(at - pending.pop(0)[0])
+    return out
+
+
+def cpu_seconds(pid: int | None = None) -> float:
+    """CPU time (user + system) of process `pid`, or of the whole machine when None, from /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    if pid is None:
+        with open("/proc/stat") as f:
+            fields = f.readline().split()[1:]
+        return (sum(int(x) for x in fields) - int(fields[3]) - int(fields[4])) / tick  # all but idle and iowait
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / tick
 
 
 def main() -> None:
@@ -81,6 +126,7 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=1000)
     parser.add_argument("--listings", type=int, default=20)
     parser.add_argument("--threads", type=int, default=32, help="senders (each waits for its answer)")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve (another version of the code)")
     args = parser.parse_args()
     total = int(args.rate * args.seconds)
     with scratch_database() as db:
@@ -94,7 +140,8 @@ def main() -> None:
             print(f"{args.people} verified accounts in {time.perf_counter() - started:.1f} s")
         finally:
             c.close()
-        with server_process(db) as url:
+        pids: list[int] = []
+        with server_process(db, root=args.root, pids=pids) as url:
             slugs = targets(url, args.listings)
             # Pass k: person p votes listing (p + k) mod L, so every listing sees many voters at once, each once.
             pairs = [(p, (p + k) % len(slugs)) for k in range(len(slugs)) for p in range(args.people)]
@@ -112,6 +159,7 @@ def main() -> None:
             post_ms: list[float] = []
             board_ms: list[float] = []
             lags: list[int] = []
+            samples: list[tuple[float, int, int]] = []  # (time, head, both views' position), every LAG_EVERY s
             lock = threading.Lock()
             answered = [0.0] * len(browsers)  # when each person's connection last had an answer (idle time)
             closed_idle: list[float] = []
@@ -152,16 +200,22 @@ def main() -> None:
                         board_ms.append((time.perf_counter() - sent) * 1000)
 
             def watch_lag() -> None:
-                while not burst_over.is_set():
-                    lags.append(lag(db))
-                    time.sleep(0.2)
+                with psycopg.connect(db, autocommit=True) as conn:
+                    while not burst_over.is_set():
+                        head, shown = head_and_shown(conn)
+                        samples.append((time.perf_counter(), head, shown))
+                        lags.append(head - shown)
+                        time.sleep(LAG_EVERY)
 
             watchers = [threading.Thread(target=board, daemon=True), threading.Thread(target=watch_lag, daemon=True)]
             for w in watchers:
                 w.start()
+            cpu_before = (cpu_seconds(pids[0]), cpu_seconds(os.getpid()), cpu_seconds())
             with ThreadPoolExecutor(args.threads) as pool:
                 list(pool.map(send, range(total)))
             burst = time.perf_counter() - t0
+            cpu = [after_ - before_ for after_, before_ in
+                   zip((cpu_seconds(pids[0]), cpu_seconds(os.getpid()), cpu_seconds()), cpu_before, strict=True)]
             last_vote = time.perf_counter()
             burst_over.set()
             for w in watchers:
@@ -180,14 +234,21 @@ def main() -> None:
               f"{args.threads} senders")
         print(f"sent in {burst:.1f} s: {total / burst:.0f} votes/s achieved; outcomes {dict(sorted(outcomes.items()))}")
         print(line("vote POST (answer after the views show it)", post_ms))
+        done = max(len(post_ms), 1)
+        print(f"CPU during the burst, per vote: server process {cpu[0] / done * 1000:.1f} ms, this bench "
+              f"{cpu[1] / done * 1000:.1f} ms, the rest of the machine (PostgreSQL, other work) "
+              f"{(cpu[2] - cpu[0] - cpu[1]) / done * 1000:.1f} ms; machine busy {cpu[2] / burst / (os.cpu_count() or 1):.0%}")
         if closed_idle:
             print(f"closed connections: {len(closed_idle)}, idle time of their connection before the POST: "
                   + ", ".join(f"{t:.2f}" for t in sorted(closed_idle)) + " s")
         print(line("week's board /launches/this during the burst", board_ms))
         print(f"bare endpoint just after, one connection: {bare.line()}; board p99 / bare p99 "
               f"{pct(board_ms, 99) / max(bare.pct(99), 1e-9):.1f}")
-        print(f"projection lag during the burst (sampled every 0.2 s): max {max(lags, default=0)} log positions; "
+        behind = [t * 1000 for t in lag_seconds(samples)]
+        print(f"projection lag during the burst ({len(lags)} samples): max {max(lags, default=0)} log positions; "
               f"both views at the head {settle:.2f} s after the last vote answered")
+        print(line("lag in time, from an event at the head until both views show it", behind)
+              + f"  max {max(behind, default=float('nan')):.1f} ms")
         print(f"exactly once: votes shown now - before == votes accepted, for every listing: {exact} "
               f"({sum(accepted.values())} accepted, {sum(counted.values())} counted)")
 

@@ -41,7 +41,7 @@ def scratch_database(keep: bool = False) -> Iterator[str]:
         from launchdir.database import start_embedded
 
         admin = start_embedded(Path(tempfile.mkdtemp(prefix="launchdir-bench-")))
-    name = "launchdir_bench_" + uuid.uuid4().hex[:10]
+    name = os.environ.get("BENCH_DATABASE_PREFIX", "launchdir_bench_") + uuid.uuid4().hex[:10]
     with psycopg.connect(admin, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     params = psycopg.conninfo.conninfo_to_dict(admin)

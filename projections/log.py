@@ -51,6 +51,11 @@ class EventLog:
         they keep the text rule are added to `clean` when given (their handlers
         then skip the look at every string, `Projection.apply`).
         """
+        return [(i, event) for i, _, event in self.read_with_topics(after, upto, topics, limit, clean)]
+
+    def read_with_topics(self, after: int, upto: int, topics: Sequence[str], limit: int,
+                         clean: set[int] | None = None) -> list[tuple[int, str, Any]]:
+        """As `read`, each event with its stored topic: one read shared out to several projections by topic."""
         recorder = self._recorder()
         sql = SQL("SELECT notification_id, originator_id, originator_version, topic, state FROM {} "
                   "WHERE notification_id > %s AND notification_id <= %s").format(self._table())
@@ -61,10 +66,10 @@ class EventLog:
         sql += SQL(" ORDER BY notification_id LIMIT %s")
         with recorder.datastore.get_connection() as conn, conn.cursor(binary=True, row_factory=tuple_row) as cur:
             rows = cur.execute(sql, [*params, limit], prepare=True).fetchall()
-        notes: list[tuple[int, Any]] = []
+        notes: list[tuple[int, str, Any]] = []
         for notification_id, originator_id, originator_version, topic, state in rows:
             event, is_clean = self._decode(originator_id, originator_version, topic, bytes(state))
-            notes.append((notification_id, event))
+            notes.append((notification_id, topic, event))
             if clean is not None and is_clean:
                 clean.add(notification_id)
         return notes

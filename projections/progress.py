@@ -10,9 +10,11 @@ it there (`ReadModelBehind`, a 503 with Retry-After).
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from events.errors import Unavailable
 from projections.failures import Failure
@@ -29,6 +31,16 @@ class ReadModelBehind(Unavailable):
         self.retry_after = retry_after
 
 
+@dataclass(eq=False)
+class _LoopWaiter:
+    """One wait on the event loop: woken from the thread that learns of the move, through the loop."""
+
+    names: list[str]
+    position: int
+    loop: asyncio.AbstractEventLoop
+    over: asyncio.Event
+
+
 class Progress:
     """Positions and failing events of the active generations, as this process last learnt them."""
 
@@ -37,6 +49,7 @@ class Progress:
         self.stuck: dict[str, int] = {}  # failing active generations: name -> the event they are stopped at
         self._moved = threading.Condition()
         self._listeners: list[Callable[[str, int], None]] = []
+        self._loop_waiters: set[_LoopWaiter] = set()
 
     def on_move(self, listener: Callable[[str, int], None]) -> None:
         """Call `listener(name, position)` whenever a projection moves (cache invalidation)."""
@@ -50,6 +63,7 @@ class Progress:
             if self.stuck.get(name, position + 1) <= position:
                 del self.stuck[name]
             self._moved.notify_all()
+            self._settle()
         for listener in self._listeners:
             listener(name, position)
 
@@ -58,6 +72,7 @@ class Progress:
         with self._moved:
             self.positions[name] = position
             self._moved.notify_all()
+            self._settle()
         for listener in self._listeners:
             listener(name, position)
 
@@ -69,12 +84,14 @@ class Progress:
             else:
                 self.stuck.pop(name, None)
             self._moved.notify_all()
+            self._settle()
 
     def failing_at(self, name: str, event_id: int) -> None:
         """Another process found the active generation of `name` failing at `event_id`."""
         with self._moved:
             self.stuck[name] = event_id
             self._moved.notify_all()
+            self._settle()
 
     def wait(self, names: list[str], position: int, timeout: float, threaded: Callable[[], bool],
              poll: Callable[[str], None]) -> bool:
@@ -101,6 +118,43 @@ class Progress:
             for n in names:
                 poll(n)
             time.sleep(0.02)
+
+    async def wait_async(self, names: list[str], position: int, timeout: float) -> bool:
+        """`wait` on the event loop, for a process whose runners or listener report here: no thread is held.
+
+        The same answer as `wait`: True once every named projection has
+        processed `position`, False at once when one is failing at or before
+        it, False after `timeout` seconds.
+        """
+        waiter = _LoopWaiter(names, position, asyncio.get_running_loop(), asyncio.Event())
+        with self._moved:
+            if self._over(names, position):
+                return self._reached(names, position)
+            self._loop_waiters.add(waiter)
+        try:
+            await asyncio.wait_for(waiter.over.wait(), timeout)
+        except TimeoutError:
+            pass
+        finally:
+            with self._moved:
+                self._loop_waiters.discard(waiter)
+        with self._moved:
+            return self._reached(names, position)
+
+    def _settle(self) -> None:
+        """Wake the event-loop waits that are over (called with the condition held, after every change)."""
+        for waiter in [w for w in self._loop_waiters if self._over(w.names, w.position)]:
+            self._loop_waiters.discard(waiter)
+            try:
+                waiter.loop.call_soon_threadsafe(waiter.over.set)
+            except RuntimeError:  # its loop is closed: nobody waits any more
+                pass
+
+    def _reached(self, names: list[str], position: int) -> bool:
+        return all(self.positions.get(n, 0) >= position for n in names)
+
+    def _over(self, names: list[str], position: int) -> bool:
+        return self._reached(names, position) or bool(self._stuck_at(names, position))
 
     def behind(self, names: list[str], position: int) -> ReadModelBehind:
         """The 503 for a wait that ended without `position`: stopped at an event, or only slower than the write."""

@@ -18,6 +18,7 @@ the rest of the code holds; the parts it runs live next to it:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from collections.abc import Callable, Iterable
@@ -27,7 +28,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from events.errors import NotFound
-from projections import batches, deferred_indexes, repairs
+from projections import batches, deferred_indexes, repairs, rounds
 from projections.base import Projection, Tables
 from projections.batches import UndecodableEvent
 from projections.failures import FAILURE_COLUMNS, META, SKIPS, Failure, RetryPolicy, Skip, failure_of, upgrade_meta
@@ -207,6 +208,39 @@ class ProjectionRuntime:
                 self._stop.wait(1.0)
         return moved
 
+    def run_round(self, names: list[str]) -> bool:
+        """One batch for each of `names` in few round trips (`projections/rounds.py`); True if any moved.
+
+        The same batches as `run_all_once` when every one of them is within a
+        batch of the head; otherwise it is `run_all_once`.
+        """
+        head = self.events.head()
+        behind = rounds.due(self.pool, {n: self.generations[n] for n in names if n in self.generations}, head)
+        if not behind:
+            return False
+        clean: set[int] = set()
+        topics = [self.projections[d.name].topics() for d in behind]
+        union = sorted(set().union(*topics)) if all(topics) else []
+        notes = self.events.read_with_topics(after=min(d.position for d in behind), upto=head, topics=union,
+                                             limit=BATCH + 1, clean=clean)
+        if len(notes) > BATCH:
+            return self.run_all_once(names)
+        idle: list[rounds.Due] = []
+        for d, wanted in zip(behind, topics, strict=True):
+            mine = rounds.share_out(notes, d.position, wanted)
+            if not mine and not d.blocked:
+                idle.append(d)
+                continue
+            try:
+                batches.apply(self.pool, self.projections[d.name], d.generation, d.position, head, mine, set(d.skips),
+                              self.retry_policy, self._after_move, self._stopped, clean)
+            except Exception:  # the database itself failing: the other projections still get their turn
+                log.exception("projection %s could not run; will retry", d.name)
+                self._stop.wait(1.0)
+        for d in rounds.move_idle(self.pool, idle, head):
+            self._after_move(d.name, d.generation, head)
+        return True
+
     def retry_now(self) -> None:
         """Make every stopped active generation due for its next attempt (a start after a code fix tries at once)."""
         repairs.retry_due(self.pool, list(self.projections))
@@ -273,7 +307,13 @@ class ProjectionRuntime:
                     self._stop.wait(1.0)
                     continue
                 held = leases.take()
-                if not self.run_all_once(n for n in self.projections if n in held):
+                try:
+                    moved = self.run_round([n for n in self.projections if n in held])
+                except psycopg.Error:  # the round's shared statements failed: the next round tries again
+                    log.warning("projection round failed; retrying", exc_info=True)
+                    self._stop.wait(1.0)
+                    continue
+                if not moved:
                     self._wake.wait(0.5)
                     self._wake.clear()
         finally:
@@ -353,6 +393,20 @@ class ProjectionRuntime:
         """
         self._wake.set()
         return self.progress.wait(list(names), position, timeout, lambda: bool(self._threads), self._poll)
+
+    async def wait_for_async(self, names: Iterable[str], position: int, timeout: float = 2.0) -> bool:
+        """`wait_for` on the event loop: the same answer, without holding a thread while the projections move.
+
+        With runners or a listener in this process (every server: the listener
+        hears the moves of projections run by other processes) the wait is an
+        event the reporting thread sets through the loop; without them the
+        polling `wait_for` runs in a thread.
+        """
+        names = list(names)
+        self._wake.set()
+        if not self._threads:
+            return await asyncio.to_thread(self.wait_for, names, position, timeout)
+        return await self.progress.wait_async(names, position, timeout)
 
     def require(self, names: Iterable[str], position: int, timeout: float = 2.0) -> None:
         """Like `wait_for`, for answers that depend on the projection: raise `ReadModelBehind` (a 503) when it is not there."""

@@ -271,6 +271,20 @@ def live_document(reads: ReadStore, slug: str) -> dict[str, Any] | None:
     return row[0] if row else None
 
 
+def live_community(reads: ReadStore, slug: str) -> dict[str, Any] | None:
+    """The `community` part of a live listing's document (votes, followers, ...), or None when it is not live.
+
+    The vote's answer needs only these counts: reading the part, not the whole
+    document, spares parsing the document on every vote.
+    """
+    t = reads.tables(VIEW)
+    with reads.pool.connection() as conn:
+        row = conn.execute(
+            f"SELECT coalesce(doc->'community', '{{}}'::jsonb) FROM {t['profiles']} WHERE slug = %s AND status = 'live'",
+            (slug,)).fetchone()
+    return row[0] if row else None
+
+
 def get_listing(reads: ReadStore, q: GetListing, links: dict[str, str]) -> dict[str, Any]:
     """The profile of a live listing, from the in-process cache while the view has not moved."""
 

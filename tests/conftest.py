@@ -44,7 +44,7 @@ class Databases:
         self.created: list[str] = []
 
     def create(self) -> str:
-        name = "launchdir_t_" + uuid.uuid4().hex[:12]
+        name = os.environ.get("TEST_DATABASE_PREFIX", "launchdir_t_") + uuid.uuid4().hex[:12]
         with psycopg.connect(self.admin, autocommit=True) as conn:
             conn.execute(f'CREATE DATABASE "{name}"')
         self.created.append(name)

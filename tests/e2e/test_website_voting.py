@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from uuid import uuid4
 
@@ -132,3 +133,33 @@ def test_votes_work_without_script_and_refuse_what_they_must(mailing_site) -> No
         codes = [person.post(f"/listings/{slug}/{'unvote' if i % 2 == 0 else 'vote'}",
                              data={"csrf_token": token}).status_code for i in range(40)]
         assert 429 in codes  # rate-limited per account
+
+
+def test_votes_sent_at_once_are_each_counted_once_and_each_answer_shows_its_own(mailing_site) -> None:  # type: ignore[no-untyped-def]
+    """Each answer waits (on the event loop) until the views show its vote: the count it gives includes it, and
+    once every answer is in, the week and the listing show every vote without waiting further."""
+    server, _ = mailing_site
+    slug = _week(server)[1]["listing"]["slug"]
+    people = [httpx.Client(base_url=server.url, timeout=20, follow_redirects=False) for _ in range(12)]
+    try:
+        for person in people:
+            _signed_in(server, person)
+        tokens = [_csrf(person.get(f"/listings/{slug}")) for person in people]
+        before = _votes(server, slug)
+        week_before = next(x["week_votes"] for x in _week(server) if x["listing"]["slug"] == slug)
+
+        def vote(i: int) -> dict[str, Any]:
+            r = people[i].post(f"/listings/{slug}/vote", data={"csrf_token": tokens[i]},
+                               headers={"accept": "application/json"})
+            assert r.status_code == 200
+            return dict(r.json())
+
+        with ThreadPoolExecutor(len(people)) as pool:
+            answers = list(pool.map(vote, range(len(people))))
+        assert all(a["voted"] is True and before + 1 <= a["votes"] <= before + len(people) for a in answers)
+        assert max(a["votes"] for a in answers) == before + len(people)  # the last one shown sees them all
+        assert _votes(server, slug) == before + len(people)
+        assert next(x["week_votes"] for x in _week(server) if x["listing"]["slug"] == slug) == week_before + len(people)
+    finally:
+        for person in people:
+            person.close()
