@@ -872,3 +872,54 @@ def test_features_as_a_two_column_table_of_labels_and_sentences_and_not_a_price_
         ("Collective", "Several studios for 99 € a month.")))
     priced = draft({"/": page(f"<h1>Acme</h1><table>{prices}</table>")})
     assert priced.value("features") is None
+
+
+# --- round 13, a third practice half -------------------------------------------------------------------
+
+
+def test_free_for_one_unit_a_polish_free_plan_cell_and_polish_teachers() -> None:
+    one = draft({"/": page("<h1>Chaumière</h1>", title="Chaumière", lang="fr"), "/tarifs/": page(
+        "<h1>Tarifs</h1><p>Chaumière est gratuit pour un logement, sans limite de durée. À partir du deuxième "
+        "logement, comptez 6 € par mois et par logement.</p>", title="Chaumière", lang="fr")})
+    assert one.value("pricing_model") == "freemium"
+    polish = draft({"/": page("<h1>Obwarzanek</h1><p>Obwarzanek to platforma do tworzenia quizów dla nauczycieli szkół "
+                              "podstawowych.</p><p>Obwarzanek powstał w Krakowie w 2022 roku.</p>", title="Obwarzanek",
+                              lang="pl"),
+                    "/cennik": page("<h1>Cennik</h1><table><tr><th>Plan</th><th>Nauczyciel</th><th>Szkoła</th></tr>"
+                                    "<tr><td>Cena</td><td>Bezpłatnie</td><td>990 zł rocznie</td></tr></table>",
+                                    title="Obwarzanek", lang="pl")})
+    assert polish.value("pricing_model") == "freemium"
+    assert polish.value("founded_year") == "2022"
+    assert polish.value("categories") == ["education"]
+
+
+def test_open_source_said_by_its_licence_and_no_faq_about_the_people_behind_it() -> None:
+    result = draft({"/": page("<h1>Coppice</h1><p>Coppice is a command-line tool that finds unused dependencies. It is "
+                              "released under the MIT licence.</p><p>Sponsored by the good people at Halyard Cloud.</p>",
+                              title="Coppice"),
+                    "/docs/faq": page("<h1>Frequently asked questions</h1><h2>Is Coppice free?</h2><p>Yes. Coppice is "
+                                      "MIT-licensed open source.</p><h2>Who maintains Coppice?</h2><p>Volunteers; the "
+                                      "early work was done by Aoife Brennan.</p><h2>Does it work with monorepos?</h2>"
+                                      "<p>Yes, it walks every workspace.</p>", title="FAQ | Coppice")})
+    assert result.value("pricing_model") == "open source"
+    assert [f["question"] for f in result.to_dict()["faqs"]] == ["Is Coppice free?", "Does it work with monorepos?"]
+    assert "Halyard" not in (result.value("description") or "")
+
+
+def test_founders_who_become_founders_first_names_together_captions_and_two_particles() -> None:
+    timeline = draft({"/": page("<h1>Gunwale</h1>", title="Gunwale"), "/story": page(
+        "<p>2019 — Surf coach Tahnee Rowe and software developer Callum Fitzgerald meet on the beach.</p><p>2020 — "
+        "Tahnee and Callum found Gunwale in Torquay. Tahnee becomes co-founder and CEO, Callum co-founder and CTO.</p>",
+        title="Gunwale")})
+    assert founders(timeline) == {"Tahnee Rowe": "Co-founder and CEO", "Callum Fitzgerald": "Co-founder and CTO"}
+    caption = draft({"/": page("<h1>Inkhorn</h1>", title="Inkhorn"), "/about": page(
+        "<p>Rosalind MacNeil (left) and Dev Anand, Inkhorn's co-founders, at the library.</p>", title="Inkhorn")})
+    assert founders(caption) == {"Rosalind MacNeil": "Co-founders", "Dev Anand": "Co-founders"}
+    particles = draft({"/": page("<h1>Bowsprit</h1>", title="Bowsprit"), "/about": page(
+        "<p>Lerato Mokoena, co-founder and managing director</p><p>Pieter van der Merwe, co-founder and head of "
+        "engineering</p>", title="Bowsprit")})
+    assert set(founders(particles)) == {"Lerato Mokoena", "Pieter van der Merwe"}
+    started = draft({"/": page("<h1>Albarda</h1>", title="Albarda", lang="es"), "/nosotros": page(
+        "<p>Clara Benlloch y Jaume Ortells, fundadores de Albarda. Empezaron en 2023 tras años vendiendo online.</p>",
+        title="Albarda", lang="es")})
+    assert started.value("founded_year") == "2023"

@@ -102,7 +102,9 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
     "education": ("education", "learning", "learn", "courses", "course", "students", "teachers", "tutoring",
                   "lessons", "classroom", "tutors", "bildung", "lernen", "kurse", "educaci\u00f3n", "cursos",
                   "formation", "cours", "\u00e9l\u00e8ves",
-        "enseignants", "enseignant", "professeurs", "profesores", "docentes", "lehrer", "lehrkr\u00e4fte", "sch\u00fcler", "alumnos", "estudiantes", "\u00e9l\u00e8ve", "school", "schools", "\u00e9cole", "\u00e9coles", "escuela", "escuelas", "schule", "schulen", "student", "en classe", "clase", "clases", "tutor\u00edas", "academias", "insegnanti", "studenti", "docenti", "leerlingen", "docenten"),
+        "enseignants", "enseignant", "professeurs", "profesores", "docentes", "lehrer", "lehrkr\u00e4fte", "sch\u00fcler", "alumnos", "estudiantes", "\u00e9l\u00e8ve", "school", "schools", "\u00e9cole", "\u00e9coles", "escuela", "escuelas", "schule", "schulen", "student", "en classe", "clase", "clases", "tutor\u00edas", "academias", "insegnanti", "studenti", "docenti", "leerlingen", "docenten",
+        # Polish: teachers, pupils, lessons, schools
+        "nauczycieli", "nauczyciele", "nauczyciel", "uczni\u00f3w", "uczniowie", "lekcje", "lekcji", "szk\u00f3\u0142", "szko\u0142y"),
     "ecommerce": ("e-commerce", "ecommerce", "online store", "online stores", "online shop", "online shops",
                   "checkout", "shopify", "woocommerce", "tienda online", "tiendas online", "onlineshop",
                   "boutique en ligne",
@@ -126,6 +128,7 @@ STRONG_TERMS: dict[str, tuple[str, ...]] = {
     "notes-docs": ("lab notebook", "electronic lab notebook", "quaderno di laboratorio", "note-taking", "wiki",
                    "knowledge base", "documentation"),
     "education": ("teachers", "enseignants", "profesores", "lehrer", "students", "\u00e9l\u00e8ves", "alumnos", "tutoring",
+                  "nauczycieli", "nauczyciele",
                   "classroom", "en classe", "dar clase"),
     "ai-assistants": ("ai assistant", "ai-assistant", "ai-assistent", "ki-assistent", "ai agent", "copilot", "chatbot",
                       "asistente de ia", "assistant ia", "assistente ai", "assistente ia"),

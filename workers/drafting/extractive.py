@@ -81,11 +81,16 @@ _DENIAL_LIST = re.compile(r"^(?:no|kein\w*|pas de|sin|sem|geen|niente|ni)\s+[^,.
 _CALLED = re.compile(r"\b(?:some|people|others|they)\s+(?:call|calls)\s+(?:it|this|us)\b", re.IGNORECASE)
 
 
+# "Sponsored by the good people at Halyard Cloud.": another company's credit, not the product's story
+_SPONSORED = re.compile(r"(?:sponsored|supported|backed|funded) by\b|gesponsert von\b|sponsoris\u00e9 par\b"
+                        r"|patrocinado por\b|gef\u00f6rdert (?:von|durch)\b", re.IGNORECASE)
+
+
 def _denial(line: str, product: str) -> bool:
     """A sentence with the product as subject saying what it is not or has not: "Tanager has no blockchain",
     "Wheelwright is deliberately not an …", "Grelot ne vous promet pas …", "Acme ist kein …"; or a list of what it
     is not ("No AI, no blockchain, no magic: …")."""
-    if _DENIAL_LIST.match(line) or _CALLED.search(line):
+    if _DENIAL_LIST.match(line) or _CALLED.search(line) or _SPONSORED.match(line):
         return True
     if not product:
         return False
@@ -134,7 +139,7 @@ YEAR_SENTENCE = re.compile(
     r"|fundamos|fund\u00e9|gr\u00fcndeten|fondammo|fondato|fundou|criad[ao]|fundaram"
     # Swiss German "entstanden", Swedish, Danish, Polish: "grundades 2023", "grundlagt i 2019", "założona w 2020"
     r"|vu le jour|entstanden|entstand|grundades|grundade|grundat|grundlagt|stiftet|za\u0142o\u017con[ay]"
-    r"|za\u0142o\u017cyli\u015bmy|za\u0142o\u017cyli|za\u0142o\u017cy\u0142[ae]?m?"
+    r"|za\u0142o\u017cyli\u015bmy|za\u0142o\u017cyli|za\u0142o\u017cy\u0142[ae]?m?|powsta\u0142[aoy]?"
     # Czech "založili jsme v roce 2021", Finnish "perustettiin 2021", "syntyi … 2021"
     r"|zalo\u017eili|zalo\u017eil[ay]?|zalo\u017een[aoý]?|perustettiin|perustettu|perustivat|perusti|syntyi"
     # Norwegian "ble grunnlagt i Bergen i 2023", Romanian "fondată în 2021"
@@ -144,7 +149,7 @@ YEAR_SENTENCE = re.compile(
     # Catalan "va començar el 2021", "va néixer el 2020", "fundada el 2019"
     r"|va comen\u00e7ar|van comen\u00e7ar|va n\u00e9ixer|fundat"
     # "Empezamos en 2021 porque …", "nous avons commencé en 2020", "abbiamo iniziato nel 2019", "começamos em 2022"
-    r"|empezamos|comenzamos|arrancamos|nous avons commenc\u00e9|abbiamo iniziato|come\u00e7amos"
+    r"|empezamos|comenzamos|arrancamos|empezaron|comenzaron|arrancaron|nous avons commenc\u00e9|abbiamo iniziato|come\u00e7amos"
     # Croatian "osnovana 2021.", Greek "ιδρύθηκε το 2020"
     r"|osnovan[ao]?|\u03b9\u03b4\u03c1\u03cd\u03b8\u03b7\u03ba\u03b5|\u03af\u03b4\u03c1\u03c5\u03c3\u03b1\u03bd)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"

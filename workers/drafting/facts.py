@@ -102,9 +102,18 @@ def find_faqs(pages: list[SitePage]) -> list[Candidate]:
             faqs.extend(_text_faqs(page))
     unique: list[Candidate] = []
     for faq in faqs:
+        if _ABOUT_PEOPLE.search(faq["question"]):
+            continue  # the people behind it belong to the founders section, which tells founders from helpers
         if not any(normalise(f["question"]) == normalise(faq["question"]) for f in unique):
             unique.append(faq)
     return unique[:10]
+
+
+# "Who maintains Coppice?", "Wer steckt hinter Schraubstock?", "Qui est derrière Acme ?": questions about people
+_ABOUT_PEOPLE = re.compile(
+    r"^(?:who|wer|qui|qui\u00e9n|quien|chi|quem)\b.{0,30}?\b(?:maintains?|maintained|behind|runs|built|made|founded|created"
+    r"|develops|steckt|steht|entwickelt|gegr\u00fcndet|derri\u00e8re|a cr\u00e9\u00e9|a fond\u00e9|detr\u00e1s|fund\u00f3|mantiene"
+    r"|dietro|ha fondato|por tr\u00e1s|fundou)\b", re.IGNORECASE)
 
 
 MIN_QUESTION_RUN = 3

@@ -34,7 +34,8 @@ _AND_ROLE = rf"(?:\s+(?:et|and|und|y|i|e)\s+(?i:{EXECUTIVE_ROLE}|pr\u00e9sidente
 # our co-founder"
 FIRST_NAME_IS_FOUNDER = re.compile(
     rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+),?\s+"
-    rf"(?i:is|ist|est|es|\u00e9s|\u00e8|er|\u00e4r)\s+(?:(?i:the|our|my|unsere?|der|die|le|la|el|il|notre|nuestr[ao]|la nostra|el nostre)\s+)?"
+    rf"(?i:is|ist|est|es|\u00e9s|\u00e8|er|\u00e4r|becomes|became|wird|devient|diventa)\s+"
+    rf"(?:(?i:the|our|my|unsere?|der|die|le|la|el|il|notre|nuestr[ao]|la nostra|el nostre)\s+)?"
     rf"(?P<title>(?i:{FOUNDER_TITLE})\b{_AND_ROLE})"
 )
 # The same with the verb left out after a comma: "Inès est cofondatrice et présidente, Mathis cofondateur et

@@ -19,7 +19,8 @@ from .person_names import NAME, NAME_ONLY, NAME_WORD, NAMES, NOT_GIVEN_NAMES, UP
 from .reading import Candidate, SitePage
 from .text import QUOTATION_MARK, normalise
 
-_PARTNER_BEFORE = re.compile(rf"(?P<name>{NAME})\s*(?:&|and|und|et|y|e)\s*$")
+# "Rosalind MacNeil (left) and Dev Anand, Inkhorn's co-founders": a caption's bracket may follow the first name
+_PARTNER_BEFORE = re.compile(rf"(?P<name>{NAME})(?:\s*\([^()]{{1,20}}\))?\s*(?:&|and|und|et|y|e)\s*$")
 _TITLE_AND = r"(?:\s+(?:and|&|und|et|y|e)\s+(?:[A-Z]{2,4}\b|chief [a-z]+ officer|[\w\u00c0-\u024f-]+))?"
 # A letter signed by its founders: "— Jess Carmody & Tom Haverfield, founders, from our kitchen table in Mudgee"
 SIGNED_BY_FOUNDERS = re.compile(
@@ -50,7 +51,9 @@ MY_COFOUNDER = re.compile(
 )
 # "2019 — Anna Berg and Li Wei found Acme in a spare room", "Anna Berg gründet Acme": the product named right after
 NAMES_FOUND = re.compile(
-    rf"(?P<names>{NAMES}|(?:{NAME}|[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)(?:\s+(?:and|&|und|et|y|e|en|och|i)\s+{NAME})?)"
+    # "Tahnee and Callum found Gunwale": first names alone too, completed from the lines before
+    rf"(?P<names>{NAMES}|(?:{NAME}|[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)"
+    rf"(?:\s+(?:and|&|und|et|y|e|en|och|i)\s+(?:{NAME}|[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+))?)"
     rf"(?:,[^,.;!?]{{1,120}},)?\s+"
     rf"(?i:found|co-found|founds|start|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar)\s+"
     rf"(?P<what>[^.!?]{{1,40}})"

@@ -129,6 +129,8 @@ def find_founders(pages: list[SitePage], product_name: str = "") -> list[Candida
             match = FOUNDER_LINE.match(SIGNATURE_DASH.sub("", line, count=1))  # "— Anna Berg, co-founder"
             if match and FIRST_PERSON_FOUNDER.match(line):
                 match = None  # "Soy Valentina Restrepo, fundadora de Recado": the introduction is read below
+            if match and ")" in match.group("title"):
+                match = None  # "Rosalind MacNeil (left) and Dev Anand, …": a caption's bracket, read as a sentence
             bracketed = [m for m in BRACKETED_ROLE.finditer(line) if FOUNDER_WORD.search(m.group("title"))] \
                 or _founded_then_named(line)
             if (len(bracketed) > 1 or (bracketed and not match)) \

@@ -17,7 +17,8 @@ UPPER = "A-Z\u00c0-\u00d6\u00d8-\u00de\u0386\u0388-\u038a\u038c\u038e-\u038f\u03
 _LOWER = "a-z\u00df-\u00f6\u00f8-\u024f\u03ac-\u03ce"
 NAME_WORD = rf"[{UPPER}][{_LOWER}'\u2019-]+(?:[{UPPER}][{_LOWER}]+)?"
 # Particles between given name and surname, the Irish "Ó"/"Ní" among them ("Tomás Ó Súilleabháin").
-NAME = (rf"{NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:de|van|von|der|den|da|di|del|la|le|du|dos|\u00d3|N\u00ed|Mac)\s+)?"
+# Two particles may follow each other ("Pieter van der Merwe", "Maria de la Cruz").
+NAME = (rf"{NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:(?:de|van|von|der|den|da|di|del|la|le|du|dos|\u00d3|N\u00ed|Mac)\s+){{1,2}})?"
         rf"{NAME_WORD}){{1,3}}")
 # Names in a list, each perhaps with a description between commas (up to three parts): "Tiago Valadares, instrutor
 # de surf há quinze anos, e Marta Seixas", "Anaïs Guérin, cofondatrice et présidente, ancienne conductrice de

@@ -189,7 +189,11 @@ _FOR_OPEN_SOURCE = re.compile(
 )
 # "free and open source under the MIT License", "free software released under the MIT License"
 _OPEN_SOURCE_LICENSED = re.compile(r"\b(?:open[- ]source|free software)\b.{0,60}\b(?:licen[cs]e|mit|apache|gpl|bsd|mpl)\b", re.I)
-_OPEN_SOURCE = re.compile(rf"{_OPEN_SOURCE_LICENSED.pattern}|\bfree and open[- ]source\b", re.I)
+_OPEN_SOURCE = re.compile(
+    rf"{_OPEN_SOURCE_LICENSED.pattern}|\bfree and open[- ]source\b"
+    # "Coppice is MIT-licensed open source", "It is released under the MIT licence"
+    r"|\b(?:mit|apache|gpl|agpl|bsd|mpl)[- ]licen[cs]ed\s+open[- ]source\b"
+    r"|\breleased under the\s+(?:mit|apache|gnu|gpl|agpl|bsd|mpl|eupl)\b", re.I)
 
 
 def open_source_statement(pages: list[SitePage]) -> Candidate | None:

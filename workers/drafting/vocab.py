@@ -88,7 +88,7 @@ _SUBSCRIPTION_CUES = (
     # "9 kr per lägenhet och månad", "pr. bruger og måned", "per gebruiker en maand"
     "och m\u00e5nad", "och \u00e5r", "og m\u00e5ned", "og \u00e5r", "en maand",
     # Croatian "5 € mjesečno", Greek "19 € τον μήνα"
-    "mjese\u010dno", "godi\u0161nje", "pretplata", "pretplatu", "\u03c4\u03bf\u03bd \u03bc\u03ae\u03bd\u03b1", "/\u03bc\u03ae\u03bd\u03b1",
+    "mjese\u010dno", "godi\u0161nje", "rocznie", "/rok", "/ rok", "pretplata", "pretplatu", "\u03c4\u03bf\u03bd \u03bc\u03ae\u03bd\u03b1", "/\u03bc\u03ae\u03bd\u03b1",
     "\u03bc\u03b7\u03bd\u03b9\u03b1\u03af\u03c9\u03c2", "\u03c4\u03bf \u03c7\u03c1\u03cc\u03bd\u03bf", "\u03b5\u03c4\u03b7\u03c3\u03af\u03c9\u03c2", "\u03c3\u03c5\u03bd\u03b4\u03c1\u03bf\u03bc\u03ae",
     # Catalan: "1 € per casteller a l'any", "9 € al mes", "subscripció"
     "a l'any", "l'any", "cada any", "per any", "subscripci\u00f3",
@@ -102,6 +102,8 @@ _OPEN_SOURCE_CUES = (
     "software libero", "software livre", "c\u00f3digo aberto",
     # a free edition named by its licence: "Gratuit (AGPL-3.0)"
     "agpl-3.0", "agplv3", "gpl-3.0", "gplv3", "apache-2.0", "apache license 2.0", "mpl-2.0", "mit license",
+    "mit licence", "mit-licensed", "mit-licenced", "released under the mit", "released under the apache",
+    "released under the gnu",
 )
 _FREE_PLAN_CUES = (
     "free plan", "free tier", "free forever", "free version", "free edition", "free account",
@@ -138,7 +140,8 @@ _CONTACT_CUES = (
     "send you a quote", "price on request", "kontakta oss", "kontakt os", "kontakt oss", "skontaktuj si\u0119", "pricing on request", "don't publish a price", "do not publish a price",
 )
 _FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita", "gr\u00e1tis",
-              "besplatno", "besplatna", "besplatan", "\u03b4\u03c9\u03c1\u03b5\u03ac\u03bd")
+              "besplatno", "besplatna", "besplatan", "\u03b4\u03c9\u03c1\u03b5\u03ac\u03bd", "bezp\u0142atnie", "bezp\u0142atny",
+              "za darmo", "darmowy")
 _STAGE_CUES: dict[str, tuple[str, ...]] = {
     "pre-launch": ("pre-launch", "prelaunch", "coming soon", "join the waitlist", "waitlist", "launching soon"),
     "alpha": ("alpha",),
@@ -239,7 +242,7 @@ def pricing_cues(quote: str) -> set[str]:
     plan_named_free = re.match(r"(?:free|gratis|kostenlos|gratuit)\b", q.strip()) is not None and len(q.split()) <= 4
     # a plan table's price cell "Free" ("Open Source Free Public repositories"): capitalised, not a sentence
     plan_named_free = plan_named_free or (
-        re.search(r"(?:^|\s)(?:Free|Gratis|Kostenlos|Gratuit)(?:\s|$)", quote) is not None
+        re.search(r"(?:^|\s)(?:Free|Gratis|Kostenlos|Gratuit|Gratuito|Bezp\u0142atnie|Darmowy|Besplatno)(?:\s|$)", quote) is not None
         and not quote.rstrip().endswith((".", "!", "?")) and len(quote.split()) <= 12
         and _FREE_TRIAL.search(normalise(quote)) is None
     )
@@ -264,6 +267,9 @@ FREE_ALLOWANCE = re.compile(
     r"|\b(?:the first|die ersten|les premiers|les premi\u00e8res|los primeros|las primeras|i primi|le prime|os primeiros"
     rf"|as primeiras|de eerste)\s+\d[\d.,]*\b{_NOT_A_SPAN}[^.;]{{0,60}}?\b(?:are free|cost nothing|sind kostenlos|sind gratis"
     r"|kosten nichts|sont gratuit\w*|son gratis|son gratuit\w*|sono gratuit\w*|s\u00e3o gr\u00e1tis|zijn gratis)\b"
+    # free for a single one of what is counted: "gratuit pour un logement, sans limite de durée", "free for one project"
+    r"|\b(?:free|gratuit[e]?|gratis|kostenlos|gratuit[oa])\s+(?:for|pour|para|f\u00fcr|per|voor)\s+(?:one|a single|un|une"
+    r"|ein|eine|einen|uno|una|un solo|una sola|\u00e9\u00e9n)\b"
 )
 
 
