@@ -923,3 +923,10 @@ def test_founders_who_become_founders_first_names_together_captions_and_two_part
         "<p>Clara Benlloch y Jaume Ortells, fundadores de Albarda. Empezaron en 2023 tras años vendiendo online.</p>",
         title="Albarda", lang="es")})
     assert started.value("founded_year") == "2023"
+
+
+def test_a_heros_promise_under_an_h1_that_holds_only_the_logo() -> None:
+    result = draft({"/": page("<header><h1><a href='/'><img src='/logo.png' alt=''></a></h1></header><h2>Every repair, "
+                              "on one card</h2><p>Gearloft is job-card and repair-queue software for independent bicycle "
+                              "workshops.</p>", title="Gearloft – Job cards for bike workshops")})
+    assert result.value("tagline") == "Every repair, on one card"

@@ -347,6 +347,9 @@ class _Reader:
         # listing", a marketplace's label) does not
         if subtitle is not None and not any(normalise(seg) not in (name_key, *_NOT_NAMES) for seg in shown):
             return candidate(subtitle, [self.home.text_evidence(subtitle)])
+        hero = self._hero_line(name_key) if not shown else None
+        if hero is not None:
+            return candidate(hero, [self.home.text_evidence(hero)])
         below = self._line_below_name(name_key)
         if below is not None and not _ARTICLE_START.match(below) and not any(
                 contains_phrase(normalise(below), normalise(seg)) for seg in title_segments(title)):
@@ -400,6 +403,20 @@ class _Reader:
         if not 3 <= len(words(line)) <= 14 or len(line) > 120 or line.endswith(("?", ":")) or _QUOTED_LINE.match(line):
             return None
         return line
+
+    def _hero_line(self, name_key: str) -> str | None:
+        """The page's first line when it is a short phrase and the next is the sentence defining the product
+        ("Every repair, on one card" / "Gearloft is job-card and repair-queue software …"): a hero's promise set
+        under an `h1` that holds only the logo."""
+        assert self.home is not None
+        lines = self.home.lines
+        if len(lines) < 2 or not name_key or self.home.page.structured.get("headline"):
+            return None
+        first, second = lines[0], lines[1]
+        if not 3 <= len(words(first)) <= 10 or len(first) > 80 or first.endswith(("?", ":", ".")) or is_nav(first) \
+                or _QUOTED_LINE.match(first) or contains_phrase(normalise(first), name_key):
+            return None
+        return first if normalise(second).startswith(name_key) and is_sentence(second) else None
 
     def _line_below_page_heading(self, name_key: str) -> str | None:
         """A docs site's homepage headed with its page's name ("Introduction", "Overview") leads with the promise
