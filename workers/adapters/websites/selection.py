@@ -21,7 +21,7 @@ KEYWORD_WEIGHTS: dict[str, int] = {
     # "our story" in the languages below: a blog's founding story ("/blogs/news/our-story") is an about page
     "histoire": 7, "historia": 7, "geschichte": 7, "storia": 7, "historie": 7, "verhaal": 7,
     # a post telling how it was founded ("Por qué fundamos Brasero", "Why we started Acme")
-    "fundamos": 7, "founded": 7, "started": 5, "gegruendet": 7, "gegr\u00fcndet": 7, "fond\u00e9": 7, "fondato": 7,
+    "fundamos": 7, "founded": 7, "gegruendet": 7, "gegr\u00fcndet": 7, "fond\u00e9": 7, "fondato": 7,
     "pricing": 10, "price": 9, "prices": 9, "plans": 8, "plan": 7,
     "features": 9, "feature": 8, "tour": 6,
     "product": 8, "products": 8, "platform": 6, "solutions": 5, "solution": 5,
