@@ -930,3 +930,58 @@ def test_a_heros_promise_under_an_h1_that_holds_only_the_logo() -> None:
                               "on one card</h2><p>Gearloft is job-card and repair-queue software for independent bicycle "
                               "workshops.</p>", title="Gearloft – Job cards for bike workshops")})
     assert result.value("tagline") == "Every repair, on one card"
+
+
+# --- round 13, a fourth practice half ------------------------------------------------------------------
+
+
+def test_a_defining_sentence_without_an_article_outranks_a_meta_description_that_does_not_define() -> None:
+    meta = "<meta name='description' content='Bilgepump watches every client site your agency looks after.'>"
+    result = draft({"/": page("<h1>Bilgepump</h1><p>Bilgepump watches every client site your agency looks after.</p>"
+                              "<p>Bilgepump is uptime and SSL monitoring for web agencies.</p>", title="Bilgepump",
+                              head=meta)})
+    assert result.value("short_description") == "Bilgepump is uptime and SSL monitoring for web agencies."
+
+
+def test_a_us_street_with_a_compass_point_and_a_town_named_longer_than_another_countrys() -> None:
+    us = draft({"/": page("<h1>Sealwax</h1>", title="Sealwax"), "/about": page(
+        "<p>Sealwax · 1005 SE Hawthorne Blvd, Portland, OR 97214 · letters@sealwax.example</p>", title="Sealwax")})
+    assert (us.value("city"), us.value("country")) == ("Portland", "US")
+    galician = draft({"/": page("<h1>Hórreo</h1>", title="Hórreo", lang="gl"), "/aviso-legal": page(
+        "<p>Titular: Hórreo Software S.L., Rúa do Vilar 42, 15705 Santiago de Compostela (A Coruña).</p>",
+        title="Hórreo", lang="gl")})
+    assert (galician.value("city"), galician.value("country")) == ("Santiago de Compostela", "ES")
+
+
+def test_latvian_and_galician_words() -> None:
+    org = '<script type="application/ld+json">{"@type": "Organization", "name": "SIA Dzirnavas"}</script>'
+    latvian = draft({"/": page("<h1>Dzirnavas</h1><p>Dzirnavas ir paroļu un piekļuves pārvaldnieks skolām.</p>",
+                               title="Dzirnavas", head=org, lang="lv"),
+                     "/cenas.html": page("<h1>Cenas</h1><p>Mazām skolām Dzirnavas ir bezmaksas līdz 20 lietotājiem.</p>"
+                                         "<p>Lielākām skolām: 1,50 € par lietotāju mēnesī.</p>", title="Dzirnavas",
+                                         lang="lv"),
+                     "/par-mums.html": page("<p>Dzirnavas 2022. gadā Rīgā dibināja Ilze Kalniņa un Mārtiņš Ozols.</p>"
+                                            "<p>Ilze Kalniņa — līdzdibinātāja, valdes priekšsēdētāja</p><p>Mārtiņš Ozols — "
+                                            "līdzdibinātājs, tehniskais direktors</p>", title="Dzirnavas", lang="lv")})
+    assert latvian.value("name") == "Dzirnavas"
+    assert latvian.value("pricing_model") == "freemium"
+    assert latvian.value("founded_year") == "2022"
+    assert set(founders(latvian)) == {"Ilze Kalniņa", "Mārtiņš Ozols"}
+    galician = draft({"/": page("<h1>Hórreo</h1><h2>Prezo</h2><p>Proba Hórreo de balde durante 30 días. Despois, 49 € ao "
+                                "mes por escola.</p><p>Uxía Castro e Brais Vilar, fundadores de Hórreo, na escola onde "
+                                "comezou todo en 2023.</p>", title="Hórreo", lang="gl")})
+    assert galician.value("pricing_model") in ("free trial", "subscription")
+    assert galician.value("founded_year") == "2023"
+
+
+def test_a_timelines_crean_relatives_and_roles_said_later() -> None:
+    result = draft({"/": page("<h1>Farolillo</h1>", title="Farolillo", lang="es"), "/nosotros": page(
+        "<p>2022</p><p>Nerea Lasheras, panadera de tercera generación, y su primo Íñigo Lasheras, programador, crean "
+        "Farolillo en Zaragoza.</p><p>Nerea es la directora general e Íñigo el director técnico.</p>", title="Farolillo",
+        lang="es")})
+    assert result.value("founded_year") == "2022"
+    assert founders(result) == {"Nerea Lasheras": "directora general", "Íñigo Lasheras": "director técnico"}
+    described = draft({"/": page("<h1>Wharfinger</h1>", title="Wharfinger"), "/story": page(
+        "<p>2019 — Aurelia Stanbridge and Kwame Mensah, both freelance translators, found Wharfinger in Leeds.</p>",
+        title="Wharfinger")})
+    assert set(founders(described)) == {"Aurelia Stanbridge", "Kwame Mensah"}

@@ -34,7 +34,7 @@ _TOWN = (r"[A-Z\u00c0-\u00de\u0100-\u017f\u0386-\u03ab][\w\u00c0-\u024f'\u2019.-
          r"[A-Z\u00c0-\u00de\u0100-\u017f\u0386-\u03ab][\w\u00c0-\u024f'\u2019.-]*){0,2}")  # Greek towns too ("Θεσσαλονίκη")
 _REGION = rf"(?:,\s*{_TOWN}(?=\s*,))?"  # a state or province between the town and the country
 POSTAL_TOWN = re.compile(
-    rf"(?:^|,\s*|\s)(?:\d{{4}}\s?[A-Z]{{2}}(?=\s)|\d{{4,5}}|\d{{2}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{3}}\s\d{{2}})\s+(?P<city>{_TOWN}){_REGION}"
+    rf"(?:^|,\s*|\s)(?:\d{{4}}\s?(?!(?:NE|NW|SE|SW)\s)[A-Z]{{2}}(?=\s)|\d{{4,5}}|\d{{2}}-\d{{3}}|\d{{4}}-\d{{3}}|\d{{3}}\s\d{{2}})\s+(?P<city>{_TOWN}){_REGION}"
     rf"(?:\s*[,(]\s*(?P<country>[^(),]+?)\)?)?\.?$"
 )
 # "Boston, MA 02215", "Vancouver, BC V6E 2E9", "Sydney NSW 2000": a state code and the postal code after it
@@ -142,6 +142,12 @@ _DISTRICT_LETTER = re.compile(r"\s+[A-Z\u00c6\u00d8\u00c5]{1,2}$")
 
 def _town_of(segment: str) -> tuple[str | None, str | None]:
     """(town, country code or None) of one address segment, (None, None) when it is not a town."""
+    parts = [p.strip() for p in segment.rstrip(".").split(",")]
+    # "2035 NW Front Ave, Portland, OR 97209": a street, the town, then its state and postal code
+    if len(parts) > 2 and re.fullmatch(_STATE_POSTCODE, parts[-1]) and re.fullmatch(_TOWN, parts[-2]) \
+            and not _STREET.search(parts[-2]):
+        codes = {code for _, code in countries_indicated(parts[-1])}
+        return parts[-2], (codes.pop() if len(codes) == 1 else None)
     for pattern in (US_TOWN, POSTAL_TOWN, UK_TOWN):
         match = pattern.search(segment)
         if match:
@@ -163,12 +169,6 @@ def _town_of(segment: str) -> tuple[str | None, str | None]:
             if pattern is UK_TOWN and code is None:
                 code = "GB"  # the postcode's form is Britain's alone
             return _DISTRICT_LETTER.sub("", match.group("city").rstrip(".")), code
-    parts = [p.strip() for p in segment.rstrip(".").split(",")]
-    # "2035 NW Front Ave, Portland, OR 97209": a street, the town, then its state and postal code
-    if len(parts) > 2 and re.fullmatch(_STATE_POSTCODE, parts[-1]) and re.fullmatch(_TOWN, parts[-2]) \
-            and not _STREET.search(parts[-2]):
-        codes = {code for _, code in countries_indicated(parts[-1])}
-        return parts[-2], (codes.pop() if len(codes) == 1 else None)
     # "83 Salamanca Place, Hobart TAS 7004": a street, then the town with its state code and postal code
     state_town = US_TOWN.match(parts[-1]) if len(parts) > 1 and any(c.isdigit() for c in parts[0]) else None
     if state_town and not _STREET.search(state_town.group("city")):

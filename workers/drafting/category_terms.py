@@ -196,7 +196,7 @@ _WORK_SOFTWARE = re.compile(
 )
 # "X is …", "X ist …", "X es …", "X est …", "X är …", "X on …", "X je …": the sentence says what the product is
 _DEFINES = re.compile(
-    r"^[^\s,:;]+(?:\s+[^\s,:;]+)?\s+(?:is|ist|es|est|\u00e8|er|\u00e4r|on|je|jest|este|\u00e9|to|zijn|\u03b5\u03af\u03bd\u03b1\u03b9)\s"
+    r"^[^\s,:;]+(?:\s+[^\s,:;]+)?\s+(?:is|ist|es|est|\u00e8|er|\u00e4r|on|je|jest|este|\u00e9|to|zijn|ir|\u03b5\u03af\u03bd\u03b1\u03b9)\s"
 )
 
 

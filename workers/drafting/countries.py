@@ -55,7 +55,7 @@ COUNTRY_NAMES: dict[str, str] = {
     "uruguay": "UY", "paraguay": "PY", "bolivia": "BO", "ecuador": "EC", "venezuela": "VE", "costa rica": "CR",
     "panama": "PA", "panamá": "PA", "guatemala": "GT", "el salvador": "SV", "perú": "PE", "albania": "AL",
     "slovensko": "SK", "slovenská republika": "SK", "česko": "CZ", "česká republika": "CZ", "eesti": "EE",
-    "magyarország": "HU", "românia": "RO", "lietuva": "LT", "slovenija": "SI", "hrvatska": "HR",
+    "magyarország": "HU", "românia": "RO", "lietuva": "LT", "slovenija": "SI", "hrvatska": "HR", "latvija": "LV",
     "\u03b5\u03bb\u03bb\u03ac\u03b4\u03b1": "GR", "\u03b5\u03bb\u03bb\u03ac\u03c2": "GR",
 }
 """Lower-case country name or alias -> ISO 3166-1 alpha-2 code."""
@@ -166,7 +166,9 @@ _TOWN_PATTERN = re.compile(
     re.IGNORECASE,
 )
 # "3511 NR Utrecht": four digits and two letters is the Dutch postcode, used nowhere else
-DUTCH_POSTCODE = re.compile(r"(?<!\d)[1-9]\d{3}\s?(?!SA|SD|SS)[A-Z]{2}\s+[A-Z]")
+# (not a US street's number and compass point: "1005 SE Hawthorne Blvd")
+DUTCH_POSTCODE = re.compile(r"(?<!\d)[1-9]\d{3}\s?(?!SA|SD|SS)(?!(?:NE|NW|SE|SW)\s+\S+\s+(?:St|Ave|Blvd|Rd|Dr|Way|Ln|Pl|Street"
+                            r"|Avenue|Boulevard|Road|Drive|Lane|Place)\b)[A-Z]{2}\s+[A-Z]")
 # "30-701 Kraków" (two digits, a hyphen, three) is Polish, "1200-195 Lisboa" (four, a hyphen, three) Portuguese
 POLISH_POSTCODE = re.compile(r"(?<![\d-])\d{2}-\d{3}\s+[A-Z\u00c0-\u017b]")
 # "Halifax, NS B3J 3N4" (letter digit letter, digit letter digit) is Canada's form, "Leeds LS11 5QP" Britain's,

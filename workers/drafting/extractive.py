@@ -151,11 +151,13 @@ YEAR_SENTENCE = re.compile(
     # "Empezamos en 2021 porque …", "nous avons commencé en 2020", "abbiamo iniziato nel 2019", "começamos em 2022"
     r"|empezamos|comenzamos|arrancamos|empezaron|comenzaron|arrancaron|nous avons commenc\u00e9|abbiamo iniziato|come\u00e7amos"
     # Croatian "osnovana 2021.", Greek "ιδρύθηκε το 2020"
-    r"|osnovan[ao]?|\u03b9\u03b4\u03c1\u03cd\u03b8\u03b7\u03ba\u03b5|\u03af\u03b4\u03c1\u03c5\u03c3\u03b1\u03bd)"
+    r"|osnovan[ao]?|\u03b9\u03b4\u03c1\u03cd\u03b8\u03b7\u03ba\u03b5|\u03af\u03b4\u03c1\u03c5\u03c3\u03b1\u03bd"
+    # Galician "onde comezou todo en 2023"
+    r"|comezou|comezamos|naceu)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     # (a year may carry an ordinal dot: "Maslinu su 2023. u Splitu osnovali")
-    r"|\b(1[89]\d{2}|20\d{2})\b(?:\.(?=\s+[a-z\u00e0-\u017e]))?(?:(?!\b(?:1[89]|20)\d{2}\b)[^.!?]){0,120}?\b(?:osnovali|osnovala|osnovao|gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
+    r"|\b(1[89]\d{2}|20\d{2})\b(?:\.(?=\s+[a-z\u00e0-\u017e]))?(?:(?!\b(?:1[89]|20)\d{2}\b)[^.!?]){0,120}?\b(?:osnovali|osnovala|osnovao|dibin\u0101ja|gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
     r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|kurdu|kuruldu|kurduk|\u012fk\u016br\u0117|ustanovil[aei]?)\b"
     # a timeline's year before the founders' present tense: "2020 Carola … und Jannik … gründen Hufschlag",
     # "2021 — Anaïs …, et son cousin Mathieu …, fondent Pétrin"; "In 2023 we left our jobs … and founded Lamplighter"
@@ -181,6 +183,8 @@ _LEGAL_FORM = re.compile(
     re.IGNORECASE,
 )
 _QUOTED_LINE = re.compile(r"^[\"\u201c\u201e\u00ab']")
+# a company form written before the name: Latvian "SIA Dzirnavas", Lithuanian "UAB Gintaras"
+_LEGAL_FORM_FIRST = re.compile(r"^(?:SIA|UAB|AS|AB|OOO)\s+\S")
 # a page's own title, not the product's: "Introduction | Sluicegate" on a docs site
 _NOT_NAMES = frozenset({"home", "welcome", "homepage", "index", "start", "introduction", "overview", "getting started",
                         "get started", "quickstart", "quick start", "documentation", "docs", "einf\u00fchrung",
@@ -301,7 +305,7 @@ class _Reader:
             if kinds & PRODUCT_TYPES:
                 vote(raw, 1, self.home.meta_evidence(raw))
             elif kinds & ORGANIZATION_TYPES:  # a registered company name ("Honeyjar Publishing Ltd") names the firm
-                vote(raw, 6 if _LEGAL_FORM.search(raw) else 3, self.home.meta_evidence(raw))
+                vote(raw, 6 if _LEGAL_FORM.search(raw) or _LEGAL_FORM_FIRST.match(raw) else 3, self.home.meta_evidence(raw))
         meta = self.meta()
         for key, priority in (("og:site_name", 2), ("application-name", 2), ("og:title", 3)):
             value = meta.get(key)
@@ -491,7 +495,7 @@ class _Reader:
         options = [o for o in options if normalise(o) != slogan]
         shown = [o for o in options if line_with(home, normalise(o))]
         definition = self._definition()
-        if definition is not None and not shown:
+        if definition is not None and not any(self._defines(o) for o in shown):
             # the page says what the product is ("Kilnroom is a shared logbook for …") and the meta description,
             # shown nowhere, says something else: the page's own definition
             return candidate(definition, [home.text_evidence(definition)])
@@ -514,9 +518,18 @@ class _Reader:
         name = str(named["value"]) if named else ""
         if not name:
             return None
-        pattern = re.compile(rf"^{re.escape(name)}\s+(?:(?:is|ist|es|est|\u00e8|\u00e9|er|\u00e4r|is een)\s+(?:a|an|the|die|der|das|"
-                             rf"ein|eine|el|la|un|una|une|le|il|lo|o|uma|um|een|en|ett)|yra|je)\s", re.IGNORECASE)
-        return next((l for l in self.home.lines[:8] if pattern.match(l) and is_sentence(l) and len(l) <= 400), None)
+        return next((l for l in self.home.lines[:12] if self._defines(l) and is_sentence(l) and len(l) <= 400), None)
+
+    def _defines(self, text: str) -> bool:
+        """The text opens by saying what the product is: "Kilnroom is a …", "Bilgepump is uptime and SSL monitoring
+        for …", "Acme ist die …", "Acme es el …", "Acme est un …" (not "Acme is not …")."""
+        named = self.name()
+        name = str(named["value"]) if named else ""
+        if not name:
+            return False
+        pattern = re.compile(rf"^{re.escape(name)}\s+(?:is|ist|es|est|\u00e8|\u00e9|er|\u00e4r|is een|yra|je|on|to|ir|\u00e9 a)\s"
+                             rf"(?!(?:not|nicht|kein|no|pas|non|ikke|inte)\b)", re.IGNORECASE)
+        return pattern.match(text) is not None
 
     def description(self, name: str = "") -> Candidate | None:
         """Sentence lines of the homepage and about pages; one may open with a product name written
@@ -776,7 +789,8 @@ FOUNDED_LABEL = re.compile(r"^(?:founded|founded in|established|gegr\u00fcndet|g
                            re.IGNORECASE)
 _YEAR_LINE = re.compile(r"^(1[89]\d{2}|20\d{2})\s*[:.\u2013\u2014-]?$")
 _FOUNDS_NOW = re.compile(r"\b(?:found|founds|founded|starts? (?=(?-i:[A-Z]))|gr\u00fcnden|gr\u00fcndet|gegr\u00fcndet|fondent|fonde|fond\u00e9e?|fundan"
-                         r"|funda|fundam|fundad[ao]|fondano|fonda|opgericht|richten .{1,40} op|perustavat|zakl\u00e1daj\u00ed)\b",
+                         r"|funda|fundam|fundad[ao]|fondano|fonda|opgericht|richten .{1,40} op|perustavat|zakl\u00e1daj\u00ed"
+                         r"|(?:crean|cr\u00e9ent|creano|criam)(?= (?-i:[A-Z])))\b",
                          re.IGNORECASE)
 
 

@@ -55,7 +55,8 @@ NAMES_FOUND = re.compile(
     rf"(?P<names>{NAMES}|(?:{NAME}|[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)"
     rf"(?:\s+(?:and|&|und|et|y|e|en|och|i)\s+(?:{NAME}|[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+))?)"
     rf"(?:,[^,.;!?]{{1,120}},)?\s+"
-    rf"(?i:found|co-found|founds|start|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar)\s+"
+    rf"(?i:found|co-found|founds|start|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar"
+    rf"|crean|cr\u00e9ent|creano|criam)\s+"
     rf"(?P<what>[^.!?]{{1,40}})"
 )
 

@@ -23,7 +23,8 @@ FOUNDER_TITLE = (
     # Lithuanian "bendraįkūrėja", Slovenian "soustanoviteljica"
     r"|(?:bendra)?\u012fk\u016br\u0117j(?:a|as|ai)|(?:sou)?stanovitelj(?:ica)?"
     # Croatian "suosnivačica", Greek "Συνιδρύτρια", "ιδρυτής"
-    r"|(?:su)?osniva\u010d(?:ica|i|ice)?|(?:συν)?ιδρυτ(?:\u03ae[\u03c2\u03c3]|\u03ad[\u03c2\u03c3])|(?:συν)?ιδρ\u03cd\u03c4ρια"
+    r"|(?:l\u012bdz)?dibin\u0101t\u0101j(?:s|a|i)|"  # Latvian "līdzdibinātāja"
+    r"(?:su)?osniva\u010d(?:ica|i|ice)?|(?:συν)?ιδρυτ(?:\u03ae[\u03c2\u03c3]|\u03ad[\u03c2\u03c3])|(?:συν)?ιδρ\u03cd\u03c4ρια"
 )
 # A leader's role, which a founding sentence's next clause often gives each founder: "Priyanka leads the company
 # as CEO; Tomasz, our CTO, ...".
@@ -32,7 +33,7 @@ EXECUTIVE_ROLE = (
     r"|directeur g\u00e9n\u00e9ral|directrice g\u00e9n\u00e9rale|director(?:a)? general|amministratore delegato"
     r"|directeur technique|directrice technique|director(?:a)? de tecnolog\u00eda|technischer? leiter(?:in)?"
     r"|amministratrice delegata|responsabile tecnic[oa]|direttore tecnico|direttrice tecnica|technical director"
-    r"|pr\u00e9sidente?|presidente|presidenta"
+    r"|pr\u00e9sidente?|presidente|presidenta|director(?:a)? t\u00e9cnic[oa]"
 )
 FOUNDING = (
     r"found(?:ed|ing)|gegr(?:\u00fc|ue)ndet|fondat[ao]|fond\u00e9e?s?|fundad[ao]s?|opgericht|grundade?s?|grundat"
@@ -40,7 +41,7 @@ FOUNDING = (
     r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|alap\u00edtva|grunnlagt|grunnla|fondat\u0103|a fost fondat\u0103"
     r"|kurdu|kuruldu|kurduk|\u012fk\u016br\u0117|\u012fkurta|ustanovil[aei]?"
     # the founders' own verb: "La fundaron los hermanos …", "Ana la fundó en 2020", "fondarono"
-    r"|fundaron|fund\u00f3|fondarono|fundaram"
+    r"|fundaron|fund\u00f3|fondarono|fundaram|dibin\u0101ja|dibin\u0101t[sa]|dibin\u0101j\u0101m"
     r"|osnovali|osnovala|osnovao|osnovan[ao]?|\u03b9\u03b4\u03c1\u03cd\u03b8\u03b7\u03ba\u03b5|\u03af\u03b4\u03c1\u03c5\u03c3\u03b1\u03bd"
 )
 # The founders saying it themselves, after introducing themselves: "We started Soapbox in 2021", "Wir gründeten …"
@@ -51,7 +52,9 @@ FOUNDING_WE = (
 # A timeline's present tense: "2019 · Anna Berg and Li Wei found Acme", "Anna Berg gründet Acme" ("found" alone is
 # also the past of "find", so only after a second name)
 FOUNDING_NOW = (
-    r"founds|co-founds|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar"
-    r"|(?:and|&)\s+[\w\u00c0-\u024f'-]+\s+[\w\u00c0-\u024f'-]+\s+(?:co-)?found"
+    r"founds|co-founds|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar|fundam"
+    # a timeline's "… crean Farolillo en Zaragoza", "A and B, both freelance translators, found Wharfinger"
+    r"|crean|cr\u00e9ent|creano|criam"
+    r"|(?:and|&)\s+[\w\u00c0-\u024f'-]+\s+[\w\u00c0-\u024f'-]+(?:,[^,.;!?]{1,60},)?\s+(?:co-)?found"
 )
 

@@ -245,13 +245,13 @@ def _title_said_later(founder: Candidate, pages: list[SitePage], founders: list[
         for line in page.lines:
             if QUOTATION_MARK.search(line) or not re.search(rf"\b{re.escape(first)}\b", line):
                 continue
-            title = own_role_in(line, founder["name"]) if FOUNDER_WORD.search(line) else None
+            title = own_role_in(line, founder["name"]) if _ROLE.search(line) else None
             named = sorted((m.start(), f["name"]) for f in founders
                            for m in re.finditer(rf"\b{re.escape(f['name'].split()[0])}\b", line))
-            titles = [m.group(0) for m in FOUNDER_WORD.finditer(line)]
+            titles = [m.group(0) for m in _ROLE.finditer(line)]
             if len(named) >= 2 and len(titles) == len(named) and [n for _, n in named].count(founder["name"]) == 1:
                 title = titles[[n for _, n in named].index(founder["name"])]  # "Lorena und Reto … Mitgründerin und Mitgründer"
-            if title and FOUNDER_WORD.search(title):
+            if title and _ROLE.search(title):
                 founder["title"] = title
                 founder["evidence"] = founder["evidence"] + [page.text_evidence(line)]
                 return

@@ -25,9 +25,11 @@ NAME = (rf"{NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:(?:de|van|von|der|den|da|di|del|la|
 # travaux, et Baptiste Le Meur" (`split_names` keeps the names)
 AND = r"(?:,|and|&|und|y|e|et|en|och|og|i|ir|in)"
 # "… und der Softwareentwicklerin Lena Kowalczyk": an article before the next name's description is no name
-# "Nadia Boateng (CEO), who managed 600 rental units, and Pierre-Luc Gagnon (CTO)": a role in brackets after a name
+# "Nadia Boateng (CEO), who managed 600 rental units, and Pierre-Luc Gagnon (CTO)": a role in brackets after a name;
+# "… y su primo Íñigo Lasheras": a possessive and a relation before the next name
 _BRACKET = r"(?:\s*\([^()]{1,40}\))?"
-NAMES = (rf"{NAME}{_BRACKET}(?:(?:(?:,\s*[^,.!?]{{1,120}}?){{1,3}},)?\s*{AND}\s*(?:(?:der|die|dem|den|the|la|le|el|il)\s+)?"
+NAMES = (rf"{NAME}{_BRACKET}(?:(?:(?:,\s*[^,.!?]{{1,120}}?){{1,3}},)?\s*{AND}\s*(?:(?:der|die|dem|den|the|la|le|el|il)\s+"
+         rf"|(?:su|sus|sa|son|his|her|their|ihr|ihre|ihrem|sein|seine|seinem)\s+[a-z\u00df-\u00ff]+\s+)?"
          rf"{NAME}{_BRACKET})*")
 NAME_ONLY = re.compile(rf"^{NAME}$")
 NAMED = re.compile(NAME)

@@ -33,7 +33,7 @@ PAGE_KINDS: dict[str, tuple[str, ...]] = {
                 "priser", "prislista", "cennik", "hinnat", "cenik", "cen\u00edk", "ceny", "hinnasto", "hinnoittelu",
                 "arak", "\u00e1rak", "arazas", "\u00e1raz\u00e1s", "preturi", "pre\u021buri", "tarife", "fiyatlar", "fiyat", "cennik", "hinnad", "kainos",
                 "prix", "precios", "precio", "planes", "tarifas", "prijzen", "tarieven", "prezzi", "piani",
-                "precos", "pre\u00e7os", "planos", "preus", "cijene", "cjenik"),
+                "precos", "pre\u00e7os", "planos", "preus", "cijene", "cjenik", "cenas", "prezo", "prezos"),
     "features": ("features", "feature", "tour", "product", "how", "funktionen", "produkt", "fonctionnalites",
                  "produit", "funciones", "caracteristicas", "producto", "functies", "funzionalita",
                  "funzionalit\u00e0", "funcionalidades", "recursos", "prodotto", "produto"),

@@ -22,7 +22,7 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00de])")
 PRICING_HEADING = re.compile(
     r"^(?:[\w-]+\s+(?:and|und|y|et|en|e|&)\s+)?(?:simple\s+|transparent\s+)?(?:pricing|prices?|plans|preise?|kosten|tarife?"
     r"|precios?|planes|tarifs?|prix|prijz?en|prijs|tarieven|prezzi|prezzo|piani|pre\u00e7os?|planos|costs?"
-    r"|cijene|cjenik|\u03c4\u03b9\u03bc\u03ad[\u03c2\u03c3]|\u03c4\u03b9\u03bc\u03bf\u03bb\u03cc\u03b3\u03b7\u03c3\u03b7)"
+    r"|cijene|cjenik|cenas|prezo|prezos|\u03c4\u03b9\u03bc\u03ad[\u03c2\u03c3]|\u03c4\u03b9\u03bc\u03bf\u03bb\u03cc\u03b3\u03b7\u03c3\u03b7)"
     r"(?:\s+(?:and|und|y|et|en|e|&)\s+[\w-]+)?$"
 )
 

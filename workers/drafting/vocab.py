@@ -60,7 +60,8 @@ _FREE_TRIAL = re.compile(
     r"|\bgratis\s+(?:\w+\s+)?(?:proberen|uitproberen)\b|\bproefperiode\b|\bprova\s+gratuita\b"
     r"|\bperiodo\s+di\s+prova\b|\bteste\s+gr\u00e1tis\b|\bper\u00edodo\s+de\s+teste\b"
     # Croatian and Greek: "probno razdoblje", "besplatno 30 dana", "δωρεάν για 30 ημέρες"
-    r"|\bprobno\s+razdoblje\b|\bbesplatno\s+\d+\s+dana\b|\b\u03b4\u03c9\u03c1\u03b5\u03ac\u03bd\s+\u03b3\u03b9\u03b1\s+\d+\s+\u03b7\u03bc\u03ad\u03c1\u03b5[\u03c2\u03c3]"
+    r"|\bde balde durante\s+\d+\s+d\u00edas\b|"  # Galician "Proba Hórreo de balde durante 30 días"
+    r"\bprobno\s+razdoblje\b|\bbesplatno\s+\d+\s+dana\b|\b\u03b4\u03c9\u03c1\u03b5\u03ac\u03bd\s+\u03b3\u03b9\u03b1\s+\d+\s+\u03b7\u03bc\u03ad\u03c1\u03b5[\u03c2\u03c3]"
 )
 TRIAL = re.compile(r"\btrial\b|" + _FREE_TRIAL.pattern)  # a trial offer, in any of the languages above
 _SUBSCRIPTION_CUES = (
@@ -88,7 +89,9 @@ _SUBSCRIPTION_CUES = (
     # "9 kr per lägenhet och månad", "pr. bruger og måned", "per gebruiker en maand"
     "och m\u00e5nad", "och \u00e5r", "og m\u00e5ned", "og \u00e5r", "en maand",
     # Croatian "5 € mjesečno", Greek "19 € τον μήνα"
-    "mjese\u010dno", "godi\u0161nje", "rocznie", "/rok", "/ rok", "pretplata", "pretplatu", "\u03c4\u03bf\u03bd \u03bc\u03ae\u03bd\u03b1", "/\u03bc\u03ae\u03bd\u03b1",
+    "mjese\u010dno", "godi\u0161nje", "rocznie", "/rok", "/ rok",
+    # Latvian "1,50 € par lietotāju mēnesī", Galician "49 € ao mes"
+    "m\u0113nes\u012b", "ao mes", "ao ano", "pretplata", "pretplatu", "\u03c4\u03bf\u03bd \u03bc\u03ae\u03bd\u03b1", "/\u03bc\u03ae\u03bd\u03b1",
     "\u03bc\u03b7\u03bd\u03b9\u03b1\u03af\u03c9\u03c2", "\u03c4\u03bf \u03c7\u03c1\u03cc\u03bd\u03bf", "\u03b5\u03c4\u03b7\u03c3\u03af\u03c9\u03c2", "\u03c3\u03c5\u03bd\u03b4\u03c1\u03bf\u03bc\u03ae",
     # Catalan: "1 € per casteller a l'any", "9 € al mes", "subscripció"
     "a l'any", "l'any", "cada any", "per any", "subscripci\u00f3",
@@ -123,6 +126,8 @@ _FREE_PLAN_CUES = (
     "on leil tasuta", "on tasuta", "je kozolec brezpla\u010den", "brezpla\u010den", "brezpla\u010dno",
     "app ist kostenlos", "bleibt kostenlos", "la app es gratis", "la app es gratuita", "l'app est gratuite",
     "reste gratuit", "blijft gratis",
+    # Latvian "Mazām skolām Dzirnavas ir bezmaksas līdz 20 lietotājiem"
+    "ir bezmaksas", "bezmaksas l\u012bdz",
     # Croatian "Maslina je besplatna za jednu smještajnu jedinicu"
     "je besplatna", "je besplatno", "je besplatan",
     # a free allowance, then paying: "Free for up to 5 users", "Kostenlos bis 50 Rechnungen"
@@ -141,7 +146,7 @@ _CONTACT_CUES = (
 )
 _FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita", "gr\u00e1tis",
               "besplatno", "besplatna", "besplatan", "\u03b4\u03c9\u03c1\u03b5\u03ac\u03bd", "bezp\u0142atnie", "bezp\u0142atny",
-              "za darmo", "darmowy")
+              "za darmo", "darmowy", "bezmaksas", "de balde")
 _STAGE_CUES: dict[str, tuple[str, ...]] = {
     "pre-launch": ("pre-launch", "prelaunch", "coming soon", "join the waitlist", "waitlist", "launching soon"),
     "alpha": ("alpha",),

@@ -59,6 +59,8 @@ KEYWORD_WEIGHTS: dict[str, int] = {
     "kainos": 10, "apie": 8, "vprasanja": 6,
     # Croatian
     "cijene": 10, "cjenik": 10, "nama": 6, "pitanja": 6,
+    # Latvian, Galician
+    "cenas": 10, "mums": 6, "prezo": 10, "prezos": 10,
 }
 MAX_CANDIDATES = 2_000
 
