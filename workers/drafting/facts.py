@@ -283,12 +283,12 @@ def _country_indicated(pages: list[SitePage], city: Candidate) -> Candidate | No
     postcode or a phone number in the town's own quote, else an international phone number on the page that
     gives the address ("Telefon +49 89 …")."""
     town = normalise(str(city["value"])).strip()
-    named = town_country(str(city["value"]))  # "Santiago de Compostela" is Spain's, whatever "Santiago" alone says
+    by_name = town_country(str(city["value"]))  # "Santiago de Compostela" is Spain's, whatever "Santiago" alone says
     for evidence in city["evidence"]:
         indicated = countries_indicated(evidence["quote"])
         own = [code for shown, code in indicated if normalise(shown) == town]  # the town itself first
         if own or indicated:
-            code = own[0] if own else named or indicated[0][1]
+            code = own[0] if own else by_name or indicated[0][1]
             return {"value": code, "evidence": [evidence]}
     for evidence in city["evidence"]:
         page = next((p for p in pages if p.page.url == evidence["url"]), None)
