@@ -17,23 +17,25 @@ from .person_names import NAME_ONLY, NAME_WORD, NAMED, UPPER
 from .reading import Candidate, SitePage
 from .text import QUOTATION_MARK
 
+# A first name standing alone, not the end of a word
+_FIRST = rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)"
 # A first name and its founder role, the full name said just before: "cuenta Daniela, cofundadora y CTO"
 FIRST_NAME_ROLE = re.compile(
-    rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+),\s+"
+    rf"{_FIRST},\s+"
     rf"(?:(?i:our|my|the|unsere?|mein[e]?|notre|mon|ma|nuestr[ao]|mi|il nostro|la nostra)\s+)?"  # "Tamsin, our co-founder"
     rf"(?P<title>(?i:{FOUNDER_TITLE})(?:\s+(?:y|and|und|et|e|&)\s+(?:[A-Z]{{2,4}}\b))?)"
 )
 # A first name and its founder role in brackets, the full name said elsewhere on the page: "Today — Marisol
 # (co-founder and CEO) and Jonah (co-founder and CTO) run Cresset"
 FIRST_NAME_BRACKETED = re.compile(
-    rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)\s*"
+    rf"{_FIRST}\s*"
     rf"\((?P<title>[^()]{{2,60}})\)"
 )
-_AND_ROLE = rf"(?:\s+(?:et|and|und|y|i|e)\s+(?i:{EXECUTIVE_ROLE}|pr\u00e9sidente?|presidente?|presidenta|president))?"
+_AND_ROLE = rf"(?:\s+(?:et|and|und|y|i|e)\s+(?i:{EXECUTIVE_ROLE}|president))?"  # "cofondatrice et présidente"
 # A first name said to be a founder, the full name said nearby: "Avui la Montse és cofundadora", "Today Marisol is
 # our co-founder"
 FIRST_NAME_IS_FOUNDER = re.compile(
-    rf"(?<![\w\u00c0-\u024f])(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+),?\s+"
+    rf"{_FIRST},?\s+"
     rf"(?i:is|ist|est|es|\u00e9s|\u00e8|er|\u00e4r|becomes|became|wird|devient|diventa)\s+"
     rf"(?:(?i:the|our|my|unsere?|der|die|le|la|el|il|notre|nuestr[ao]|la nostra|el nostre)\s+)?"
     rf"(?P<title>(?i:{FOUNDER_TITLE})\b{_AND_ROLE})"
@@ -41,7 +43,7 @@ FIRST_NAME_IS_FOUNDER = re.compile(
 # The same with the verb left out after a comma: "Inès est cofondatrice et présidente, Mathis cofondateur et
 # directeur technique"
 FIRST_NAME_THEN_FOUNDER = re.compile(
-    rf"(?<=,\s)(?P<first>[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)\s+"
+    rf"(?<=,\s){_FIRST}\s+"
     rf"(?P<title>(?i:{FOUNDER_TITLE})\b{_AND_ROLE})"
 )
 _NEAR = 5  # lines between a full name and the first name's role, quoted as one passage
@@ -63,8 +65,6 @@ def _full_name_said(page: SitePage, first: str, index: int) -> tuple[str, str] |
     if abs(at - index) > _NEAR:
         return None
     return name, " ".join(page.lines[min(at, index):max(at, index) + 1])
-
-
 
 
 def by_first_name(page: SitePage, index: int) -> list[Candidate]:

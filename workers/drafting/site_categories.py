@@ -66,7 +66,8 @@ def categorise(found: Mapping[str, Candidate | None], categories: Sequence[Mappi
         score = len(distinct_terms(hits)) + (1 if named else 0)
         if slug and score >= MIN_SCORE:
             scored.append((score, 1 if category.get("parent") else 0, -position, slug, support))
-            defined.append(slug) if any(normalise(q["quote"]) in defining for q in support) else None
+            if any(normalise(q["quote"]) in defining for q in support):
+                defined.append(slug)
     scored.sort(reverse=True)
     # a category the defining quotes say ("Hedgerow is an online store …") outranks one only the feature labels
     # and the description suggest ("Pickup slot scheduling", "SMS order reminders"): those are dropped
