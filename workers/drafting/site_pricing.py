@@ -14,7 +14,7 @@ import re
 from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind, title_segments
 from .site_lists import OTHER_SECTION
 from .text import QUOTATION_MARK, normalise, words
-from .vocab import TRIAL, has_price, is_paid, prices, pricing_cues
+from .vocab import NO_PERIOD_FEE, TRIAL, has_price, is_paid, prices, pricing_cues
 
 MAX_PRICING_LINES = 6
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00de])")
@@ -78,6 +78,9 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
         for cue in c:
             hits.setdefault(cue, (p, l))
     # a line with a price first: "100 AI-svar per månad" is a free plan's allowance, "1 490 kr/mån" a price
+    if "subscription" in hits and any(NO_PERIOD_FEE.search(normalise(l)) for _, l in lines) \
+            and not any("subscription" in c and has_price(l) for _, l, c in cues):
+        del hits["subscription"]  # "CHF 1.50 pro Übernachtung … keine Grundgebühr … abgerechnet im Monat": per use
     paid = next(((p, l) for p, l, c in cues if is_paid(c) and has_price(l)), None) or next(
         ((p, l) for p, l, c in cues if is_paid(c)), None)
     # a line may give the free allowance and the price after it: "Free for up to 5 hires. After that, $6 per month"

@@ -19,6 +19,17 @@ from collections.abc import Iterable
 
 import httpx
 
+from .pricing_words import (
+    FIRST_AFTER_WORDS,
+    FIRST_WORDS,
+    FREE_WORDS,
+    PERIOD_WORDS,
+    PLAN_WORDS,
+    SPAN_WORDS,
+    TRIAL_WORDS,
+    UP_TO_WORDS,
+    alternation,
+)
 from .socials import host_matches, normalised_host
 from .text import contains_phrase, normalise
 
@@ -51,6 +62,11 @@ PRICE = re.compile(
     r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|zar|kr|z\u0142|k\u010d|czk|ft|huf|lei|ron|tl|try|\u20ba|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
     re.IGNORECASE,
 )
+_FREE = alternation(FREE_WORDS)
+_SPAN = alternation(SPAN_WORDS)
+_FIRST = alternation(FIRST_WORDS)
+_TRIAL_WORD = alternation(TRIAL_WORDS)
+_FIRST_AFTER = alternation(FIRST_AFTER_WORDS)
 _FREE_TRIAL = re.compile(
     r"\bfree\s+(?:\d+[- ]day\s+)?(?:trials?|pilots?)\b|\b\d+[- ]day\s+free\s+(?:trials?|pilots?)\b|\bfree\s+shipping\b"
     # German, Spanish, French trials: "14 Tage kostenlos testen", "prueba gratuita", "essai gratuit"
@@ -62,6 +78,13 @@ _FREE_TRIAL = re.compile(
     # Croatian and Greek: "probno razdoblje", "besplatno 30 dana", "δωρεάν για 30 ημέρες"
     r"|\bde balde durante\s+\d+\s+d\u00edas\b|"  # Galician "Proba Hórreo de balde durante 30 días"
     r"\bprobno\s+razdoblje\b|\bbesplatno\s+\d+\s+dana\b|\b\u03b4\u03c9\u03c1\u03b5\u03ac\u03bd\s+\u03b3\u03b9\u03b1\s+\d+\s+\u03b7\u03bc\u03ad\u03c1\u03b5[\u03c2\u03c3]"
+    # in every language of `pricing_words`: "the first 30 days are free" ("Prvih 30 dana je besplatno"), "30 Tage
+    # kostenlos", "free for 14 days", and a trial's own word ("kokeilu", "пробен период")
+    rf"|\b(?:{_FIRST})\s+\d+\s+(?:{_SPAN})\b[^.;]{{0,40}}?(?<!\w)(?:{_FREE})(?!\w)"
+    rf"|\b\d+\s+(?:{_FIRST_AFTER})\s+(?:{_SPAN})\b[^.;]{{0,40}}?(?<!\w)(?:{_FREE})(?!\w)"
+    rf"|\b\d+\s+(?:{_SPAN})\s+(?:{_FREE})(?!\w)"
+    rf"|(?<!\w)(?:{_FREE})\s+(?:(?:for|f\u00fcr|pour|para|per|durante|pendant|za|na|u|\u03b3\u03b9\u03b1|\u043d\u0430)\s+)?\d+\s+(?:{_SPAN})\b"
+    rf"|(?<!\w)(?:{_TRIAL_WORD})(?!\w)"
 )
 TRIAL = re.compile(r"\btrial\b|" + _FREE_TRIAL.pattern)  # a trial offer, in any of the languages above
 _SUBSCRIPTION_CUES = (
@@ -95,7 +118,7 @@ _SUBSCRIPTION_CUES = (
     "\u03bc\u03b7\u03bd\u03b9\u03b1\u03af\u03c9\u03c2", "\u03c4\u03bf \u03c7\u03c1\u03cc\u03bd\u03bf", "\u03b5\u03c4\u03b7\u03c3\u03af\u03c9\u03c2", "\u03c3\u03c5\u03bd\u03b4\u03c1\u03bf\u03bc\u03ae",
     # Catalan: "1 € per casteller a l'any", "9 € al mes", "subscripció"
     "a l'any", "l'any", "cada any", "per any", "subscripci\u00f3",
-)
+) + PERIOD_WORDS
 _ONE_TIME_CUES = ("one-time", "one time", "lifetime", "pay once", "single payment", "one-off", "once-off")
 _USAGE_CUES = ("usage-based", "pay as you go", "pay-as-you-go", "per request", "per api call", "metered")
 _OPEN_SOURCE_CUES = (
@@ -133,6 +156,11 @@ _FREE_PLAN_CUES = (
     # a free allowance, then paying: "Free for up to 5 users", "Kostenlos bis 50 Rechnungen"
     "free for up to", "free up to", "free for the first", "kostenlos bis", "kostenlos f\u00fcr bis zu", "gratis hasta",
     "gratuit jusqu'\u00e0", "gratis tot", "gratis voor maximaal", "gratuito fino a", "gr\u00e1tis at\u00e9",
+    # free forever: "δωρεάν για πάντα", "zdarma navždy", "ikuisesti ilmainen", "örökre ingyenes"
+    "\u03b4\u03c9\u03c1\u03b5\u03ac\u03bd \u03b3\u03b9\u03b1 \u03c0\u03ac\u03bd\u03c4\u03b1", "zdarma nav\u017edy",
+    "nav\u017edy zdarma", "nav\u017edy zadarmo", "ikuisesti ilmainen", "\u00f6r\u00f6kre ingyenes", "sonsuza kadar \u00fccretsiz",
+    "visam laikui nemokamai", "igavesti tasuta", "pentru totdeauna gratuit", "gratuit pentru totdeauna", "za vedno brezpla\u010dno",
+    "zauvijek besplatno", "zawsze za darmo", "na zawsze za darmo",
 )
 # No price on the page, only an invitation to ask: "Contact sales", "Preis auf Anfrage", "Sur devis"
 _CONTACT_CUES = (
@@ -146,7 +174,7 @@ _CONTACT_CUES = (
 )
 _FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita", "gr\u00e1tis",
               "besplatno", "besplatna", "besplatan", "\u03b4\u03c9\u03c1\u03b5\u03ac\u03bd", "bezp\u0142atnie", "bezp\u0142atny",
-              "za darmo", "darmowy", "bezmaksas", "de balde")
+              "za darmo", "darmowy", "bezmaksas", "de balde") + FREE_WORDS
 _STAGE_CUES: dict[str, tuple[str, ...]] = {
     "pre-launch": ("pre-launch", "prelaunch", "coming soon", "join the waitlist", "waitlist", "launching soon"),
     "alpha": ("alpha",),
@@ -192,6 +220,18 @@ _FREE_SEATS = re.compile(
 )
 
 
+# a fee for the period the quote says there is not: the price is per use ("Pagas solo por lo que timbras … No hay
+# cuota mensual", "CHF 1.50 pro Übernachtung. Es gibt keine Grundgebühr")
+NO_PERIOD_FEE = re.compile(
+    r"\b(?:no hay|sin|no|without|without any|zero|keine|ohne|pas de|sans|aucun|aucuns|nessun|nessuna|senza|sem|geen"
+    r"|ingen|bez|nincs)\s+(?:(?:a|any|de|di|la|le)\s+)?"
+    r"(?:monthly|annual|base|fixed|recurring|subscription|monatliche[n]?|j\u00e4hrliche[n]?|feste[n]?|fixe[n]?)?\s*"
+    r"(?:fees?|charges?|cuotas?(?: mensual(?:es)?| fijas?)?|mensualidad(?:es)?|grundgeb\u00fchr(?:en)?|monatsgeb\u00fchr(?:en)?"
+    r"|geb\u00fchr(?:en)?|kosten|frais(?: mensuels| fixes| r\u00e9currents)?|abonnement mensuel|canone(?: mensile)?"
+    r"|mensalidade|maandbedrag|abonnementskosten|m\u00e5nadsavgift|grundavgift|m\u00e5nedsgebyr|m\u00e5nedlig gebyr)\b"
+)
+
+
 # a model the quote says the product does not have: "There is no free plan", "Pas d'abonnement", "Kein Abo"
 _DENIED_MODEL = re.compile(
     r"(?:\b(?:there is no|there's no|no|without (?:a|any)|kein(?:e|en)?|ohne|sans|sin|sem|geen|nessun[oa]?)\s+"
@@ -199,6 +239,8 @@ _DENIED_MODEL = re.compile(
     r"(?:free (?:plan|tier|version)|subscriptions?|abo(?:nnement)?s?|abonnement|suscripci\u00f3n|assinatura|abonnement"
     r"|kostenlose[nrs]? (?:tarif|version|plan)|plan gratuit|plan gratuito|abbonamento)\b"
     r"|\bnu exist\u0103 abonament\b|\bkeine grundgeb\u00fchr\b"
+    # no fee for the period: "No hay cuota mensual", "no monthly fee", "keine monatlichen Kosten", "sans frais mensuels"
+    + "|" + NO_PERIOD_FEE.pattern
 )
 # "Self-hosting stays free": the software is free to run yourself, a hosted edition is what is sold
 SELF_HOSTED_FREE = re.compile(r"\bself-?host(?:ing|ed)?\s+(?:\w+\s+){0,2}?(?:stays|is|remains)\s+free\b|\bfree to self-?host\b")
@@ -251,7 +293,7 @@ def pricing_cues(quote: str) -> set[str]:
         and not quote.rstrip().endswith((".", "!", "?")) and len(quote.split()) <= 12
         and _FREE_TRIAL.search(normalise(quote)) is None
     )
-    if _any_cue(q, _FREE_PLAN_CUES) or zero_price or plan_named_free or FREE_ALLOWANCE.search(q):
+    if _any_cue(q, _FREE_PLAN_CUES) or zero_price or plan_named_free or FREE_ALLOWANCE.search(q) or FREE_PLAN.search(q):
         found.add("free plan")
     if _any_cue(q, _FREE_CUES) or zero_price:
         found.add("free")
@@ -262,20 +304,29 @@ def pricing_cues(quote: str) -> set[str]:
     return found
 
 
-_NOT_A_SPAN = r"(?!\s*(?:days?|weeks?|months?|tage|wochen|monate|jours|semaines|mois|d\u00edas|semanas|meses|giorni|settimane|dias))"
-# Free below a threshold, in prose: "free for clubs that race up to 30 boats", "gratuit pour un chœur jusqu'à 20
-# choristes", "Die ersten 500 Abfragen pro Monat sind kostenlos", "the first 50 activations each month cost nothing"
-# (a span of days is a trial, read as one)
+_NUMBER = r"\d{1,3}(?: \d{3})+|\d[\d.,]*"  # "5 000" (a space between thousands) or "5,000"
+_NOT_A_SPAN = rf"(?!\s*(?:{_SPAN})\b)"
+_UP_TO = alternation(UP_TO_WORDS)
+# the product or an amount of it costs nothing: German's attributive "kostenlose" names a free extra ("eine
+# kostenlose Phishing-Kampagne an bis zu 50 Postfächer" before buying), not an allowance
+_FREE_WORD = "(?<!\\w)(?:{}|cost nothing|kosten nichts|no pagas|ne co\u00fbtent rien)(?!\\w)".format(
+    alternation(tuple(w for w in FREE_WORDS if w not in ("kostenlose", "kostenloser"))))
+# Free below a threshold, in prose, in every language of `pricing_words`, the free word before or after the bound:
+# "free for clubs that race up to 30 boats", "Bis zu 3 Spielplätze prüfen Sie mit Wippe kostenlos", "Die ersten
+# 500 Abfragen pro Monat sind kostenlos", "Les 5 000 premières requêtes de chaque mois sont gratuites" (a span of
+# days is a trial, read as one)
 FREE_ALLOWANCE = re.compile(
-    r"\b(?:free|kostenlos|gratis|gratuit[oa]?|gratuite?|gr\u00e1tis)\b[^.;]{0,60}?"
-    rf"\b(?:up to|under|below|bis zu|bis|jusqu['\u2019]?\s?\u00e0|hasta|fino a|at\u00e9|tot)\s+\d[\d.,]*\b{_NOT_A_SPAN}"
-    r"|\b(?:the first|die ersten|les premiers|les premi\u00e8res|los primeros|las primeras|i primi|le prime|os primeiros"
-    rf"|as primeiras|de eerste)\s+\d[\d.,]*\b{_NOT_A_SPAN}[^.;]{{0,60}}?\b(?:are free|cost nothing|sind kostenlos|sind gratis"
-    r"|kosten nichts|sont gratuit\w*|son gratis|son gratuit\w*|sono gratuit\w*|s\u00e3o gr\u00e1tis|zijn gratis)\b"
+    rf"{_FREE_WORD}[^.;]{{0,60}}?(?<!\w)(?:{_UP_TO})\s+(?:{_NUMBER})\b{_NOT_A_SPAN}"
+    rf"|(?<!\w)(?:{_UP_TO})\s+(?:{_NUMBER})\b{_NOT_A_SPAN}[^.;]{{0,60}}?{_FREE_WORD}"
+    rf"|(?<!\w)(?:{_FIRST})\s+(?:{_NUMBER})\b{_NOT_A_SPAN}[^.;]{{0,60}}?{_FREE_WORD}"
+    rf"|\b(?:{_NUMBER})\s+(?:{_FIRST_AFTER})\b{_NOT_A_SPAN}[^.;]{{0,60}}?{_FREE_WORD}"
     # free for a single one of what is counted: "gratuit pour un logement, sans limite de durée", "free for one project"
     r"|\b(?:free|gratuit[e]?|gratis|kostenlos|gratuit[oa])\s+(?:for|pour|para|f\u00fcr|per|voor)\s+(?:one|a single|un|une"
     r"|ein|eine|einen|uno|una|un solo|una sola|\u00e9\u00e9n)\b"
 )
+_PLAN = alternation(PLAN_WORDS)
+# a free plan named by a plan word beside a free word, in either order: "plan gratuit", "ingyenes csomag", "Free-Plan"
+FREE_PLAN = re.compile(rf"{_FREE_WORD}[\s-]+(?:{_PLAN})(?!\w)|(?<!\w)(?:{_PLAN})[\s-]+{_FREE_WORD}")
 
 
 def is_paid(cues: set[str]) -> bool:
