@@ -124,16 +124,37 @@ STRONG_TERMS: dict[str, tuple[str, ...]] = {
     "security": ("secret scanning", "leaked secrets", "secrets", "password manager", "vulnerabilities"),
     "design": ("designers", "prototyping", "design feedback", "dise\u00f1adores", "graphistes"),
     "productivity": ("shared inbox", "time tracking", "to-do", "productivity"),
-    "ecommerce": ("online store", "online shop", "ticketing", "sells tickets", "sell tickets", "ecommerce", "e-commerce"),
+    "ecommerce": ("online store", "online shop", "ticketing", "sells tickets", "sell tickets", "ecommerce", "e-commerce",
+                  # an online shop, in the languages of Europe
+                  "e-shop", "eshop", "online-shop", "onlineshop", "webshop", "tienda online", "boutique en ligne",
+                  "negozio online", "loja online", "loja virtual", "webwinkel", "webbutik", "nettbutikk", "netbutik",
+                  "verkkokauppa", "sklep internetowy", "internetov\u00fd obchod", "internetov\u00fd obchod", "e-pood",
+                  "web\u00e1ruh\u00e1z", "internetin\u0117 parduotuv\u0117", "interneta veikals", "magazin online",
+                  "spletna trgovina", "internetska trgovina", "web trgovina", "online ma\u011faza",
+                  "\u03b7\u03bb\u03b5\u03ba\u03c4\u03c1\u03bf\u03bd\u03b9\u03ba\u03bf\u03cd \u03ba\u03b1\u03c4\u03b1\u03c3\u03c4\u03ae\u03bc\u03b1\u03c4\u03bf\u03c2",
+                  "\u03b7\u03bb\u03b5\u03ba\u03c4\u03c1\u03bf\u03bd\u03b9\u03ba\u03cc \u03ba\u03b1\u03c4\u03ac\u03c3\u03c4\u03b7\u03bc\u03b1",
+                  "\u0438\u043d\u0442\u0435\u0440\u043d\u0435\u0442 \u043c\u0430\u0433\u0430\u0437\u0438\u043d",
+                  "\u043e\u043d\u043b\u0430\u0439\u043d \u043c\u0430\u0433\u0430\u0437\u0438\u043d",
+                  "\u0456\u043d\u0442\u0435\u0440\u043d\u0435\u0442-\u043c\u0430\u0433\u0430\u0437\u0438\u043d",
+                  "\u0438\u043d\u0442\u0435\u0440\u043d\u0435\u0442-\u043c\u0430\u0433\u0430\u0437\u0438\u043d"),
     "notes-docs": ("lab notebook", "electronic lab notebook", "quaderno di laboratorio", "note-taking", "wiki",
                    "knowledge base", "documentation"),
     "education": ("teachers", "enseignants", "profesores", "lehrer", "students", "\u00e9l\u00e8ves", "alumnos", "tutoring",
                   "nauczycieli", "nauczyciele",
                   "classroom", "en classe", "dar clase"),
     "ai-assistants": ("ai assistant", "ai-assistant", "ai-assistent", "ki-assistent", "ai agent", "copilot", "chatbot",
+                      "ai meeting assistant", "meeting assistant", "ai notetaker", "ai note-taker", "writing assistant",
+                      "virtual assistant", "voice assistant", "ki-assistentin", "asistente virtual", "assistant virtuel",
                       "asistente de ia", "assistant ia", "assistente ai", "assistente ia"),
     "analytics": ("web analytics", "analytics", "mesure d'audience", "anal\u00edtica web", "webanalyse"),
-    "seo": ("seo", "search engine optimisation", "search engine optimization", "r\u00e9f\u00e9rencement"),
+    "seo": ("seo", "search engine optimisation", "search engine optimization", "r\u00e9f\u00e9rencement",
+            "suchmaschinenoptimierung", "posicionamiento web", "posicionamiento seo", "ottimizzazione per i motori di ricerca",
+            "otimiza\u00e7\u00e3o para motores de busca", "zoekmachineoptimalisatie", "s\u00f6kmotoroptimering",
+            "pozycjonowanie", "hakukoneoptimointi", "optimalizace pro vyhled\u00e1va\u010de", "keres\u0151optimaliz\u00e1l\u00e1s"),
+    "testing": ("load testing", "load tests", "pruebas de carga", "lasttests", "lasttest", "tests de charge",
+                "test automation", "testautomatisierung", "automatizaci\u00f3n de pruebas", "automatisation des tests",
+                "accessibility testing", "end-to-end testing", "e2e testing", "visual regression testing",
+                "herramienta de pruebas", "testing tool", "outil de test"),
     "no-code": ("no-code", "no code", "without writing code", "sin escribir una l\u00ednea de c\u00f3digo", "sans coder"),
 }
 
@@ -194,6 +215,11 @@ _WORK_SOFTWARE = re.compile(
     r"|\w*j\u00e4rjestelm\u00e4|plattform|platform|plateforme|plataforma|sustav|softver|platforma"
     r"|\u03c3\u03cd\u03c3\u03c4\u03b7\u03bc\u03b1|\u03b5\u03c6\u03b1\u03c1\u03bc\u03bf\u03b3\u03ae|\u03bb\u03bf\u03b3\u03b9\u03c3\u03bc\u03b9\u03ba\u03cc|\u03c0\u03bb\u03b1\u03c4\u03c6\u03cc\u03c1\u03bc\u03b1)\b"
 )
+# "Prüfstand ist freie Software unter der EUPL-1.2": the licence, not what the software does
+_LICENCE_STATEMENT = re.compile(
+    r"\b(?:free|freie|libre|livre|libero|vrije|open[- ]source|quelloffene)\s+software\b|\blogiciel libre\b"
+    r"|\bsoftware (?:libre|livre|libero)\b"
+)
 # "X is …", "X ist …", "X es …", "X est …", "X är …", "X on …", "X je …": the sentence says what the product is
 _DEFINES = re.compile(
     r"^[^\s,:;]+(?:\s+[^\s,:;]+)?\s+(?:is|ist|es|est|\u00e8|er|\u00e4r|on|je|jest|este|\u00e9|to|zijn|ir|\u03b5\u03af\u03bd\u03b1\u03b9)\s"
@@ -214,5 +240,6 @@ def names_work_software(quote: str) -> bool:
     manages, plans or organises its users' work, and denies nothing: "Gearloft is job-card and repair-queue
     software for independent bicycle workshops", "Kulisse plant Proben, Rollen und Aufführungen"."""
     head = re.split(r"[:;,.\u2013\u2014]", normalise(quote), maxsplit=1)[0]
-    said = bool(_DEFINES.search(head) and _WORK_SOFTWARE.search(head)) or bool(_DOES_THE_WORK.search(head))
+    said = bool(_DEFINES.search(head) and _WORK_SOFTWARE.search(head) and not _LICENCE_STATEMENT.search(head)) \
+        or bool(_DOES_THE_WORK.search(head))
     return said and not _NEGATION.search(head) and not _ASKING.search(head)

@@ -43,6 +43,7 @@ def categorise(found: Mapping[str, Candidate | None], categories: Sequence[Mappi
                 headline.add(key)
     scored: list[tuple[int, int, int, str, list[dict[str, str]]]] = []
     defined: list[str] = []  # categories with a term in the name, tagline, short description or keywords
+    found_terms = {(key, str(c.get("slug") or "")): terms_in(q["quote"], c) for key, q in quotes.items() for c in categories}
     for position, category in enumerate(categories):
         slug = str(category.get("slug") or "")
         full_name = normalise(str(category.get("name") or ""))
@@ -53,7 +54,7 @@ def categorise(found: Mapping[str, Candidate | None], categories: Sequence[Mappi
         in_tagline: set[str] = set()
         elsewhere: set[str] = set()
         for key, quote in quotes.items():
-            terms = terms_in(quote["quote"], category)
+            terms = _own_terms(found_terms, key, slug)
             if terms:
                 hits |= terms
                 named = named or ((full_name in terms or bool(terms & strong)) and key in defining)
@@ -86,6 +87,15 @@ def _general(found: Mapping[str, Candidate | None], categories: Sequence[Mapping
     proposed = found.get("short_description")
     said = [e for e in (proposed["evidence"] if proposed else []) if names_work_software(e["quote"])]
     return candidate([GENERAL_CATEGORY], said[:1]) if said else None
+
+
+def _own_terms(found_terms: Mapping[tuple[str, str], set[str]], key: str, slug: str) -> set[str]:
+    """The terms of category ``slug`` in the quote ``key``, less those that are words of a longer term another
+    category found there: "Meeting notes that write their own follow-ups" says "meeting notes" (Productivity),
+    and its "notes" is that mention, not a second one for Notes & Docs."""
+    terms = found_terms.get((key, slug), set())
+    others = {t for (k, s), found in found_terms.items() if k == key and s != slug for t in found} - terms
+    return {t for t in terms if not any(len(o) > len(t) and contains_phrase(o, t) for o in others)}
 
 
 def distinct_terms(hits: set[str]) -> set[str]:

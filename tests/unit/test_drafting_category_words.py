@@ -1,0 +1,50 @@
+"""Categories from the site's words: a word inside another category's longer phrase is that phrase's mention, a
+licence sentence is not what the software does, and the phrases that alone name a shop, a search-engine tool, a
+testing tool or an assistant in more languages.
+
+The pages go through the crawler's own extraction and the gate (``tests.fixtures.drafting_forms.draft``).
+"""
+
+from __future__ import annotations
+
+from tests.fixtures.drafting_forms import draft, page
+
+
+def categories(pages: dict[str, str]) -> list[str]:
+    return list(draft(pages).value("categories") or [])
+
+
+def test_a_word_inside_another_categorys_phrase_is_no_second_mention() -> None:
+    found = categories({"/": page(
+        "<h1>Meeting notes that write their own follow-ups</h1>"
+        "<p>Larchwood is an AI meeting assistant that joins your calls, writes the notes and drafts every follow-up.</p>",
+        title="Larchwood \u2013 Meeting notes that write their own follow-ups")})
+    assert "ai-assistants" in found
+    assert "notes-docs" not in found
+
+
+def test_a_licence_sentence_is_not_work_software() -> None:
+    found = categories({"/": page(
+        "<h1>Pr\u00fcfstand</h1><p>Pr\u00fcfstand ist freie Software unter der EUPL-1.2 und wird in Dresden entwickelt.</p>",
+        title="Pr\u00fcfstand", lang="de")})
+    assert "productivity" not in found
+
+
+def test_a_shop_named_in_greek_is_ecommerce_not_the_general_category() -> None:
+    found = categories({"/": page(
+        "<h1>\u039a\u03c5\u03c8\u03ad\u03bb\u03b7</h1><p>\u0397 \u039a\u03c5\u03c8\u03ad\u03bb\u03b7 \u03b5\u03af\u03bd\u03b1\u03b9 "
+        "\u03c0\u03bb\u03b1\u03c4\u03c6\u03cc\u03c1\u03bc\u03b1 \u03b7\u03bb\u03b5\u03ba\u03c4\u03c1\u03bf\u03bd\u03b9\u03ba\u03bf\u03cd "
+        "\u03ba\u03b1\u03c4\u03b1\u03c3\u03c4\u03ae\u03bc\u03b1\u03c4\u03bf\u03c2 \u03b3\u03b9\u03b1 \u03bc\u03b9\u03ba\u03c1\u03bf\u03cd\u03c2 "
+        "\u03c0\u03b1\u03c1\u03b1\u03b3\u03c9\u03b3\u03bf\u03cd\u03c2.</p>", title="\u039a\u03c5\u03c8\u03ad\u03bb\u03b7", lang="el")})
+    assert found == ["ecommerce"]
+
+
+def test_search_engine_optimisation_and_load_testing_named_in_their_languages() -> None:
+    seo = categories({"/": page(
+        "<h1>Ziegelhof</h1><p>Ziegelhof ist eine Software f\u00fcr lokale Suchmaschinenoptimierung von Apotheken: "
+        "Wir halten Ihr Google-Unternehmensprofil aktuell.</p>", title="Ziegelhof", lang="de")})
+    assert seo == ["seo"]
+    testing = categories({"/": page(
+        "<h1>Tinaja \u2014 Pruebas de carga para equipos peque\u00f1os</h1>"
+        "<p>Tinaja es una herramienta de pruebas de carga para equipos peque\u00f1os.</p>", title="Tinaja", lang="es")})
+    assert "testing" in testing
