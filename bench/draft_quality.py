@@ -61,9 +61,13 @@ def norm(text: str) -> str:
 
 
 def same_value(name: str, drafted: str, stated: str) -> bool:
-    """Equal after `norm`; vocabulary values also when spelt with "_" or "-" ("open_source" is "open source")."""
+    """Equal after `norm`; vocabulary values also when spelt with "_" or "-" ("open_source" is "open source"); a
+    drafted "one-time" or "usage-based" is the truth's "paid" (the truth files' vocabulary has no kinds of paid)."""
     if name in ("pricing_model", "stage"):
-        return norm(drafted).replace("_", " ").replace("-", " ") == norm(stated).replace("_", " ").replace("-", " ")
+        drafted_value, stated_value = (norm(v).replace("_", " ").replace("-", " ") for v in (drafted, stated))
+        # the drafter's one-time and usage-based are the kinds of paid the truth files call "paid"
+        return drafted_value == stated_value or (name == "pricing_model" and stated_value == "paid"
+                                                 and drafted_value in ("one time", "usage based"))
     return norm(drafted) == norm(stated)
 
 

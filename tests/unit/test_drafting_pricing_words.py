@@ -70,3 +70,35 @@ def test_a_free_allowance_after_its_bound_beside_a_monthly_price_is_freemium() -
                     "/preise": page("<h1>Preise</h1><p>Bis zu 3 Spielplätze prüfen Sie mit Wippe kostenlos. Darüber kostet "
                                     "jeder weitere Spielplatz 4 € im Monat, abgerechnet jährlich.</p>", lang="de")})
     assert result.value("pricing_model") == "freemium"
+
+
+def test_another_companys_price_is_neither_the_model_nor_the_summary() -> None:
+    result = draft({"/": page(
+        "<h1>Dustpan</h1><p>Dustpan crawls your site like a search engine does.</p><h2>Pricing</h2>"
+        "<p>A Dustpan licence costs A$129, paid once. No subscription, no crawl limits.</p>"
+        "<p>Want backlink data inside Dustpan? Connect your LinkRadar account (LinkRadar plans from US$29 a month, "
+        "billed by LinkRadar).</p>", title="Dustpan")})
+    assert result.value("pricing_model") == "one-time"
+    assert "LinkRadar" not in (result.value("pricing_summary") or "")
+
+
+def test_a_pricing_faqs_question_is_no_cue_and_a_denial_may_have_a_verb() -> None:
+    asked = draft({"/": page("<h1>Keelson</h1><p>A shared password vault.</p>", title="Keelson"), "/pricing": page(
+        "<h1>Pricing</h1><p>Team $6 per user / month</p><h3>Is there a free plan?</h3><p>No, but every plan can be "
+        "cancelled at any time.</p>")})
+    assert asked.value("pricing_model") == "subscription"
+    denied = pricing_cues("Pagas mes a mes. No tenemos plan gratuito: preferimos cobrar poco a todos.")
+    assert "free plan" not in denied
+
+
+def test_free_for_your_first_few_in_words_is_a_free_allowance() -> None:
+    assert "free plan" in pricing_cues("Bodkin is free for your first five invoices each month, reminders included.")
+    assert "free plan" in pricing_cues("Quire is free for your first 200 notes, forever, on every device.")
+
+
+def test_a_free_plans_card_may_stand_between_the_pricing_phrase_and_the_first_price() -> None:
+    result = draft({"/": page(
+        "<h1>Eslabón</h1><p>Contraseñas compartidas para equipos.</p><h2>Precios claros</h2><h3>Personal</h3>"
+        "<p>Gratis para siempre</p><p>Hasta 3 usuarios y 50 contraseñas.</p><h3>Equipo</h3><p>3 € por usuario y mes</p>",
+        title="Eslabón", lang="es")})
+    assert result.value("pricing_model") == "freemium"

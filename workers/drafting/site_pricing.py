@@ -36,14 +36,14 @@ def _section_below(page: SitePage, heading: re.Pattern[str]) -> list[int]:
     """Indexes of the lines under the first heading matching ``heading`` whose section names a price (a listing's
     "Pricing" over one line of summary, and again over the plans), else under the first such heading, up to the
     next section's heading; else under the first short line naming prices in a phrase with a price within the
-    three lines below it."""
+    six lines below it (a free plan's card, its name, price and allowance, may come first)."""
     starts = [i for i, l in enumerate(page.lines) if is_heading(l) and heading.match(normalise(l).strip(" :"))]
     sections = [_section_from(page, start) for start in starts]
     priced = next((section for section in sections if any(has_price(page.lines[i]) for i in section)), None)
     if priced is not None or sections:
         return priced if priced is not None else sections[0]
     start = next((i for i, l in enumerate(page.lines[:-1]) if len(words(l)) <= 8
-                  and PRICE_WORD_HEADING.search(normalise(l)) and any(has_price(x) for x in page.lines[i + 1:i + 4])),
+                  and PRICE_WORD_HEADING.search(normalise(l)) and any(has_price(x) for x in page.lines[i + 1:i + 7])),
                  None)
     return _section_from(page, start) if start is not None else []
 
@@ -70,6 +70,8 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
         lines = [(p, _labelled(p, i)) for p in of_kind(pages, "home") for i in _section_below(p, PRICING_HEADING)]
     if not lines:  # prices stated only in the text: "A commercial licence is £39 per person per year."
         lines = _priced_prose(pages)
+    # a question asks, it does not say: "Is there a free plan?" on a pricing page's FAQ is no free plan
+    lines = [(p, own) for p, l in lines for own in [_own_prices(l)] if own and not own.rstrip().endswith("?")]
     if not lines:
         return None, None
     cues = [(p, l, pricing_cues(l)) for p, l in lines]
@@ -178,6 +180,27 @@ def _labelled(page: SitePage, index: int) -> str:
             and not PRICING_HEADING.match(normalise(label).strip(" :")):  # the page's "Pricing" is no plan's name
         return f"{label} {line}"
     return line
+
+
+# another company's price beside ours: a partner's offer, a platform's own subscription, billed by them ("LinkRadar
+# plans from US$29 a month, billed by LinkRadar", "Unser Partner ThermoRack liefert … ab 2.490 €", "l'abonnement
+# Shopify … est facturé séparément par Shopify", "Our friends at Tunewright … bill you directly")
+OTHER_COMPANY_PRICE = re.compile(
+    r"\b(?:billed|invoiced|charged|sold)\s+(?:separately\s+|directly\s+)?by\b|\bbills?\s+you\s+directly\b"
+    r"|\b(?:our|unser\w*|notre|nos|nuestr[oa]s?|nostr[oi]|noss[oa]s?|onze|v\u00e5r[at]?|vores)\s+(?:\w+\s+)?"
+    r"(?:partners?|partenaires?|socios?|partnern?|partnerf\u00f6retag|friends at)\b"
+    r"|\bfactur\w*\s+(?:s\u00e9par\u00e9ment|directement)\b|\bfactur\w*\s+(?:por|par)\s+(?:separado|ellos|eux)\b"
+    r"|\bdirekt\s+(?:bei|mit|\u00fcber)\b|\bdirectement\s+(?:aupr\u00e8s|chez)\b|\bdirectamente\s+(?:con|a)\b"
+    r"|\bdirectly\s+(?:with|from|to)\b|\bdoes\s+not\s+include\s+your\b|\bseparat\s+abgerechnet\b"
+)
+
+
+def _own_prices(line: str) -> str:
+    """The line without the sentences that give another company's price (`OTHER_COMPANY_PRICE`); '' when that is
+    all it says."""
+    if not OTHER_COMPANY_PRICE.search(normalise(line)):
+        return line
+    return " ".join(s for s in _SENTENCE_BREAK.split(line) if not OTHER_COMPANY_PRICE.search(normalise(s)))
 
 
 # a plan's price cell read with its label: "Teacher Free", "Établissement Sur devis"

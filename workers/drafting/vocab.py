@@ -119,7 +119,16 @@ _SUBSCRIPTION_CUES = (
     # Catalan: "1 € per casteller a l'any", "9 € al mes", "subscripció"
     "a l'any", "l'any", "cada any", "per any", "subscripci\u00f3",
 ) + PERIOD_WORDS
-_ONE_TIME_CUES = ("one-time", "one time", "lifetime", "pay once", "single payment", "one-off", "once-off")
+_ONE_TIME_CUES = (
+    "one-time", "one time", "lifetime", "pay once", "paid once", "single payment", "one-off", "once-off",
+    "perpetual licence", "perpetual license",
+    # "einmalig 49 €", "pago único", "paiement unique", "licence perpétuelle", "una tantum", "eenmalig", "engångsköp"
+    "einmalig", "einmalzahlung", "dauerlizenz", "kauflizenz", "pago \u00fanico", "licencia perpetua", "paiement unique",
+    "une seule fois", "licence perp\u00e9tuelle", "una tantum", "licenza perpetua", "pagamento \u00fanico", "eenmalig",
+    "eenmalige", "engångsköp", "engångsbetalning", "engangsbetaling", "kertamaksu", "jednorázov\u011b", "jednorazowo",
+    "jednorazowa", "egyszeri", "tek seferlik", "vienkartinis", "\u00fchekordne", "vienreiz\u0113js", "enkratno",
+    "jednokratno", "\u03b5\u03c6\u03ac\u03c0\u03b1\u03be",
+)
 _USAGE_CUES = ("usage-based", "pay as you go", "pay-as-you-go", "per request", "per api call", "metered")
 _OPEN_SOURCE_CUES = (
     "open source", "open-source", "opensource",
@@ -226,7 +235,7 @@ NO_PERIOD_FEE = re.compile(
     r"\b(?:no hay|sin|no|without|without any|zero|keine|ohne|pas de|sans|aucun|aucuns|nessun|nessuna|senza|sem|geen"
     r"|ingen|bez|nincs)\s+(?:(?:a|any|de|di|la|le)\s+)?"
     r"(?:monthly|annual|base|fixed|recurring|subscription|monatliche[n]?|j\u00e4hrliche[n]?|feste[n]?|fixe[n]?)?\s*"
-    r"(?:fees?|charges?|cuotas?(?: mensual(?:es)?| fijas?)?|mensualidad(?:es)?|grundgeb\u00fchr(?:en)?|monatsgeb\u00fchr(?:en)?"
+    r"(?:fees?|charges?|minimums?|commitments?|mindestumsatz|cuotas?(?: mensual(?:es)?| fijas?)?|mensualidad(?:es)?|grundgeb\u00fchr(?:en)?|monatsgeb\u00fchr(?:en)?"
     r"|geb\u00fchr(?:en)?|kosten|frais(?: mensuels| fixes| r\u00e9currents)?|abonnement mensuel|canone(?: mensile)?"
     r"|mensalidade|maandbedrag|abonnementskosten|m\u00e5nadsavgift|grundavgift|m\u00e5nedsgebyr|m\u00e5nedlig gebyr)\b"
 )
@@ -234,7 +243,10 @@ NO_PERIOD_FEE = re.compile(
 
 # a model the quote says the product does not have: "There is no free plan", "Pas d'abonnement", "Kein Abo"
 _DENIED_MODEL = re.compile(
-    r"(?:\b(?:there is no|there's no|no|without (?:a|any)|kein(?:e|en)?|ohne|sans|sin|sem|geen|nessun[oa]?)\s+"
+    r"(?:\b(?:there is no|there's no|no|without (?:a|any)|kein(?:e|en)?|ohne|sans|sin|sem|geen|nessun[oa]?"
+    # "No tenemos plan gratuito", "We don't offer a free plan", "Nous n'avons pas d'offre gratuite"
+    r"|no (?:tenemos|ofrecemos|hay|existe)|we (?:don't|do not) (?:have|offer) (?:a|any)|we have no|there isn't (?:a|any)"
+    r"|wir (?:haben|bieten) keine?n?|n\u00e3o (?:temos|oferecemos)|non (?:abbiamo|offriamo))\s+"
     r"|\bpas d['\u2019]\s*)"
     r"(?:free (?:plan|tier|version)|subscriptions?|abo(?:nnement)?s?|abonnement|suscripci\u00f3n|assinatura|abonnement"
     r"|kostenlose[nrs]? (?:tarif|version|plan)|plan gratuit|plan gratuito|abbonamento)\b"
@@ -304,7 +316,9 @@ def pricing_cues(quote: str) -> set[str]:
     return found
 
 
-_NUMBER = r"\d{1,3}(?: \d{3})+|\d[\d.,]*"  # "5 000" (a space between thousands) or "5,000"
+# "5 000" (a space between thousands), "5,000", or a small number in words ("your first five invoices")
+_NUMBER = (r"\d{1,3}(?: \d{3})+|\d[\d.,]*|two|three|four|five|six|seven|eight|nine|ten|twelve|twenty|fifty|hundred"
+           r"|zwei|drei|vier|f\u00fcnf|zehn|deux|trois|quatre|cinq|dix|dos|tres|cuatro|cinco|diez")
 _NOT_A_SPAN = rf"(?!\s*(?:{_SPAN})\b)"
 _UP_TO = alternation(UP_TO_WORDS)
 # the product or an amount of it costs nothing: German's attributive "kostenlose" names a free extra ("eine
@@ -319,6 +333,7 @@ FREE_ALLOWANCE = re.compile(
     rf"{_FREE_WORD}[^.;]{{0,60}}?(?<!\w)(?:{_UP_TO})\s+(?:{_NUMBER})\b{_NOT_A_SPAN}"
     rf"|(?<!\w)(?:{_UP_TO})\s+(?:{_NUMBER})\b{_NOT_A_SPAN}[^.;]{{0,60}}?{_FREE_WORD}"
     rf"|(?<!\w)(?:{_FIRST})\s+(?:{_NUMBER})\b{_NOT_A_SPAN}[^.;]{{0,60}}?{_FREE_WORD}"
+    rf"|{_FREE_WORD}[^.;]{{0,60}}?(?<!\w)(?:{_FIRST})\s+(?:{_NUMBER})\b{_NOT_A_SPAN}"
     rf"|\b(?:{_NUMBER})\s+(?:{_FIRST_AFTER})\b{_NOT_A_SPAN}[^.;]{{0,60}}?{_FREE_WORD}"
     # free for a single one of what is counted: "gratuit pour un logement, sans limite de durée", "free for one project"
     r"|\b(?:free|gratuit[e]?|gratis|kostenlos|gratuit[oa])\s+(?:for|pour|para|f\u00fcr|per|voor)\s+(?:one|a single|un|une"
