@@ -153,6 +153,19 @@ def test_tags_in_an_article_footer_and_a_linkless_tag_list_are_the_sites_tags() 
     assert result.value("tags") == ["Monitoring", "Self-Hosting", "Fotos de obra"]
 
 
+def test_a_posts_category_a_menus_tag_archive_and_a_featured_badge_are_no_tags() -> None:
+    result = draft({"/": page(
+        "<nav class='main-navigation'><ul><li class='menu-item'><a href='/tag/stories/'>Stories</a></li></ul></nav>"
+        "<main><h1>Acme</h1><p>Uptime checks from your own server.</p>"
+        "<article class='post-card featured'><div class='post-card-tags'><span class='post-card-featured'>Featured</span>"
+        "<span class='post-card-primary-tag'>Monitoring</span></div></article></main>"),
+        "/blog/post": page(
+        "<article><h1>New: photo locations</h1><p>Every photo now keeps where it was taken.</p>"
+        "<footer>Posted in <a href='/category/guides/' rel='category tag'>Guides</a> "
+        "<a href='/tag/fotos/' rel='tag'>Fotos</a></footer></article>")})
+    assert result.value("tags") == ["Monitoring", "Fotos"]
+
+
 def test_a_meta_description_repeating_the_headline_gives_way_to_the_first_sentence() -> None:
     result = draft({"/": page(
         "<h1>Tu obra, al d\u00eda. Sin planillas ni grupos de WhatsApp.</h1>"

@@ -499,14 +499,38 @@ _TAG_ARCHIVE = re.compile(
 _TAG_LIST_CLASS = re.compile(r"(?:^|\s|[-_])tags(?:\s|$)", re.IGNORECASE)
 
 
+# a badge that marks a post, not a tag of it: "post-card-featured", "sticky", "pinned"
+_MARKER_CLASS = re.compile(r"(?:^|\s|[-_])(?:featured|sticky|pinned)(?:\s|$)", re.IGNORECASE)
+# a site's menu: <nav>, <header>, or an element whose class or id names a menu or a navigation bar
+_MENU = re.compile(r"(?:^|\s|[-_])(?:menu|nav|navbar|navigation)(?:\s|$|[-_])", re.IGNORECASE)
+
+
+def _in_menu(element: lxml.html.HtmlElement) -> bool:
+    """The element sits in the site's menu (a tag list of a docs theme, ``<nav class="md-tags">``, is no menu)."""
+    for ancestor in element.iterancestors():
+        if not isinstance(ancestor.tag, str):
+            continue
+        if ancestor.tag in ("body", "html"):
+            return False  # the body's classes describe the page ("navigation-with-keyboard"), not a menu
+        marks = f"{ancestor.get('class') or ''} {ancestor.get('id') or ''}"
+        if _TAG_LIST_CLASS.search(marks):
+            return False
+        if ancestor.tag in ("nav", "header") or _MENU.search(marks):
+            return True
+    return False
+
+
 def _tag_links(root: lxml.html.HtmlElement) -> list[str]:
     """Texts of visible tag links: the tags a blog or shop puts on its own posts and products, marked
     ``rel="tag"`` or linking to a tag archive (``/tag/sync/``, ``/etiqueta/cfdi/``: themes that omit the rel);
     then the items of a tag list a docs theme shows without links (``<nav class="md-tags">``)."""
     found: list[str] = []
     for anchor in root.iter("a"):
-        is_tag = "tag" in (anchor.get("rel") or "").lower().split() or bool(_TAG_ARCHIVE.search(anchor.get("href") or ""))
-        if not is_tag or _hidden_by_ancestor(anchor):
+        rel = (anchor.get("rel") or "").lower().split()
+        # a post's category ("Posted in Guides", rel="category tag") and a menu's link to a tag archive are the
+        # blog's sections, not tags of the product
+        is_tag = ("tag" in rel or bool(_TAG_ARCHIVE.search(anchor.get("href") or ""))) and "category" not in rel
+        if not is_tag or _hidden_by_ancestor(anchor) or _in_menu(anchor):
             continue
         text = _normalise(_visible_text_of(anchor))
         if text and len(text) <= 100 and text not in found:
@@ -520,6 +544,8 @@ def _tag_links(root: lxml.html.HtmlElement) -> list[str]:
         if not 1 <= len(items) <= MAX_EMBEDDED or _hidden_by_ancestor(tag_list):
             continue
         for item in items:
+            if _MARKER_CLASS.search(item.get("class") or ""):
+                continue  # a post card's "Featured" badge sits among its tags
             text = _normalise(_visible_text_of(item))
             if text and len(text) <= 40 and text not in found and len(found) < MAX_EMBEDDED:
                 found.append(text)
