@@ -65,7 +65,7 @@ from .site_pricing import find_pricing, open_source_statement
 from .socials import is_profile_link, platform_for
 from .text import clean, contains_phrase, first_upper, normalise, sentence_key, words
 from .verify import requested, strings_in, verify
-from .vocab import is_video_url
+from .vocab import has_price, is_video_url
 
 MAX_DESCRIPTION_LINES = 8
 MAX_DESCRIPTION_CHARS = 1_500
@@ -121,8 +121,15 @@ _ASIDE = re.compile(
     r"|what (?:people|our customers) say|newsletter|subscribe|contact|legal|sponsors?|backers?|thanks|thank you"
     r"|credits|advisors?|merci|gracias|danke|grazie|obrigad[oa]|preise|tarife|precios|planes|tarifs|prix|fragen"
     r"|preguntas|vragen|domande|perguntas|prijzen|prezzi|pre\u00e7os|kontakt|contacto|impressum"
-    r"|reviews?|ratings?|bewertungen|avis|opiniones|rese\u00f1as|recensioni|avalia\u00e7\u00f5es)\b"
+    r"|reviews?|ratings?|bewertungen|avis|opiniones|rese\u00f1as|recensioni|avalia\u00e7\u00f5es"
+    # a blog's comments under a page: "One thought on “About”", "Leave a reply", "3 Kommentare"
+    r"|thoughts? on|leave a (?:reply|comment)|^\d* ?(?:comments?|kommentare?|comentarios?|commentaires?|reacties|commenti)$)\b"
 )
+# A line of a description that is about something else: a price (the pricing summary's, or a partner's "from
+# $89/month, billed by Lightspeed"), a post's byline ("Por Mariana Ochoa, editora de contenidos"), or the
+# buzzwords a site lists to say it is not them ("Zero-trust. Web3-ready. Shift-left.")
+_BYLINE = re.compile(r"^(?:by|por|par|von|di|door|av|af)\s+\w+\s+\w+\s*[,.]")
+_BUZZWORDS = re.compile(r"\b(?:blockchain|web3|metavers[eo]s?|nfts?|ai-ready|shift-left|zero-trust|crypto-ready)\b")
 EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+")
 PLACEHOLDER_MAILBOXES = frozenset({"you", "your", "name", "email", "yourname", "your.name", "john", "jane", "user", "example"})
 # Mailboxes for one purpose only ("For security reports, write to security@"): the general address the
@@ -568,6 +575,8 @@ class _Reader:
                     continue
                 if any(normalise(line) == normalise(l) for _, l in chosen):
                     continue
+                if has_price(line) or _BYLINE.match(normalise(line)) or (chosen and _BUZZWORDS.search(normalise(line))):
+                    continue  # a price, a byline, or buzzwords: not what the product is
                 chosen.append((page, line))
                 total += len(line) + 2
         if not chosen:

@@ -1,6 +1,6 @@
 """Categories from the site's words: a word inside another category's longer phrase is that phrase's mention, a
 licence sentence is not what the software does, and the phrases that alone name a shop, a search-engine tool, a
-testing tool or an assistant in more languages.
+testing tool or an assistant in more languages; and a description that keeps to what the product is.
 
 The pages go through the crawler's own extraction and the gate (``tests.fixtures.drafting_forms.draft``).
 """
@@ -48,3 +48,19 @@ def test_search_engine_optimisation_and_load_testing_named_in_their_languages() 
         "<h1>Tinaja \u2014 Pruebas de carga para equipos peque\u00f1os</h1>"
         "<p>Tinaja es una herramienta de pruebas de carga para equipos peque\u00f1os.</p>", title="Tinaja", lang="es")})
     assert "testing" in testing
+
+
+def test_a_description_leaves_out_prices_bylines_buzzwords_and_comments() -> None:
+    result = draft({"/": page(
+        "<h1>Needlecase</h1><p>Needlecase is visual regression testing for web teams.</p>"
+        "<p>It screenshots every page of your app on each pull request.</p>"
+        "<p>Our partner DeviceLoom offers a mobile device cloud from \u00a359/month, billed by them.</p>"
+        "<p>Zero-trust. Web3-ready. Shift-left. Whatever your roadmap calls it, we just compare pixels.</p>"
+        "<p>Por Mariana Ochoa, editora de contenidos.</p>"
+        "<h3>One thought on \u201cAbout\u201d</h3><p>Saoirse Nolan says:</p><p>We moved our sites over from Pingwell.</p>",
+        title="Needlecase")})
+    description = str(result.value("description"))
+    assert description.startswith("Needlecase is visual regression testing for web teams.")
+    assert "pull request" in description
+    for other in ("DeviceLoom", "Web3", "Mariana", "Pingwell"):
+        assert other not in description
