@@ -64,3 +64,18 @@ def test_a_description_leaves_out_prices_bylines_buzzwords_and_comments() -> Non
     assert "pull request" in description
     for other in ("DeviceLoom", "Web3", "Mariana", "Pingwell"):
         assert other not in description
+
+
+def test_buzzwords_stuffed_into_meta_keywords_are_no_keywords() -> None:
+    result = draft({"/": page("<h1>Granero</h1><p>Granero organiza las clases de tu academia.</p>", title="Granero",
+                              lang="es").replace("</title>", "</title><meta name='keywords' content='Web3, metaverso, "
+                                                             "educaci\u00f3n, blockchain'>")})
+    assert result.value("keywords") == ["educaci\u00f3n"]
+
+
+def test_im_opening_a_self_introduction_is_no_founders_name() -> None:
+    result = draft({"/": page("<h1>Quire</h1><p>Quire is a notebook for researchers.</p>", title="Quire"),
+                    "/why-i-built-quire": page(
+                        "<article><h1>Why I built Quire</h1><p>I'm Beatrix, the founder of Quire. In 2019 I lost a "
+                        "week rebuilding a reference list.</p></article>")})
+    assert all(not f["name"].startswith("I") for f in result.to_dict()["founders"])

@@ -714,7 +714,11 @@ class _Reader:
     def keywords(self) -> Candidate | None:
         assert self.home is not None
         raw = self.meta().get("keywords", "")
-        items = [clean(k) for k in raw.split(",") if clean(k)]
+        # a buzzword the site's pages never say ("Web3, metaverso, educación, blockchain" in a meta tag) is
+        # keyword stuffing, not what the product is about
+        said = " ".join(normalise(line) for page in self.pages for line in page.lines)
+        items = [clean(k) for k in raw.split(",") if clean(k)
+                 and not (_BUZZWORDS.search(normalise(k)) and not contains_phrase(said, normalise(k)))]
         if items:
             return candidate(items[:20], [self.home.meta_evidence(raw)])
         for item in structured_items(self.home.page.structured):  # schema.org `keywords`: a list or one comma list

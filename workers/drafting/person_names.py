@@ -15,7 +15,8 @@ from .founder_words import EXECUTIVE_ROLE, FOUNDER_TITLE
 # Greek initials and letters too ("Δήμητρα Παπαδοπούλου")
 UPPER = "A-Z\u00c0-\u00d6\u00d8-\u00de\u0386\u0388-\u038a\u038c\u038e-\u038f\u0391-\u03a1\u03a3-\u03ab"
 _LOWER = "a-z\u00df-\u00f6\u00f8-\u024f\u03ac-\u03ce"
-NAME_WORD = rf"[{UPPER}][{_LOWER}'\u2019-]+(?:[{UPPER}][{_LOWER}]+)?"
+# "I'm Beatrix, the founder of Quire": "I'm" is no name's word ("O'Brien" is)
+NAME_WORD = rf"(?!I['\u2019]m\b)[{UPPER}][{_LOWER}'\u2019-]+(?:[{UPPER}][{_LOWER}]+)?"
 # Particles between given name and surname, the Irish "Ó"/"Ní" among them ("Tomás Ó Súilleabháin").
 # Two particles may follow each other ("Pieter van der Merwe", "Maria de la Cruz").
 NAME = (rf"{NAME_WORD}(?:\s+(?:[A-Z]\.\s+|(?:(?:de|van|von|der|den|da|di|del|la|le|du|dos|\u00d3|N\u00ed|Mac)\s+){{1,2}})?"
