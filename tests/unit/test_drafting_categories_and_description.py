@@ -79,3 +79,18 @@ def test_im_opening_a_self_introduction_is_no_founders_name() -> None:
                         "<article><h1>Why I built Quire</h1><p>I'm Beatrix, the founder of Quire. In 2019 I lost a "
                         "week rebuilding a reference list.</p></article>")})
     assert all(not f["name"].startswith("I") for f in result.to_dict()["founders"])
+
+
+def test_founding_years_said_as_born_set_up_since_or_the_first_version() -> None:
+    cases = {
+        "<p>Fornello nasce a Bologna nel 2022, tra una scuola di sfoglia e uno studio di software.</p>": "2022",
+        "<p>Montamos Molinillo en Valencia en 2019, después de años haciendo SEO.</p>": "2019",
+        "<p>Miotłę robimy w Krakowie od 2021 roku.</p>": "2021",
+        "<p>In 2018 schreef ik de eerste versie van Acme voor mijn eigen werkplaats.</p>": "2018",
+    }
+    for body, year in cases.items():
+        result = draft({"/": page("<h1>Acme</h1><p>Acme is a booking app.</p>", title="Acme"), "/about": page(body)})
+        assert result.value("founded_year") == year, body
+    footer = draft({"/": page("<h1>Karaffe</h1><p>Karaffe pflegt Ihre Einträge.</p>"
+                              "<footer><p>Seit 2017 aus Wien für Betriebe mit Adresse.</p></footer>", title="Karaffe")})
+    assert footer.value("founded_year") == "2017"

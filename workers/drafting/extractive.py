@@ -160,7 +160,9 @@ YEAR_SENTENCE = re.compile(
     # Croatian "osnovana 2021.", Greek "ιδρύθηκε το 2020"
     r"|osnovan[ao]?|\u03b9\u03b4\u03c1\u03cd\u03b8\u03b7\u03ba\u03b5|\u03af\u03b4\u03c1\u03c5\u03c3\u03b1\u03bd"
     # Galician "onde comezou todo en 2023"
-    r"|comezou|comezamos|naceu)"
+    r"|comezou|comezamos|naceu"
+    # "Montamos Molinillo en Valencia en 2019", "Fornello nasce a Bologna nel 2022", "Acme naît en 2020"
+    r"|montamos|montaron|mont\u00f3|nasce|nace|na\u00eet|entsteht)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     # (a year may carry an ordinal dot: "Maslinu su 2023. u Splitu osnovali")
@@ -172,6 +174,8 @@ YEAR_SENTENCE = re.compile(
     r"|perustavat|zakl\u00e1daj\u00ed"
     r"|(?:starts?|cr\u00e9ent|crean|creano|criam)(?=\s+(?-i:[A-Z])))\b"
     r"|\b[Ii]n (1[89]\d{2}|20\d{2}),?\s+(?:we|I)\b[^.!?]{0,160}?\b(?:founded|started|co-founders?)\b"
+    # Polish, Czech, Croatian "od 2021 roku": since a year
+    r"|\bod\s+(?:roku\s+)?(1[89]\d{2}|20\d{2})\b"
     # "En 2022 fundamos Brasero en Guadalajara", "Nel 2020 abbiamo fondato …", "Im Jahr 2019 gründeten wir …"
     r"|\b(?:en|nel|em|im jahr|en el a\u00f1o)\s+(1[89]\d{2}|20\d{2}),?\s+(?:[^.!?]{0,40}?\s)?(?:fundamos|fund\u00e9|fundaron"
     r"|fund\u00f3|fondammo|abbiamo fondato|hanno fondato|gr\u00fcndeten|nous avons fond\u00e9|ont fond\u00e9|fundei|fundaram)\b",
@@ -180,6 +184,7 @@ YEAR_SENTENCE = re.compile(
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
 _SEASON = re.compile(r"/\d{2}\b")  # "2024/25": a season, not a year something began
 _SINCE = re.compile(r"^(?:since|seit|desde|depuis|sinds)\b", re.IGNORECASE)
+_FOOTER_SINCE = re.compile(r"\b(?:since|seit|desde|depuis|sinds|dal|od|sedan)\s+(1[89]\d{2}|20\d{2})\b", re.IGNORECASE)
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "'", "\u2018", "\u00ab")
 _DOCS_SUFFIX = re.compile(r"\s+(?:v?\d+(?:\.\d+)*\s+)?(?:documentation|docs|dokumentation|documentaci\u00f3n)$", re.IGNORECASE)
 _ARTICLE_START = re.compile(r"^(?:a|an|the|un|une|ein|eine|el|la|il|lo|uma|um|een|en|ett)\s", re.IGNORECASE)
@@ -636,7 +641,17 @@ class _Reader:
                     return candidate(labelled, [page.text_evidence(line), page.text_evidence(following)])
         for evidence in dates:
             return candidate(_year_of(evidence["quote"]), [evidence])
-        return self._year_started()
+        return self._year_started() or self._year_in_footer()
+
+    def _year_in_footer(self) -> Candidate | None:
+        """Last of all, a footer's "since" ("Seit 2017 aus Wien für Betriebe mit Adresse", "Hecho en Guadalajara,
+        Jalisco, desde 2021"): said on every page, it is the company's own statement of when it began."""
+        for page in [p for p in self.pages if p.kind == "home"][:1]:
+            for line in page.all_lines:
+                match = _FOOTER_SINCE.search(line)
+                if match and not _SEASON.match(line, match.end()):
+                    return candidate(match.group(1), [page.text_evidence(line)])
+        return None
 
     def _year_started(self) -> Candidate | None:
         """Last, the year of the founders' own story of starting it ("In 2022 we were running an escape venue … We
@@ -648,6 +663,9 @@ class _Reader:
             return None
         started = re.compile(
             rf"\b(?:we|I)\s+(?:started|built|wrote|launched|created|began)\s+(?:the first version of\s+)?{name}\b"
+            # "the first version of Bobbin went out", "In 2018 schreef ik de eerste versie van Fietspomp"
+            rf"|\b(?:the first version of|die erste version von|de eerste versie van|la premi\u00e8re version de"
+            rf"|la primera versi\u00f3n de|la prima versione di|a primeira vers\u00e3o d[eo])\s+{name}\b"
             rf"|\b(?:empez\u00f3|comenz\u00f3|naci\u00f3|arranc\u00f3)\s+{name}\b"
             rf"|\bnous avons (?:\u00e9crit|cr\u00e9\u00e9|lanc\u00e9|d\u00e9marr\u00e9)\s+{name}\b"
             rf"|\bwir haben\s+{name}\s+(?:\w+\s+){{0,4}}?(?:gebaut|geschrieben|gestartet)\b"
