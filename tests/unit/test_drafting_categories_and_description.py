@@ -94,3 +94,17 @@ def test_founding_years_said_as_born_set_up_since_or_the_first_version() -> None
     footer = draft({"/": page("<h1>Karaffe</h1><p>Karaffe pflegt Ihre Einträge.</p>"
                               "<footer><p>Seit 2017 aus Wien für Betriebe mit Adresse.</p></footer>", title="Karaffe")})
     assert footer.value("founded_year") == "2017"
+
+
+def test_towns_before_a_canadian_postcode_an_eircode_or_after_maintained_from() -> None:
+    cases = {
+        "<footer><p>Jardinière Logiciels inc. · 5333, avenue Casgrain, bureau 810, Montréal (Québec) H2T 1X3</p></footer>":
+            ("Montréal", "CA"),
+        "<footer><p>Keelson Ltd</p><p>Thomas Street, Dublin 8, D08 TCV4</p></footer>": ("Dublin", "IE"),
+        "<footer><p>Copyright © 2020–2025 The Anvil Authors · Maintained from Leeds, United Kingdom</p></footer>":
+            ("Leeds", "GB"),
+        "<footer><p>1 Hollis Street, Halifax, NS B3J 3N4</p></footer>": ("Halifax", "CA"),
+    }
+    for footer, (city, country) in cases.items():
+        result = draft({"/": page(f"<h1>Acme</h1><p>Acme is a booking app.</p>{footer}", title="Acme")})
+        assert (result.value("city"), result.value("country")) == (city, country), footer

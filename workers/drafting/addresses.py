@@ -45,6 +45,13 @@ _STREET = re.compile(r"\b(?:street|st|road|rd|avenue|ave|suite|floor|stra(?:\u00
 # "Leeds LS11 5QP", "Edinburgh EH1 1YZ": a British town before its postcode
 UK_TOWN = re.compile(rf"^(?P<city>{_TOWN})\s+[A-Z]{{1,2}}\d[A-Z\d]?\s\d[A-Z]{{2}}(?:,\s*(?P<country>[^(),\d]+))?\.?$")
 TOWN_COUNTRY = re.compile(rf"^(?P<city>{_TOWN}),\s*(?P<country>{_TOWN})\.?$")
+# "Montréal (Québec) H2T 1X3", "Toronto, ON M5V 2T6": a Canadian town before its postal code, which is Canada's alone
+CA_TOWN = re.compile(rf"^(?P<city>{_TOWN})\s*(?:\([^)]*\))?,?\s+(?:[A-Z]{{2}}\s+)?[A-Z]\d[A-Z]\s?\d[A-Z]\d\.?$")
+# "Dublin 8, D08 TCV4": an Irish Eircode, Ireland's alone
+_EIRCODE = re.compile(r"[AC-FHKNPRTV-Y]\d{2}\s?[AC-FHKNPRTV-Y0-9]{4}")
+# "Maintained from Leeds, United Kingdom", "Made in Lyon, France": where the company works, said before the town
+_WORKS_FROM = re.compile(r"^(?:maintained|made|built|run|operated|based|designed|developed|crafted|hosted)\s+(?:from|in)\s+",
+                         re.IGNORECASE)
 _SEPARATORS = re.compile(r"\s+[\u00b7\u2022|\u2013\u2014]\s+|\s*;\s*")
 _COMPANY_WORDS = re.compile(r"\b(?:ltd|llc|inc|gmbh|ag|s\.?l\.?|s\.?a\.?|sas|sarl|b\.?v|oy|ab|plc|ug)\b\.?", re.IGNORECASE)
 _NOT_ADDRESS = re.compile(r"\u00a9|\bcopyright\b|\(c\)", re.IGNORECASE)
@@ -142,7 +149,10 @@ _DISTRICT_LETTER = re.compile(r"\s+[A-Z\u00c6\u00d8\u00c5]{1,2}$")
 
 def _town_of(segment: str) -> tuple[str | None, str | None]:
     """(town, country code or None) of one address segment, (None, None) when it is not a town."""
-    parts = [p.strip() for p in segment.rstrip(".").split(",")]
+    parts = [p.strip() for p in _WORKS_FROM.sub("", segment.strip()).rstrip(".").split(",")]
+    canadian = CA_TOWN.match(parts[-1])
+    if canadian and not _STREET.search(canadian.group("city")) and not re.fullmatch(r"[A-Z]{2,3}", canadian.group("city")):
+        return canadian.group("city"), "CA"
     # "2035 NW Front Ave, Portland, OR 97209": a street, the town, then its state and postal code
     if len(parts) > 2 and re.fullmatch(_STATE_POSTCODE, parts[-1]) and re.fullmatch(_TOWN, parts[-2]) \
             and not _STREET.search(parts[-2]):
@@ -178,6 +188,8 @@ def _town_of(segment: str) -> tuple[str | None, str | None]:
     if british and not _STREET.search(british.group("city")):
         return british.group("city"), "GB"
     code = country_code(parts[-1]) if len(parts) > 1 and TOWN_COUNTRY.match(f"X, {parts[-1]}") else None
+    if code is None and len(parts) > 1 and _EIRCODE.fullmatch(parts[-1]):
+        code = "IE"
     if code is None and len(parts) > 2 and re.fullmatch(r"[\d\s-]{5,10}", parts[-1]):
         # "Rua do Bom Jesus, 180 – Recife Antigo, Recife – PE, 50030-170": a postal code of one country's form last
         shown = {c for _, c in countries_indicated(parts[-1])}
