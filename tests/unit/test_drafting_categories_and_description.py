@@ -108,3 +108,24 @@ def test_towns_before_a_canadian_postcode_an_eircode_or_after_maintained_from() 
     for footer, (city, country) in cases.items():
         result = draft({"/": page(f"<h1>Acme</h1><p>Acme is a booking app.</p>{footer}", title="Acme")})
         assert (result.value("city"), result.value("country")) == (city, country), footer
+
+
+def test_features_on_an_about_or_pricing_page_a_leistungen_page_and_cards_naming_the_product_in_lower_case() -> None:
+    about = draft({"/": page("<h1>Eggtimer</h1><p>A focus timer for your menu bar.</p>", title="Eggtimer"),
+                   "/about": page("<h1>About Eggtimer</h1><h2>What it does</h2><ul>"
+                                  "<li>Focus sessions with breaks — 25/5 by default, any rhythm you like.</li>"
+                                  "<li>Menu bar countdown — always visible, never a window in your way.</li>"
+                                  "<li>LaTeX math — inline and display equations, rendered as you type.</li></ul>")})
+    assert about.value("features") == ["Focus sessions with breaks", "Menu bar countdown", "LaTeX math"]
+    table = draft({"/": page("<h1>Dachrinne</h1><p>Monitoring für Rechenzentren.</p>", title="Dachrinne", lang="de"),
+                   "/leistungen": page("<table><tr><th>Funktion</th><th>Beschreibung</th></tr>"
+                                       "<tr><td>Log-Sammlung</td><td>Ein Kollektor für alle Logs.</td></tr>"
+                                       "<tr><td>Air-Gap-Betrieb</td><td>Updates kommen als signiertes Paket.</td></tr>"
+                                       "</table>", lang="de")})
+    assert table.value("features") == ["Log-Sammlung", "Air-Gap-Betrieb"]
+    cards = draft({"/": page("<h1>oilcan</h1><p>oilcan turns your OpenAPI spec into SDKs.</p>"
+                             "<h3>Idiomatic SDKs</h3><p>Generated code reads like a human wrote it.</p>"
+                             "<h3>Local mock server</h3><p>oilcan mock serves realistic responses from your spec.</p>"
+                             "<h3>Breaking-change detection</h3><p>oilcan diff fails your CI when a change breaks callers.</p>",
+                             title="oilcan")})
+    assert cards.value("features") == ["Idiomatic SDKs", "Local mock server", "Breaking-change detection"]

@@ -263,10 +263,12 @@ class _Reader:
         out["tagline"] = self.tagline(name, out["short_description"])
         out["description"] = self.description(name)
         named = self.name() if self.home is not None else None
+        # a list under a feature heading on the about or pricing page ("What it does", "What you get") comes last
         out["features"] = feature_table(self.pages) or list_after_heading(
-            self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages) or lead_run(self.pages) \
-            or tab_list(self.pages) or feature_table(self.pages, str(named["value"]) if named else "") \
-            or described_table(self.pages)
+            self.pages, FEATURE_HEADING, ("features", "home")) or feature_grid(self.pages, name) \
+            or lead_run(self.pages) or tab_list(self.pages) \
+            or feature_table(self.pages, str(named["value"]) if named else "") or described_table(self.pages) \
+            or list_after_heading(self.pages, FEATURE_HEADING, ("about", "pricing"))
         out["usps"] = list_after_heading(self.pages, USP_HEADING, ("home", "features", "about")) or inline_list(
             self.pages, USP_HEADING, ("home", "features", "about")
         ) or marked_selling_points(self.pages) or stat_blocks(self.pages) or figure_claims(self.pages)

@@ -36,7 +36,12 @@ PAGE_KINDS: dict[str, tuple[str, ...]] = {
                 "precos", "pre\u00e7os", "planos", "preus", "cijene", "cjenik", "cenas", "prezo", "prezos"),
     "features": ("features", "feature", "tour", "product", "how", "funktionen", "produkt", "fonctionnalites",
                  "produit", "funciones", "caracteristicas", "producto", "functies", "funzionalita",
-                 "funzionalit\u00e0", "funcionalidades", "recursos", "prodotto", "produto"),
+                 "funzionalit\u00e0", "funcionalidades", "recursos", "prodotto", "produto",
+                 # "Leistungen", "Funktionsumfang", and the features page of Europe's other languages
+                 "leistungen", "leistungsumfang", "funktionsumfang", "capabilities", "funktioner", "funksjoner",
+                 "ominaisuudet", "funkcje", "funkce", "funkcie", "funkciok", "funkci\u00f3k", "functionalitati",
+                 "funkcije", "funkcijos", "funkcijas", "funktsioonid", "ozellikler", "\u00f6zellikler", "znacajke",
+                 "zna\u010dajke", "mogelijkheden"),
     "faq": ("faq", "faqs", "questions", "help", "fragen", "hilfe", "aide", "preguntas", "ayuda", "vragen",
             "veelgestelde", "domande", "aiuto", "perguntas", "ajuda", "fragor", "fr\u00e5gor", "hj\u00e4lp",
             "sporsmal", "sp\u00f8rgsm\u00e5l", "pytania", "pomoc", "gyik", "ukk", "otazky", "ot\u00e1zky", "dotazy", "intrebari", "\u00eentreb\u0103ri", "sss", "preguntes", "pitanja"),

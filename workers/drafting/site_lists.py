@@ -87,10 +87,11 @@ def _cards_only(page: SitePage, items: list[str], evidence: list[dict[str, str]]
     return items[:end], evidence[:end]
 
 
-def feature_grid(pages: list[SitePage]) -> Candidate | None:
-    """Features laid out as cards: three or more "Label" lines each followed by a sentence."""
+def feature_grid(pages: list[SitePage], product_name: str = "") -> Candidate | None:
+    """Features laid out as cards: three or more "Label" lines each followed by a sentence (which may open with
+    the product's name written in lower case: "oilcan mock serves realistic responses …")."""
     for page in of_kind(pages, "home") + of_kind(pages, "features"):
-        items, evidence = _grid(page)
+        items, evidence = _grid(page, product_name)
         if items:
             return candidate(items, evidence)
     return None
@@ -140,7 +141,7 @@ def described_table(pages: list[SitePage]) -> Candidate | None:
     return None
 
 
-def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
+def _grid(page: SitePage, product_name: str = "") -> tuple[list[str], list[dict[str, str]]]:
     """The longest run of cards of one kind, when it has at least three: a label line followed by a
     sentence, or one "Label — sentence." / "Label: sentence." line; icon lines (no letters) between
     cards are skipped. A heading followed by a sentence opening with it ("Acme" / "Acme links your
@@ -160,7 +161,8 @@ def _grid(page: SitePage) -> tuple[list[str], list[dict[str, str]]]:
         is_pair = inline is None and (
             is_heading(label) and len(words(label)) <= 8 and not label.endswith("?")
             and following.endswith((".", "!")) and len(words(following)) >= 3 and not is_nav(following)
-            and not following.startswith(QUOTED) and following[:1].isupper()
+            and not following.startswith(QUOTED)
+            and (following[:1].isupper() or bool(product_name) and following.startswith(product_name.lower() + " "))
             and not normalise(following).startswith(normalise(label)) and not _starts_cards(lines, index + 1)
         )
         found = "line" if inline else "pair" if is_pair else ""
@@ -224,14 +226,14 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
             continue
         if by_leads and is_heading(line):
             break  # the list of bold-led items is over: a heading of the next section
+        labelled = _LABEL_DASH.match(line)  # before a comma list: "LaTeX math — inline and display, as you type."
+        if labelled and len(words(labelled.group("label"))) <= 6:
+            items.append(labelled.group("label"))  # "Link checker \u2013 broken links fail the build."
+            evidence.append(page.text_evidence(line))
+            continue
         parts = _comma_list(line)
         if parts:
             items.extend(first_upper(p) for p in parts)
-            evidence.append(page.text_evidence(line))
-            continue
-        labelled = _LABEL_DASH.match(line)
-        if labelled and len(words(labelled.group("label"))) <= 6:
-            items.append(labelled.group("label"))  # "Link checker \u2013 broken links fail the build."
             evidence.append(page.text_evidence(line))
             continue
         if line.endswith((".", "!", "?", ":")) or len(words(line)) > 12 or len(line) > 120:
