@@ -129,3 +129,15 @@ def test_features_on_an_about_or_pricing_page_a_leistungen_page_and_cards_naming
                              "<h3>Breaking-change detection</h3><p>oilcan diff fails your CI when a change breaks callers.</p>",
                              title="oilcan")})
     assert cards.value("features") == ["Idiomatic SDKs", "Local mock server", "Breaking-change detection"]
+
+
+def test_founders_named_after_their_title_after_we_are_and_before_and_i() -> None:
+    after_title = draft({"/": page("<h1>Dustpan</h1><p>Dustpan is made in Melbourne by its founder, Nina Castellano, "
+                                   "who started it in 2016.</p>", title="Dustpan")})
+    assert [(f["name"], f["title"]) for f in after_title.to_dict()["founders"]] == [("Nina Castellano", "Founder")]
+    we_are = draft({"/": page("<h1>Rabot</h1><p>Rabot garde vos couleurs.</p>", title="Rabot", lang="fr"), "/blog/rabot": page(
+        "<p>Nous sommes Arnaud Dewulf et Sofia Mertens, les cofondateurs de Rabot. Arnaud était designer.</p>", lang="fr")})
+    assert [f["name"] for f in we_are.to_dict()["founders"]] == ["Arnaud Dewulf", "Sofia Mertens"]
+    and_i = draft({"/": page("<h1>Lanterne</h1><p>Lanterne éclaire vos notes.</p>", title="Lanterne", lang="fr"), "/blog/l": page(
+        "<p>Quand Théo Marchand et moi avons fondé Lanterne, au printemps 2021, nous partagions un bureau.</p>", lang="fr")})
+    assert [f["name"] for f in and_i.to_dict()["founders"]] == ["Théo Marchand"]

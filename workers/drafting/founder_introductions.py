@@ -11,13 +11,16 @@ import re
 
 from .founder_roles import role_in
 from .founder_words import FOUNDER_TITLE, FOUNDING
-from .person_names import NAME
+from .person_names import NAME, without_opener
 from .reading import Candidate, SitePage
 from .text import QUOTATION_MARK
 
 PARTNER_AND_I = re.compile(
     rf"(?P<name>{NAME})\s+(?:and|und|et|y|e|en|och)\s+(?:I|ich|moi|yo|io|ik|jag)\b.{{0,400}}?"
-    rf"\b(?i:we|wir|nous|nosotros|noi|wij|vi)\b[^.!?]{{0,160}}?\b(?i:{FOUNDING}|started|co-founded)\b"
+    rf"(?:\b(?i:we|wir|nous|nosotros|noi|wij|vi)\b[^.!?]{{0,160}}?"
+    # "Quand Théo Marchand et moi avons fondé Lanterne": the verb's auxiliary right after "and I"
+    rf"|\s+(?i:avons|haben|hemos|abbiamo|hebben|have|had|hab(?:en)?)\s+(?:\S+\s+)?)"
+    rf"\b(?i:{FOUNDING}|started|co-founded)\b"
 )
 PARTNER_AND_I_START = re.compile(rf"{NAME}\s+(?:and|und|et|y|e|en|och)\s+(?:I|ich|moi|yo|io|ik|jag)\b")
 # The founders introducing themselves, then calling themselves the founders a sentence or a paragraph later: "We
@@ -29,6 +32,11 @@ WE_ARE_NAMES = re.compile(
 WE_THE_FOUNDERS = re.compile(
     rf"\b(?i:we|wir|nous|nosotros|noi|wij|vi)\b,?\s+(?:(?i:the|die|les|los|i|de)\s+)?"
     rf"(?:(?i:two|beiden|deux|dos|due|twee|tv\u00e5)\s+)?(?P<title>(?i:{FOUNDER_TITLE}))\b"
+)
+# "Nous sommes Arnaud Dewulf et Sofia Mertens, les cofondateurs de Rabot": the title right after the names
+THE_FOUNDERS_AFTER = re.compile(
+    rf",\s+(?i:the|les|los|las|die|i|gli|le|de|os|as)\s+(?:(?i:two|deux|dos|beiden|due|twee|tv\u00e5)\s+)?"
+    rf"(?P<title>(?i:{FOUNDER_TITLE}))\b"
 )
 # A founder naming themself and saying they founded it: "Me llamo Inés Carvajal y fundé Alfarje en Granada",
 # "My name is Ada Berg and I started Acme", "Je m'appelle Léa Roux et j'ai fondé Acme"
@@ -48,7 +56,7 @@ def introduced(page: SitePage, index: int) -> list[Candidate]:
     for text in (line, f"{line} {following}"):
         partner = PARTNER_AND_I.search(text) if PARTNER_AND_I_START.search(line) else None
         if partner and not QUOTATION_MARK.search(text):
-            name = partner.group("name")
+            name = without_opener(partner.group("name"))
             found.append({"name": name, "title": role_in(text, name), "bio": None, "evidence": [page.text_evidence(text)]})
             break
     founded = I_FOUNDED.search(line)
@@ -57,7 +65,7 @@ def introduced(page: SitePage, index: int) -> list[Candidate]:
         found.append({"name": name, "title": role_in(line, name), "bio": None, "evidence": [page.text_evidence(line)]})
     we = WE_ARE_NAMES.search(line)
     if we and not QUOTATION_MARK.search(line):
-        here = WE_THE_FOUNDERS.search(line, we.end())
+        here = THE_FOUNDERS_AFTER.match(line, we.end()) or WE_THE_FOUNDERS.search(line, we.end())
         there = None if here else WE_THE_FOUNDERS.search(following)
         called = here or there
         if called:

@@ -43,9 +43,11 @@ APPOSITIVE_FOUNDER = re.compile(
     rf"(?:\s+[A-Z\u00c0-\u00de][\w&.'\u00c0-\u024f-]*){{0,3}}))?"
 )
 # "my co-founder Li Wei", "mein Mitgründer Jonas Weber", "mon cofondateur Malik Benali", "mi cofundadora Ana Ruiz"
+# "made in Melbourne by its founder, Nina Castellano": the company's founder, named after the title
 MY_COFOUNDER = re.compile(
-    rf"\b(?i:my|our|mein|meine|meinem|meiner|unser|unsere|mon|ma|notre|mi|nuestro|nuestra|il mio|la mia|mijn|onze|min)"
-    rf"\s+(?P<title>(?i:co-?founder|mitgr(?:\u00fc|ue)nder(?:in)?|co-?fondat(?:eur|rice)|co-?fundador(?:a)?"
+    rf"\b(?i:my|our|its|their|mein|meine|meinem|meiner|unser|unsere|mon|ma|notre|mi|nuestro|nuestra|il mio|la mia|mijn|onze|min"
+    rf"|sein|seine|son|sa|su|il suo|la sua)"
+    rf"\s+(?P<title>(?i:(?:co-?)?founder|(?:mit)?gr(?:\u00fc|ue)nder(?:in)?|(?:co-?)?fondat(?:eur|rice)|(?:co-?)?fundador(?:a)?"
     rf"|co-?fondatore|co-?fondatrice|mede-?oprichter|medgrundare|wsp\u00f3\u0142za\u0142o\u017cyciel(?:ka)?))"
     rf",?\s+(?P<name>{NAME})"
 )

@@ -37,8 +37,16 @@ NAMED = re.compile(NAME)
 # Capitalised words that open a sentence before a first name, never a given name: "Today Anna is our co-founder"
 NOT_GIVEN_NAMES = frozenset(
     "Today Now Then Here There Since Meanwhile Later Heute Jetzt Hier Aujourd'hui Maintenant Hoy Ahora Avui Ara "
-    "Oggi Ora Vandaag Nu Idag Hi Hello Dear Meet".split()
+    "Oggi Ora Vandaag Nu Idag Hi Hello Dear Meet "
+    # a sentence's "when" before the name: "Quand Théo Marchand et moi avons fondé Lanterne"
+    "When Als Wenn Quand Lorsque Cuando Quando Toen Wanneer N\u00e4r Da Kiedy Kdy\u017e Amikor".split()
 )
+
+
+def without_opener(name: str) -> str:
+    """``name`` without a sentence's opening word before it ("Quand Théo Marchand" is Théo Marchand)."""
+    first, _, rest = name.partition(" ")
+    return rest if first in NOT_GIVEN_NAMES and NAME_ONLY.match(rest) else name
 # "Dr Hannah Okafor" is Hannah Okafor
 HONORIFIC = re.compile(r"^(?:(?:Dr|Prof|Mr|Mrs|Ms|Mx|Sir|Dame|Ing|Mag|Dott|Dra|Sr|Sra)\.?\s+)+(?=\S+\s+\S)")
 # "— Anna Berg, co-founder": a signature under a letter or a press quote
