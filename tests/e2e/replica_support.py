@@ -89,8 +89,10 @@ def _until_connects(url: str, timeout: float = 60) -> None:
 
 
 @contextmanager
-def streaming_pair(dbname: str) -> Iterator[Pair]:
-    """A primary and its hot standby, both running, with database `dbname` on both; removed at the end."""
+def streaming_pair(dbname: str, log_statements: bool = True) -> Iterator[Pair]:
+    """A primary and its hot standby, both running, with database `dbname` on both; removed at the end.
+
+    `log_statements`: the standby logs every statement (`Pair.statements`); off for benchmarks."""
     root = Path(tempfile.mkdtemp(prefix="launchdir-replica-"))
     if os.geteuid() == 0:
         shutil.chown(root, "postgres", "postgres")
@@ -111,7 +113,8 @@ def streaming_pair(dbname: str) -> Iterator[Pair]:
         _run(str(BIN / "pg_basebackup"), "-h", "127.0.0.1", "-p", str(p_port), "-U", "postgres", "-D", str(standby),
              "-R", "-X", "stream", "-c", "fast")
         _append(standby / "postgresql.conf",  # the copy has the primary's settings: its own port, and a log of reads
-                f"\nport = {s_port}\nlog_statement = 'all'\nlog_line_prefix = '%a '\n")
+                f"\nport = {s_port}\nlog_statement = '{'all' if log_statements else 'none'}'\n"
+                "log_line_prefix = '%a '\n")
         _run(str(BIN / "pg_ctl"), "-D", str(standby), "-l", str(root / "standby.log"), "-w", "start")
         started.append(standby)
         s_url = f"host=127.0.0.1 port={s_port} user=postgres dbname={dbname}"
