@@ -77,7 +77,7 @@ class Identity:
 
 def build_identity(services: Services, base_url: str, *, sender: MailSender | None, deferred: DeferredWork) -> Identity:
     """Create the identity tables, read the signing secret, and wire the verifier chain with the mail ports."""
-    pool = services.reads.pool
+    pool = services.reads.primary  # sessions, keys, throttles: written here, read back at once
     setup_sessions(pool)
     secret = signing_secret(pool)
     usage = KeyUsage(pool)

@@ -32,7 +32,7 @@ def vote_signal_key(secret: str | None, reads: ReadStore) -> bytes:
     """The HMAC key: derived from the setting when given, else from the database's own vote-signal secret."""
     from api.sessions import signing_secret
 
-    raw = secret.encode() if secret else signing_secret(reads.pool, "vote-signals")
+    raw = secret.encode() if secret else signing_secret(reads.primary, "vote-signals")
     return hashlib.sha256(b"launchdir-vote-signals:" + raw).digest()
 
 

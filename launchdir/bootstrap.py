@@ -90,6 +90,7 @@ class Container:
     def close(self) -> None:
         self.draft_workers.close()  # queue first: its jobs use the pools
         self.runtime.stop()
+        self.services.reads.close()  # the replica's pool and its watcher, when there is one
         self.pool.close()
         self.store.app.close()
 
@@ -155,15 +156,30 @@ def launch_scheduler(c: Container, watch: BadgeWatch | None = None) -> Scheduler
     return Scheduler(c.store, c.services.reads, c.runtime, c.services.now, launch=go_live)
 
 
+def replica_pool(replica: str | None, size: int) -> ConnectionPool | None:
+    """The pool of the streaming replica queries read from (DATABASE_REPLICA_URL), or None without one.
+
+    Opened without waiting: a replica that is down only sends reads to the
+    primary (`projections/replica.py`), it never keeps the server from starting.
+    """
+    if not replica:
+        return None
+    pool = ConnectionPool(replica, min_size=2, max_size=size, open=False, name="replica", timeout=5.0,
+                          kwargs={"application_name": "launchdir-replica-reads"})
+    pool.open(wait=False)
+    return pool
+
+
 def bootstrap(settings: Settings, *, clock: Any = utc_now) -> Container:
     conninfo = resolve_database_url(settings.database_url, settings.data_dir)
     app = LaunchdirEvents(env=eventsourcing_env(conninfo, settings.db_pool_size))
     pool = ConnectionPool(conninfo, min_size=2, max_size=settings.db_pool_size, open=True, name="reads")
     store = EventStore(app, ids=IdAllocator(pool))
-    runtime = ProjectionRuntime(pool, conninfo, EventLog(app), all_projections(settings.timezone))
+    replica = settings.database_replica_url  # queries read there; everything else stays on the primary
+    runtime = ProjectionRuntime(pool, conninfo, EventLog(app), all_projections(settings.timezone), replica=replica)
     runtime.setup()
     store.on_append(runtime.wake)
-    reads = ReadStore(pool, runtime)
+    reads = ReadStore(pool, runtime, replica_pool(replica, settings.db_pool_size))
     search, indexer = search_backend(settings, store, reads, runtime)  # PostgreSQL, or Elasticsearch and its indexer
     views = ViewCounter()
     queue = job_queue(settings)  # Redis (rq) or threads in this process

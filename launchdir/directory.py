@@ -67,7 +67,7 @@ def search_backend(settings: Settings, store: EventStore, reads: ReadStore,
         from queries.search_elasticsearch import ElasticsearchSearch
 
         client = elasticsearch_client(settings.elasticsearch_url)
-        indexer = ElasticsearchIndexer(client, reads.pool, runtime, EventLog(store.app), settings.elasticsearch_index)
+        indexer = ElasticsearchIndexer(client, reads.primary, runtime, EventLog(store.app), settings.elasticsearch_index)
         indexer.setup()
         search = ElasticsearchSearch(reads, client, settings.elasticsearch_index)
     return search, indexer

@@ -56,6 +56,7 @@ moment a client reuses it makes that request fail with a closed connection (docs
 @dataclass(frozen=True)
 class Settings:
     database_url: str | None = None
+    database_replica_url: str | None = None  # a streaming replica of database_url that queries read from (docs/performance.md)
     data_dir: Path = field(default_factory=default_data_dir)
     host: str = "127.0.0.1"
     port: int = 8000
@@ -105,6 +106,7 @@ class Settings:
         e = dict(os.environ if env is None else env)
         return cls(
             database_url=e.get("DATABASE_URL") or None,
+            database_replica_url=e.get("DATABASE_REPLICA_URL") or None,
             data_dir=_data_dir(e.get("LAUNCHDIR_DATA_DIR")),
             host=e.get("LAUNCHDIR_HOST") or "127.0.0.1",
             port=int(e.get("LAUNCHDIR_PORT") or 8000),

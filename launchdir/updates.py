@@ -25,7 +25,7 @@ def update_notifier(services: Services, tokens: UnsubscribeTokens) -> UpdateNoti
 
 def wire_updates(config: WebConfig, services: Services, identity: Identity) -> UpdateNotifier:
     """Start and stop the notifier with the server, and add /unsubscribe/<token> to the website."""
-    tokens = UnsubscribeTokens(signing_secret(services.reads.pool))
+    tokens = UnsubscribeTokens(signing_secret(services.reads.primary))
     notifier = update_notifier(services, tokens)
     config.on_startup.append(notifier.start)
     config.on_shutdown.insert(0, notifier.stop)

@@ -38,6 +38,7 @@ from projections.log import EventLog
 from projections.progress import BEHIND_RETRY, STUCK_RETRY, Progress, ReadModelBehind
 from projections.rebuild import RebuildBlocked
 from projections.rebuild import rebuild as rebuild_projection
+from projections.replica import ReplicaProgress
 from projections.repairs import Status
 
 __all__ = [  # names other modules import from here
@@ -60,14 +61,17 @@ class ProjectionRuntime:
     """Runs projections in this process, or only watches those run elsewhere."""
 
     def __init__(self, pool: ConnectionPool, conninfo: str, events: EventLog, projections: Iterable[Projection],
-                 retry: RetryPolicy | None = None):
+                 retry: RetryPolicy | None = None, replica: str | None = None):
+        """`replica`: the conninfo of a streaming replica reads go to; moves then count once it has replayed
+        them (`projections/replica.py`). Projecting and its bookkeeping always use `pool`, the primary."""
         self.pool = pool
         self.conninfo = conninfo
         self.events = events
         self.projections = {p.name: p for p in projections}
         self.retry_policy = retry or RetryPolicy()
         self.generations: dict[str, int] = {}
-        self.progress = Progress()
+        self.replica = ReplicaProgress(replica, self.generations, self.projections) if replica else None
+        self.progress = self.replica or Progress()
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []

@@ -54,7 +54,7 @@ def build_oauth(services: Services, identity: Identity, issuer: str, *, document
                 rate_limits: bool = True, redis_url: str | None = None) -> OAuthServer:
     """Create the pending-requests table and wire provider, endpoints and verifier; add the verifier to the chain."""
     resources = {channel: issuer + path for channel, path in RESOURCES.items()}
-    pending = PendingRequests(services.reads.pool)
+    pending = PendingRequests(services.reads.primary)
     pending.setup()
     resolver = ClientResolver(services.store, documents)
     provider = Provider(services, resolver, pending, issuer, resources)
