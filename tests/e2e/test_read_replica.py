@@ -15,9 +15,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -33,26 +32,13 @@ from commands import listing as listing_cmd
 from tests import conftest
 from tests.conftest import free_port
 from tests.e2e.replica_support import Pair, missing_tools, streaming_pair
+from tests.e2e.polling import until
 
 ROOT = Path(__file__).resolve().parents[2]
 STAFF = Meta(at=datetime.now(timezone.utc), actor="staff:test", channel="cli")
 READS = "launchdir-replica-reads"  # the application name of the server's replica pool
 
 pytestmark = pytest.mark.skipif(missing_tools() is not None, reason=missing_tools() or "")
-
-
-def _until(check: Callable[[], Any], timeout: float, what: str) -> Any:
-    """Poll `check` until it returns something truthy, for at most `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            found = check()
-        except httpx.HTTPError:
-            found = None
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
-        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -81,7 +67,7 @@ def world(tmp_path: Path) -> Iterator[dict[str, Any]]:
                                 cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         url = f"http://127.0.0.1:{port}/api/v1"
         try:
-            _until(lambda: httpx.get(f"{url}/listings/{created.slug}", timeout=5).status_code == 200, 120,
+            until(lambda: httpx.get(f"{url}/listings/{created.slug}", timeout=5).status_code == 200, 120,
                    "the server answers")
             yield {"pair": pair, "url": url, "slug": created.slug, "listing_id": created.listing_id,
                    "auth": {"Authorization": f"Bearer {key.key}"}}
@@ -122,7 +108,7 @@ def test_public_reads_come_from_the_replica_and_a_client_reads_its_own_writes(wo
             return _replica_reads(pair, slug) > before
 
         # The server reads from the replica once its watcher finds it has replayed every projection.
-        _until(lambda: edit(f"Edit number {next(edits)}"), 60, "a public read answered by the replica")
+        until(lambda: edit(f"Edit number {next(edits)}"), 60, "a public read answered by the replica")
         assert edit("Read back from the replica at once")
 
         # Replay paused: the write's move never shows on the replica, so after the bound reads go to the
@@ -135,5 +121,5 @@ def test_public_reads_come_from_the_replica_and_a_client_reads_its_own_writes(wo
             _standby(pair, "SELECT pg_wal_replay_resume()")
 
         # Replay resumed: reads go back to the replica, and still show every write at once.
-        _until(lambda: edit(f"Edit number {next(edits)}"), 60, "reads back on the replica after it caught up")
+        until(lambda: edit(f"Edit number {next(edits)}"), 60, "reads back on the replica after it caught up")
         assert edit("Read back from the replica again")

@@ -17,7 +17,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -36,23 +36,10 @@ from events.community import ListingViewsCounted
 from projections.leases import holders
 from tests import conftest
 from tests.conftest import free_port
+from tests.e2e.polling import until
 
 ROOT = Path(__file__).resolve().parents[2]
 STAFF = Meta(at=datetime.now(timezone.utc), actor="staff:test", channel="cli")
-
-
-def _until(check: Callable[[], Any], timeout: float, what: str) -> Any:
-    """Poll `check` until it returns something truthy, for at most `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            found = check()
-        except httpx.HTTPError:
-            found = None
-        if found:
-            return found
-        assert time.monotonic() < deadline, f"not within {timeout} s: {what}"
-        time.sleep(0.05)
 
 
 class Server:
@@ -97,7 +84,7 @@ def world(fresh_db: str, tmp_path: Path) -> Iterator[dict[str, Any]]:
         for _ in range(2):  # the first one up takes every projection, then gives the second its share
             server = Server(env)
             servers.append(server)
-            _until(lambda s=server: s.get(f"/listings/{created.slug}").status_code == 200, 120, "the server answers")
+            until(lambda s=server: s.get(f"/listings/{created.slug}").status_code == 200, 120, "the server answers")
         yield {"c": c, "db": fresh_db, "a": servers[0], "b": servers[1], "slug": created.slug,
                "listing_id": created.listing_id, "key": key.key}
     finally:
@@ -120,7 +107,7 @@ def test_writes_cross_processes_and_the_projections_survive_a_sigkill(world: dic
         held = _runners(world["db"], names)
         return set(held) == set(names) and set(held.values()) == {a.proc.pid, b.proc.pid}
 
-    _until(shared, 10, "the two servers share the projections")
+    until(shared, 10, "the two servers share the projections")
 
     # A write through one server is answered by the other within a second, both ways.
     auth = {"Authorization": f"Bearer {world['key']}"}
@@ -129,7 +116,7 @@ def test_writes_cross_processes_and_the_projections_survive_a_sigkill(world: dic
         r = httpx.patch(f"{writer.url}/api/v1/me/listings/{world['listing_id']}", json={"fields": {"tagline": tagline}},
                         headers={**auth, "Idempotency-Key": uuid.uuid4().hex}, timeout=5)
         assert r.status_code == 200, r.text
-        _until(lambda r=reader, t=tagline: r.get(f"/listings/{slug}").json()["tagline"] == t, 1.0,
+        until(lambda r=reader, t=tagline: r.get(f"/listings/{slug}").json()["tagline"] == t, 1.0,
                "the other server answers the write")
 
     # Views keep coming through both servers and straight into the log while the projector is killed.
@@ -153,7 +140,7 @@ def test_writes_cross_processes_and_the_projections_survive_a_sigkill(world: dic
                 a.proc.wait(timeout=10)
             time.sleep(0.02)
         # The survivor takes over every projection within seconds.
-        _until(lambda: _runners(world["db"], names) == {name: b.proc.pid for name in names}, 10,
+        until(lambda: _runners(world["db"], names) == {name: b.proc.pid for name in names}, 10,
                "the second server runs the projections")
     finally:
         stop.set()
