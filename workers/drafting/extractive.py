@@ -628,6 +628,7 @@ class _Reader:
 
     def founded_year(self) -> Candidate | None:
         dates = self._founding_dates()
+        since: Candidate | None = None  # "Seit 2025 Pflicht im B2B": a since-year waits for a founding sentence
         for page in self.pages:
             for index, line in enumerate(page.lines):
                 match = YEAR_SENTENCE.search(line)
@@ -636,11 +637,16 @@ class _Reader:
                 if match:
                     year = next(g for g in match.groups() if g)
                     same = [e for e in dates if _year_of(e["quote"]) == year]
+                    if _SINCE.search(match.group(0)):
+                        since = since or candidate(year, [page.text_evidence(line), *same])
+                        continue
                     return candidate(year, [page.text_evidence(line), *same])
                 following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
                 labelled = _labelled_year(line, following)
                 if labelled:
                     return candidate(labelled, [page.text_evidence(line), page.text_evidence(following)])
+        if since is not None:
+            return since
         for evidence in dates:
             return candidate(_year_of(evidence["quote"]), [evidence])
         return self._year_started() or self._year_in_footer()

@@ -42,7 +42,8 @@ _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "\u00ab", "\u2014", "\u2013 ", "- ")
 # words ("Vilafranca del Penedès", "Frankfurt am Main", "Alcalá de Henares")
 PLACE = r"(?:(?:St|Ste|Mt|Ft)\.\s)?[A-Z][\w'\u2019-]*(?:[ -](?:(?:de|del|de la|am|an der|sur|do|da)\s)?[A-Z][\w'\u2019-]*){0,2}\.?"
 LOCATION = re.compile(
-    r"\b(?i:based|headquartered|located|founded|started|made|built|studio|team|office|offices|company|startup|hq)\b"
+    r"\b(?i:based|headquartered|located|founded|started|made|built|studio|team|office|offices|company|startup|hq"
+    r"|co-operative|cooperative|collective|agency)\b"
     rf"[^.!?]{{0,60}}?\bin\s+(?P<first>{PLACE})(?:(?:,\s*|\s+in\s+(?:der\s+|den\s+|the\s+)?)(?P<second>{PLACE}))?"
 )
 # The same in German, Spanish and French: "wurde 2020 in Hamburg gegründet", "con sede en Valencia", "basée à Lyon".
@@ -70,6 +71,8 @@ LOCATION_ELSEWHERE = (
     # "from our kitchen table in Mudgee, NSW": a town and an Australian state's short name
     re.compile(rf"\bin\s+(?P<first>{PLACE}),\s*(?P<second>NSW|QLD|VIC|TAS)\b"),
 )
+_REGISTERED_OFFICE = re.compile(r"\bregistered (?:office|address)\b|\bsitz der gesellschaft\b|\bsi\u00e8ge social\b"
+                                r"|\bdomicilio social\b", re.IGNORECASE)
 CITY_STATES = frozenset({"singapore", "monaco", "hong kong", "luxembourg"})
 NOT_PLACES = frozenset(
     "january february march april may june july august september october november december monday tuesday "
@@ -237,6 +240,12 @@ def find_location(pages: list[SitePage], product_name: str = "") -> dict[str, Ca
     # site's own words, where the sentence names the same country as the address
     if "city" in stated and "country" in stated and stated["country"]["value"] == (found.get("country") or {}).get("value") \
             and stated["city"]["evidence"] == stated["country"]["evidence"]:
+        found["city"] = stated["city"]
+    # a registered office is a legal address (often a formation agent's): where the site says the team started
+    # or works, in the same country, is the town ("started Teakettle in Leeds" beside "Registered office: …, London")
+    registered = any(_REGISTERED_OFFICE.search(e["quote"]) for e in (found.get("city") or {}).get("evidence", []))
+    if registered and "city" in stated and "country" not in stated \
+            and town_country(str(stated["city"]["value"])) == (found.get("country") or {}).get("value"):
         found["city"] = stated["city"]
     for key, value in stated.items():
         found.setdefault(key, value)
