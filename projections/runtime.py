@@ -189,7 +189,8 @@ class ProjectionRuntime:
         """
         gen = generation if generation is not None else self.generations[name]
         with self.pool.connection() as conn, conn.transaction():
-            return deferred_indexes.defer(conn, name, Tables(name, gen, self.projections[name].tables)) > 0
+            projection = self.projections[name]
+            return deferred_indexes.defer(conn, name, Tables(name, gen, projection.tables), projection.deferred_btrees) > 0
 
     def _build_indexes(self, name: str, generation: int | None) -> None:
         gen = generation if generation is not None else self.generations[name]
