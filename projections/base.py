@@ -61,9 +61,6 @@ class Projection:
     """Events per transaction when catching up over a long log (a rebuild, a new projection): the per-batch
     work and the one-statement-per-table writes of `flush` are shared by that many. A projection may set it
     lower where a larger batch measured no faster (`listing_view`: shorter transactions, less memory)."""
-    deferred_btrees: ClassVar[tuple[str, ...]] = ()
-    """Tables whose non-unique b-tree indexes are dropped with the GIN ones while a generation fills from event 0
-    and built at the end (`projections/deferred_indexes.py`): only tables no handler looks rows up in by them."""
     _handlers: ClassVar[dict[type[Any], Handler]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

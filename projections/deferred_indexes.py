@@ -8,15 +8,11 @@ in `launchdir_projection_deferred_indexes` (so a resumed rebuild still knows
 them), and they are made again, in bulk, just before the generation serves.
 Unique and b-tree indexes stay: handlers look rows up by them and `ON
 CONFLICT` needs the unique ones. A handler that searches by a GIN index
-during a rebuild (a renamed category) scans instead, which is rare. A
-projection may name tables whose non-unique b-tree indexes only its reads
-use (`Projection.deferred_btrees`: `listing_view`'s sort orders and filters);
-those are deferred too (docs/performance.md).
+during a rebuild (a renamed category) scans instead, which is rare.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import psycopg
@@ -28,16 +24,14 @@ DDL = f"CREATE TABLE IF NOT EXISTS {DEFERRED} (name text NOT NULL, generation in
 BUILD_MEMORY = "256MB"  # maintenance_work_mem of the one transaction that builds them
 
 
-def defer(conn: psycopg.Connection[Any], name: str, tables: Tables, btrees: Sequence[str] = ()) -> int:
-    """Drop the GIN indexes of a new generation's tables, and the non-unique b-tree indexes of its tables named
-    in `btrees` (keys of `tables`), keeping their definitions; return how many."""
+def defer(conn: psycopg.Connection[Any], name: str, tables: Tables) -> int:
+    """Drop the GIN indexes of a new generation's tables, keeping their definitions; return how many."""
     conn.execute(DDL)
     rows = conn.execute(
         "SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i "
         "JOIN pg_class x ON x.oid = i.indexrelid JOIN pg_am a ON a.oid = x.relam "
-        "WHERE i.indrelid = ANY(%s::regclass[]) AND NOT i.indisunique "
-        "AND (a.amname = 'gin' OR (a.amname = 'btree' AND i.indrelid = ANY(%s::regclass[])))",
-        (tables.all(), [tables[key] for key in btrees]),
+        "WHERE i.indrelid = ANY(%s::regclass[]) AND a.amname = 'gin' AND NOT i.indisunique",
+        (tables.all(),),
     ).fetchall()
     for index, definition in rows:
         conn.execute(f"INSERT INTO {DEFERRED} (name, generation, definition) VALUES (%s, %s, %s)",

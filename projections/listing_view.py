@@ -90,8 +90,6 @@ class ListingView(Projection):
     name = NAME
     tables = ("profiles", "listings", "search", "votes", "reviews", "domain_ratings", "categories", "words")
     catch_up_batch = 5000  # with the rows written every FLUSH_EVERY events, faster than 1,000 (docs/performance.md)
-    # Their other indexes serve the sort orders and filters of reads only; handlers find rows by primary key.
-    deferred_btrees = ("listings", "search", "words")
 
     def create(self, cur: Cursor[Any], t: Tables) -> None:
         tables.create(cur, t)
