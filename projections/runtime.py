@@ -196,8 +196,7 @@ class ProjectionRuntime:
 
     def _build_indexes(self, name: str, generation: int | None) -> None:
         gen = generation if generation is not None else self.generations[name]
-        with self.pool.connection() as conn, conn.transaction():
-            deferred_indexes.build(conn, name, gen)
+        deferred_indexes.build_in_parallel(self.pool, name, gen)
 
     def run_all_once(self, names: Iterable[str] | None = None) -> bool:
         """One batch for each projection (or each of `names`); True if any moved."""
