@@ -50,10 +50,11 @@ def jsonb(value: Any) -> Jsonb:
     same whichever encoder wrote the text. `listing_view` sends three documents
     per listing written, which made the standard encoder a tenth of its catch-up.
     """
-    return Jsonb(value, dumps=_dumps)
+    return Jsonb(value, dumps=dumps)
 
 
-def _dumps(value: Any) -> bytes | str:
+def dumps(value: Any) -> bytes | str:
+    """`value` as JSON text, by orjson where it can (`jsonb`, `binary_arrays`)."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
     except TypeError:  # what orjson refuses (an integer beyond 64 bits) the standard encoder may still write

@@ -59,13 +59,12 @@ def text_of(value: Any) -> str:
 
 
 def words_of(*texts: str) -> list[str]:
-    """Distinct folded words (2..40 characters) of the texts, in first-seen order."""
-    seen: dict[str, None] = {}
-    for text in texts:
-        for word in WORD.findall(fold(text)):
-            if 2 <= len(word) <= MAX_WORD:
-                seen.setdefault(word, None)
-    return list(seen)
+    """Distinct folded words (2..40 characters) of the texts, in first-seen order.
+
+    The texts are folded together (folding is character by character, and a
+    space ends any word), so the words are those of each text in turn.
+    """
+    return [word for word in dict.fromkeys(WORD.findall(fold(" ".join(texts)))) if 2 <= len(word) <= MAX_WORD]
 
 
 def website_of(profile: dict[str, Any], socials: dict[str, Any] | None = None) -> str | None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from psycopg import Cursor
 
-from projections import bulk
+from projections import binary_arrays, bulk
 from projections import listing_docs as docs
 from projections.base import Tables
 from projections.listing_cards import (
@@ -158,28 +158,40 @@ def voted(cur: Cursor[Any], t: Tables, pairs: list[tuple[int, str]]) -> set[tupl
 
 # ---------------------------------------------------------------- writing
 
-PROFILE_COLUMNS = (("listing_id", "int"), ("stream_id", "uuid"), ("slug", "text"), ("status", "text"),
-                   ("state", "jsonb"), ("doc", "jsonb"), ("new", "bool"), ("votes", "int"), ("followers", "int"),
-                   ("views", "bigint"))
+PROFILE_COLUMNS = (("listing_id", "int"), ("state", "jsonb"), ("doc", "jsonb"), ("status", "text"), ("votes", "int"),
+                   ("followers", "int"), ("views", "bigint"))
 # Filter columns both the listings and the search rows carry (`categories` goes as JSON: arrays cannot nest).
 FILTERS = (("status", "text"), ("week", "text"), ("listed_at", "timestamptz"), ("launched_at", "timestamptz"),
            ("cats", "jsonb"), ("stage", "text"), ("country", "text"), ("pricing", "text"), ("domain", "text"))
 COUNTED = (("votes", "int"), ("followers", "int"), ("views", "bigint"), ("trend_log", "float8"))
-LISTING_COLUMNS = (("listing_id", "int"), ("new", "bool"), ("content", "bool"), ("text", "bool"), ("slug", "text"),
-                   *FILTERS, ("plan", "text"), ("primary_category", "text"), ("card", "jsonb"), ("text_key", "text"),
-                   *COUNTED)
-SEARCH_COLUMNS = (("listing_id", "int"), ("new", "bool"), ("content", "bool"), ("text", "bool"), *FILTERS,
-                  ("searchable", "bool"), ("name", "text"), ("tk", "text"), ("description", "text"),
-                  ("name_lc", "text"), *COUNTED)
+LISTING_COLUMNS = (("listing_id", "int"), ("content", "bool"), ("text", "bool"), *FILTERS, ("plan", "text"),
+                   ("primary_category", "text"), ("card", "jsonb"), ("text_key", "text"), *COUNTED)
+SEARCH_COLUMNS = (("listing_id", "int"), ("content", "bool"), ("text", "bool"), *FILTERS, ("searchable", "bool"),
+                  ("name", "text"), ("tk", "text"), ("description", "text"), ("name_lc", "text"), *COUNTED)
+# A new listing's rows: its profile, and one row of values for both its listings and its search row.
+NEW_PROFILE_COLUMNS = (("listing_id", "int"), ("stream_id", "uuid"), ("slug", "text"), ("status", "text"),
+                       ("state", "jsonb"), ("doc", "jsonb"))
+NEW_COLUMNS = (("listing_id", "int"), ("slug", "text"), *FILTERS, ("plan", "text"), ("primary_category", "text"),
+               ("card", "jsonb"), ("text_key", "text"), *COUNTED, ("searchable", "bool"), ("name", "text"),
+               ("tk", "text"), ("description", "text"), ("name_lc", "text"))
 VOTE_COLUMNS = (("listing_id", "int"), ("account_id", "text"), ("x", "float8"))
 
 
 def write(cur: Cursor[Any], t: Tables, rows: list[Row], names: dict[str, str], votes: list[tuple[int, str, float]],
           words: list[str]) -> None:
-    """Write the batch's changed rows, new votes and new words: one statement per table."""
+    """Write the batch's changed rows, new votes and new words: one statement per table.
+
+    New listings (most of a catch-up) are inserted by two statements of their
+    own, with only the columns an insert needs (`_insert`); listings written
+    before are updated by one statement per table, sent only when there are any.
+    """
     if words:  # the vocabulary only grows (an insert that finds the word changes nothing); a rebuild trims it
         cur.execute(f"INSERT INTO {t['words']} (word) SELECT unnest(%b::text[]) ON CONFLICT DO NOTHING", (words,))
     bulk.insert(cur, t["votes"], VOTE_COLUMNS, votes, "ON CONFLICT DO NOTHING")
+    new = [row for row in rows if row.new]
+    if new:
+        _insert(cur, t, new, names)
+    rows = [row for row in rows if not row.new]
     if not rows:
         return
     profiles, listings, search = [], [], []
@@ -193,37 +205,89 @@ def write(cur: Cursor[Any], t: Tables, rows: list[Row], names: dict[str, str], v
     _write_search(cur, t, search)
 
 
-def _values(row: Row, names: dict[str, str]) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
-    """The row's values for the three statements (None where a column keeps what the table has)."""
-    c = row.counters
-    counted = tuple(c[name] if ("votes" if name == "trend_log" else name) in row.counted or row.new else None
-                    for name, _ in COUNTED)
-    if not (row.new or row.content):  # counters only
-        none9 = (None,) * len(FILTERS)
-        return ((row.listing_id, row.stream_id, None, None, None, None, False, *counted[:3]),
-                (row.listing_id, False, False, False, None, *none9, None, None, None, None, *counted),
-                (row.listing_id, False, False, False, *none9, None, None, None, None, None, *counted))
+def _filters(state: dict[str, Any], categories: Any) -> tuple[Any, ...]:
+    """The `FILTERS` values of a state (`categories`: its categories as the statement takes them)."""
+    p = state["profile"]
+    country = str(p.get("country") or "").strip().upper()
+    return (state["status"], state["week"], state["listed_at"], state["launched_at"], categories,
+            key_of(p.get("stage")), country if len(country) == 2 and country.isalpha() else None,
+            key_of(p.get("pricing_model")), domain_of(website_of(p, state["socials"])))
+
+
+def _document(row: Row, names: dict[str, str]) -> dict[str, Any]:
+    """The public document: only live listings are public, other statuses keep an empty one (rebuilt when they go live)."""
     state = row.state
     assert state is not None
-    p = state["profile"]
-    status = state["status"]
-    # Only live listings are public: other statuses keep an empty document (rebuilt when they go live).
-    doc = docs.public_doc(state, c, names) if status in PUBLIC_STATUSES else {}
-    country = str(p.get("country") or "").strip().upper()
-    categories = state["categories"]
-    filters = (status, state["week"], state["listed_at"], state["launched_at"], bulk.jsonb(list(categories)),
-               key_of(p.get("stage")), country if len(country) == 2 and country.isalpha() else None,
-               key_of(p.get("pricing_model")), domain_of(website_of(p, state["socials"])))
-    searchable = status in SEARCHABLE
+    return docs.public_doc(state, row.counters, names) if state["status"] in PUBLIC_STATUSES else {}
+
+
+def _texts(row: Row) -> tuple[bool, tuple[str, str, str]]:
+    """Whether the row is searchable, and its searched texts (its text key set from them)."""
+    state = row.state
+    assert state is not None
+    searchable = state["status"] in SEARCHABLE
     texts = row.texts or search_texts(state)
     row.key = row.key or _digest(searchable, texts)
-    text = row.new or row.key != row.written_key
-    name, tk, description = texts
-    return ((row.listing_id, row.stream_id, state["slug"], status, bulk.jsonb(state), bulk.jsonb(doc), row.new, None, None, None),
-            (row.listing_id, row.new, True, text, state["slug"], *filters, state["plan"],
-             categories[0] if categories else None, bulk.jsonb(docs.summary_card(state, names)), row.key, *counted),
-            (row.listing_id, row.new, True, text, *filters, searchable, name, tk, description, fold(name),
-             *counted))
+    return searchable, texts
+
+
+def _insert(cur: Cursor[Any], t: Tables, rows: list[Row], names: dict[str, str]) -> None:
+    """New listings: their profiles in one statement, their listings and search rows in another (text vectors in it)."""
+    profiles, entries = [], []
+    for row in rows:
+        state = row.state
+        assert state is not None
+        c = row.counters
+        categories = state["categories"]
+        searchable, (name, tk, description) = _texts(row)
+        profiles.append((row.listing_id, row.stream_id, state["slug"], state["status"], state, _document(row, names)))
+        entries.append((row.listing_id, state["slug"], *_filters(state, list(categories)), state["plan"],
+                        categories[0] if categories else None, docs.summary_card(state, names), row.key,
+                        c["votes"], c["followers"], c["views"], c["trend_log"], searchable, name, tk, description,
+                        fold(name)))
+    cur.execute(
+        f"""INSERT INTO {t['profiles']} (listing_id, stream_id, slug, status, state, doc)
+            SELECT * FROM {bulk.unnested(NEW_PROFILE_COLUMNS)}""",
+        binary_arrays.columns(cur, NEW_PROFILE_COLUMNS, profiles),
+    )
+    vectors = VECTORS.replace(" AND v.text", "")  # every new row's text is new
+    cur.execute(
+        f"""WITH v AS MATERIALIZED (SELECT v.*, {vectors} FROM {bulk.unnested(NEW_COLUMNS)}),
+                 l AS (INSERT INTO {t['listings']} (listing_id, slug, status, week, plan, listed_at, launched_at,
+                           categories, primary_category, stage, country, pricing, domain, card, text_key,
+                           votes, followers, views, trend_log)
+                       SELECT listing_id, slug, status, week, plan, listed_at, launched_at, {CATEGORIES},
+                           primary_category, stage, country, pricing, domain, card, text_key,
+                           votes, followers, views, trend_log FROM v)
+            INSERT INTO {t['search']} (listing_id, status, week, listed_at, launched_at, categories,
+                stage, country, pricing, domain, name_lc, name_fts, head, fts, votes, followers, views, trend_log)
+            SELECT listing_id, status, week, listed_at, launched_at, {CATEGORIES},
+                stage, country, pricing, domain, name_lc, {NAME_FTS}, {HEAD}, {FTS}, votes, followers, views, trend_log
+            FROM v""",
+        binary_arrays.columns(cur, NEW_COLUMNS, entries),
+    )
+
+
+def _values(row: Row, names: dict[str, str]) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[Any, ...]]:
+    """A written row's values for the three update statements (None where a column keeps what the table has)."""
+    c = row.counters
+    counted = tuple(c[name] if ("votes" if name == "trend_log" else name) in row.counted else None
+                    for name, _ in COUNTED)
+    if not row.content:  # counters only
+        none9 = (None,) * len(FILTERS)
+        return ((row.listing_id, None, None, None, *counted[:3]),
+                (row.listing_id, False, False, *none9, None, None, None, None, *counted),
+                (row.listing_id, False, False, *none9, None, None, None, None, None, *counted))
+    state = row.state
+    assert state is not None
+    categories = state["categories"]
+    filters = _filters(state, bulk.jsonb(list(categories)))
+    searchable, (name, tk, description) = _texts(row)
+    text = row.key != row.written_key
+    return ((row.listing_id, bulk.jsonb(state), bulk.jsonb(_document(row, names)), state["status"], None, None, None),
+            (row.listing_id, True, text, *filters, state["plan"], categories[0] if categories else None,
+             bulk.jsonb(docs.summary_card(state, names)), row.key, *counted),
+            (row.listing_id, True, text, *filters, searchable, name, tk, description, fold(name), *counted))
 
 
 def _kept(table: str, columns: Iterable[str], flag: str = "content") -> str:
@@ -242,18 +306,15 @@ CATEGORIES = "ARRAY(SELECT jsonb_array_elements_text(v.cats))"
 
 
 def _write_profiles(cur: Cursor[Any], t: Tables, rows: list[tuple[Any, ...]]) -> None:
-    """New rows inserted; a changed state rewrites state, document and status; counters alone patch the document."""
+    """A changed state rewrites state, document and status; counters alone patch the document."""
     doc = "p.doc"
     for counter in PATCHED:  # as a counter event patched it: a document without a community section stays as it is
         doc = (f"CASE WHEN v.{counter} IS NULL THEN {doc} "
                f"ELSE jsonb_set({doc}, '{{community,{counter}}}', to_jsonb(v.{counter})) END")
     cur.execute(
-        f"""WITH v AS (SELECT * FROM {bulk.unnested(PROFILE_COLUMNS)}),
-                 i AS (INSERT INTO {t['profiles']} (listing_id, stream_id, slug, status, state, doc)
-                       SELECT listing_id, stream_id, slug, status, state, doc FROM v WHERE v.new)
-            UPDATE {t['profiles']} p SET state = coalesce(v.state, p.state), status = coalesce(v.status, p.status),
+        f"""UPDATE {t['profiles']} p SET state = coalesce(v.state, p.state), status = coalesce(v.status, p.status),
                 doc = coalesce(v.doc, {doc})
-            FROM v WHERE p.listing_id = v.listing_id AND NOT v.new""",
+            FROM {bulk.unnested(PROFILE_COLUMNS)} WHERE p.listing_id = v.listing_id""",
         bulk.params(rows, len(PROFILE_COLUMNS)),
     )
 
@@ -262,17 +323,10 @@ def _write_listings(cur: Cursor[Any], t: Tables, rows: list[tuple[Any, ...]]) ->
     content = ("status", "week", "plan", "listed_at", "launched_at", "primary_category", "stage", "country", "pricing",
                "domain", "card")
     cur.execute(
-        f"""WITH v AS (SELECT * FROM {bulk.unnested(LISTING_COLUMNS)}),
-                 i AS (INSERT INTO {t['listings']} (listing_id, slug, status, week, plan, listed_at, launched_at,
-                           categories, primary_category, stage, country, pricing, domain, card, text_key,
-                           votes, followers, views, trend_log)
-                       SELECT listing_id, slug, status, week, plan, listed_at, launched_at, {CATEGORIES},
-                           primary_category, stage, country, pricing, domain, card, text_key,
-                           votes, followers, views, trend_log FROM v WHERE v.new)
-            UPDATE {t['listings']} l SET {_kept('l', content)},
+        f"""UPDATE {t['listings']} l SET {_kept('l', content)},
                 categories = CASE WHEN v.content THEN {CATEGORIES} ELSE l.categories END,
                 text_key = CASE WHEN v.text THEN v.text_key ELSE l.text_key END, {_counters('l')}
-            FROM v WHERE l.listing_id = v.listing_id AND NOT v.new""",
+            FROM {bulk.unnested(LISTING_COLUMNS)} WHERE l.listing_id = v.listing_id""",
         bulk.params(rows, len(LISTING_COLUMNS)),
     )
 
@@ -280,6 +334,7 @@ def _write_listings(cur: Cursor[Any], t: Tables, rows: list[tuple[Any, ...]]) ->
 # The text vectors, as the search statements read them (docs/search.md), each text's vector made once: `name_fts`
 # the name's, `head` the name's and the tagline's and keywords', weighted, `fts` all three without positions
 # (only matched, `@@` without weights or phrases, never ranked: a quarter smaller). None but for a searchable listing.
+# The statements keep their `v` materialized, so each vector is computed once however often it is referenced.
 VECTORS = """CASE WHEN v.searchable AND v.text THEN to_tsvector('english', v.name) END AS name_v,
              CASE WHEN v.searchable AND v.text THEN to_tsvector('english', v.tk) END AS tk_v,
              CASE WHEN v.searchable AND v.text THEN to_tsvector('english', v.description) END AS description_v"""
@@ -292,19 +347,13 @@ def _write_search(cur: Cursor[Any], t: Tables, rows: list[tuple[Any, ...]]) -> N
     """The search rows (`listing_tables.SEARCH_COLUMNS`): text vectors computed here, only where the text changed."""
     content = ("status", "week", "listed_at", "launched_at", "stage", "country", "pricing", "domain")
     cur.execute(
-        f"""WITH v AS (SELECT v.*, {VECTORS} FROM {bulk.unnested(SEARCH_COLUMNS)}),
-                 i AS (INSERT INTO {t['search']} (listing_id, status, week, listed_at, launched_at, categories,
-                           stage, country, pricing, domain, name_lc, name_fts, head, fts,
-                           votes, followers, views, trend_log)
-                       SELECT listing_id, status, week, listed_at, launched_at, {CATEGORIES},
-                           stage, country, pricing, domain, name_lc, {NAME_FTS}, {HEAD}, {FTS},
-                           votes, followers, views, trend_log FROM v WHERE v.new)
+        f"""WITH v AS MATERIALIZED (SELECT v.*, {VECTORS} FROM {bulk.unnested(SEARCH_COLUMNS)})
             UPDATE {t['search']} s SET {_kept('s', content)},
                 categories = CASE WHEN v.content THEN {CATEGORIES} ELSE s.categories END,
                 name_lc = CASE WHEN v.text THEN v.name_lc ELSE s.name_lc END,
                 name_fts = CASE WHEN v.text THEN {NAME_FTS} ELSE s.name_fts END,
                 head = CASE WHEN v.text THEN {HEAD} ELSE s.head END,
                 fts = CASE WHEN v.text THEN {FTS} ELSE s.fts END, {_counters('s')}
-            FROM v WHERE s.listing_id = v.listing_id AND NOT v.new""",
+            FROM v WHERE s.listing_id = v.listing_id""",
         bulk.params(rows, len(SEARCH_COLUMNS)),
     )

@@ -467,15 +467,17 @@ class ListingView(Projection):
 
     def _changed(self, row: rows.Row) -> None:
         """The row's state changed: rewritten at `flush`, its new words added to the vocabulary then."""
-        new = [w for w in row.changed() if w not in self._words_seen]
-        self._words_seen.update(new)
-        self._words += new
+        words = row.changed()
+        if words and not self._words_seen.issuperset(words):  # most listings bring no word the batch has not seen
+            new = [w for w in words if w not in self._words_seen]
+            self._words_seen.update(new)
+            self._words += new
 
     def flush(self, cur: Cursor[Any], t: Tables) -> None:
         """Write every row the batch changed, its new votes and new words: one statement per table."""
         self._batch(cur)
         self._since_flush = 0
-        dirty = [row for row in self._rows.values() if row.dirty]
+        dirty = [row for row in self._rows.values() if row.new or row.content or row.counted]  # `Row.dirty`
         if not dirty and not self._new_votes and not self._words:
             return
         names = self._names(cur, t) if any(row.new or row.content for row in dirty) else {}

@@ -78,8 +78,7 @@ def rebuild(rt: Runtime, projection: Projection, progress: Reporter | None, rest
         try:
             gen = _building(rt.pool, projection, restart)
             _fill(rt, name, gen, progress)
-            with rt.pool.connection() as conn, conn.transaction():  # GIN indexes in one pass over the filled tables
-                deferred_indexes.build(conn, name, gen)
+            deferred_indexes.build_in_parallel(rt.pool, name, gen)  # GIN indexes in one pass over the filled tables
             old = _switch(rt.pool, name, gen)
             rt.catch_up(name, gen)
             _drop_generations(rt.pool, projection, old)

@@ -22,13 +22,14 @@ import asyncio
 import logging
 import threading
 from collections.abc import Callable, Iterable
+from contextlib import nullcontext
 from typing import Any
 
 import psycopg
 from psycopg_pool import ConnectionPool
 
 from events.errors import NotFound
-from projections import batches, deferred_indexes, repairs, rounds
+from projections import batches, collector, deferred_indexes, repairs, rounds
 from projections.base import Projection, Tables
 from projections.batches import UndecodableEvent
 from projections.failures import FAILURE_COLUMNS, META, SKIPS, Failure, RetryPolicy, Skip, failure_of, upgrade_meta
@@ -163,19 +164,21 @@ class ProjectionRuntime:
         target = self.events.head()
         start = self._position_of(name, generation)
         deferred = False
-        if target - start >= self.long_catch_up:
+        long = target - start >= self.long_catch_up
+        if long:
             self.events.analyse_if_never_analysed()
             if start == 0:
                 deferred = self._defer_indexes(name, generation)
         position = -1
         try:
-            while True:
-                moved = self.step(name, generation, batch=self.projections[name].catch_up_batch, upto=target)
-                if moved < 0:
-                    return max(position, self._position_of(name, generation))
-                position = moved
-                if progress:
-                    progress(position, target)
+            with collector.paused() if long else nullcontext():  # its objects make no cycles (`projections/collector.py`)
+                while True:
+                    moved = self.step(name, generation, batch=self.projections[name].catch_up_batch, upto=target)
+                    if moved < 0:
+                        return max(position, self._position_of(name, generation))
+                    position = moved
+                    if progress:
+                        progress(position, target)
         finally:
             if deferred:
                 self._build_indexes(name, generation)
@@ -197,8 +200,7 @@ class ProjectionRuntime:
 
     def _build_indexes(self, name: str, generation: int | None) -> None:
         gen = generation if generation is not None else self.generations[name]
-        with self.pool.connection() as conn, conn.transaction():
-            deferred_indexes.build(conn, name, gen)
+        deferred_indexes.build_in_parallel(self.pool, name, gen)
 
     def run_all_once(self, names: Iterable[str] | None = None) -> bool:
         """One batch for each projection (or each of `names`); True if any moved."""

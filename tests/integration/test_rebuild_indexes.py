@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import pytest
@@ -73,12 +74,14 @@ def test_a_long_catch_up_from_position_0_fills_without_gin_indexes_and_ends_with
         seen.append(position)
         assert all(am != "gin" for am, _ in _indexes(c, gen))  # filled without them
         assert _deferred(c) == gin
+        assert not gc.isenabled()  # a long catch-up runs without the cyclic collector (`projections/collector.py`)
 
     c.runtime.long_catch_up = 1  # this short log counts as long
     monkeypatch.setattr(ListingView, "catch_up_batch", 2)
     c.runtime.catch_up("listing_view", progress=in_the_middle)
     assert len(seen) > 1
     assert _indexes(c, gen) == fresh and _deferred(c) == 0
+    assert gc.isenabled()
     reads = c.services.reads
     found = listings_q.search_listings(reads, PostgresSearch(reads), listings_q.SearchListings(q="cookies"), AT.date())
     assert sorted(i["slug"] for i in found["items"]) == [f"deferred-index-{n}" for n in range(3)]

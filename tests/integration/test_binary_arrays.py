@@ -1,0 +1,43 @@
+"""Arrays built by `projections.binary_arrays` arrive in PostgreSQL as the driver's own arrays of the same values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+
+from projections import binary_arrays, bulk
+
+COLUMNS = (("i", "int"), ("b", "bigint"), ("f", "float8"), ("t", "text"), ("j", "jsonb"), ("y", "bool"),
+           ("u", "uuid"), ("at", "timestamptz"))
+ROWS = [
+    (1, 2**40, 0.1, "plain", {"a": [1, 2.5, None], "é": "ü"}, True, "9b2f6d1e-3c4a-4f5b-8a6c-7d8e9f0a1b2c",
+     "2026-11-18T12:00:00+00:00"),
+    (-2**31, -1, -1e300, "", [], False, None, None),
+    (None, None, None, None, None, None, None, None),
+    (7, 0, float("inf"), "naïve — “quoted” 日本", {"big": 2**70}, True, "00000000-0000-0000-0000-000000000000",
+     "2026-01-01T00:00:00.123456+02:00"),
+]
+
+
+def _stored(cur: psycopg.Cursor[Any], params: list[Any]) -> list[tuple[Any, ...]]:
+    """The rows as PostgreSQL reads them, as text (what a table would hold)."""
+    names = ", ".join(f"{name}::text" for name, _ in COLUMNS)
+    return cur.execute(f"SELECT {names} FROM {bulk.unnested(COLUMNS)}",  # a function scan keeps the order
+                       params).fetchall()
+
+
+def test_encoded_arrays_hold_what_the_drivers_arrays_hold(session_db: str) -> None:
+    with psycopg.connect(session_db) as conn, conn.cursor() as cur:
+        wrapped = [tuple(bulk.jsonb(v) if kind == "jsonb" and v is not None else v
+                         for v, (_, kind) in zip(row, COLUMNS, strict=True)) for row in ROWS]
+        expected = _stored(cur, bulk.params(wrapped, len(COLUMNS)))  # the driver's own arrays
+        got = _stored(cur, binary_arrays.columns(cur, COLUMNS, ROWS))
+        assert got == expected
+        assert got[0][4] == '{"a": [1, 2.5, null], "é": "ü"}' and got[2] == (None,) * len(COLUMNS)
+
+
+def test_no_rows_make_empty_arrays(session_db: str) -> None:
+    with psycopg.connect(session_db) as conn, conn.cursor() as cur:
+        params = binary_arrays.columns(cur, COLUMNS, [])
+        assert cur.execute(f"SELECT count(*) FROM {bulk.unnested(COLUMNS)}", params).fetchone() == (0,)
