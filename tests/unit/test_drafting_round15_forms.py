@@ -46,3 +46,11 @@ def test_a_co_operative_in_a_town() -> None:
     result = draft({"/": page("<h1>Vellum</h1><p>It is developed by Parchment Works, a small worker co-operative in "
                               "Winnipeg, Manitoba, Canada.</p>", title="Vellum")})
     assert (result.value("city"), result.value("country")) == ("Winnipeg", "CA")
+
+
+def test_two_founders_who_started_the_product_before_a_quotation_later_in_the_paragraph() -> None:
+    result = draft({"/": page("<h1>Teakettle</h1><p>Teakettle is a shared notebook for team meetings.</p>", title="Teakettle"),
+                    "/blog/why": page("<p>Ruth Adeyemi and Callum Pryce started Teakettle in Leeds in 2022. Ruth, our "
+                                      "CEO, had spent a decade as a chief of staff. \u201cThe meeting is where work gets "
+                                      "decided,\u201d Ruth told me.</p>")})
+    assert [f["name"] for f in result.to_dict()["founders"]] == ["Ruth Adeyemi", "Callum Pryce"]

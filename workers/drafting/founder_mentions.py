@@ -57,7 +57,7 @@ NAMES_FOUND = re.compile(
     rf"(?P<names>{NAMES}|(?:{NAME}|[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+)"
     rf"(?:\s+(?:and|&|und|et|y|e|en|och|i)\s+(?:{NAME}|[{UPPER}][a-z\u00df-\u00f6\u00f8-\u024f'-]+))?)"
     rf"(?:,[^,.;!?]{{1,120}},)?\s+"
-    rf"(?i:found|co-found|founds|start|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar"
+    rf"(?i:found|co-found|founds|start|started|founded|co-founded|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar"
     rf"|crean|cr\u00e9ent|creano|criam)\s+"
     rf"(?P<what>[^.!?]{{1,40}})"
 )
@@ -106,7 +106,8 @@ def mentioned(page: SitePage, index: int, product_name: str) -> list[Candidate]:
         found.extend({"name": name, "title": title[0].upper() + title[1:], "bio": None,
                       "evidence": [page.text_evidence(line)]} for name in split_names(signed.group("names")))
     for match in NAMES_FOUND.finditer(line):
-        if product and product in normalise(match.group("what")) and not QUOTATION_MARK.search(line):
+        # a quotation later in the paragraph ("… in 2022. Ruth had … “Every company I worked at …”") is not this
+        if product and product in normalise(match.group("what")) and not QUOTATION_MARK.search(line[:match.end()]):
             for name in names_said(match.group("names"), page, index):
                 quote = line if name in line else f"{line_naming(page, index, name)} {line}".strip()
                 found.append({"name": name, "title": role_in(line, name), "bio": None,

@@ -55,6 +55,7 @@ FOUNDING_NOW = (
     r"founds|co-founds|gr(?:\u00fc|ue)nden|gr(?:\u00fc|ue)ndet|fondent|fonde|fundan|funda|fondano|fonda|grundar|fundam"
     # a timeline's "… crean Farolillo en Zaragoza", "A and B, both freelance translators, found Wharfinger"
     r"|crean|cr\u00e9ent|creano|criam"
-    r"|(?:and|&)\s+[\w\u00c0-\u024f'-]+\s+[\w\u00c0-\u024f'-]+(?:,[^,.;!?]{1,60},)?\s+(?:co-)?found"
+    # … or in the past with "started": "Ruth Adeyemi and Callum Pryce started Teakettle in Leeds"
+    r"|(?:and|&)\s+[\w\u00c0-\u024f'-]+\s+[\w\u00c0-\u024f'-]+(?:,[^,.;!?]{1,60},)?\s+(?:(?:co-)?found|started)"
 )
 
