@@ -254,11 +254,25 @@ def drafted_values(draft: ProfileDraft) -> Iterator[tuple[str, Any, list[dict[st
         yield "company_socials", url, list(draft.social_evidence.get(key) or [])
 
 
+def _contains_words(text: str, phrase: str) -> bool:
+    """``phrase`` in ``text`` as whole words where it starts or ends with a letter or digit: the never-string
+    "Persienne Pro" is not in "Persienne propose", "$89" is in "from $89/month"."""
+    start = text.find(phrase)
+    while start != -1:
+        end = start + len(phrase)
+        left = start == 0 or not (phrase[:1].isalnum() and text[start - 1].isalnum())
+        right = end == len(text) or not (phrase[-1:].isalnum() and text[end].isalnum())
+        if left and right:
+            return True
+        start = text.find(phrase, start + 1)
+    return False
+
+
 def wrong_reason(name: str, value: Any, truth: dict[str, Any], doc: dict[str, Any]) -> str:
     """Why a drafted value is wrong by the truth file ('' when it is not)."""
     text = norm(str(value))
     for never in truth.get("never") or []:
-        if norm(never) in text:
+        if _contains_words(text, norm(never)):
             return f"contains the never-string {never!r}"
     if name in (truth.get("not_stated") or []):
         return "the site does not state this field"

@@ -54,3 +54,31 @@ def test_two_founders_who_started_the_product_before_a_quotation_later_in_the_pa
                                       "CEO, had spent a decade as a chief of staff. \u201cThe meeting is where work gets "
                                       "decided,\u201d Ruth told me.</p>")})
     assert [f["name"] for f in result.to_dict()["founders"]] == ["Ruth Adeyemi", "Callum Pryce"]
+
+
+@pytest.mark.parametrize(("pages", "model"), [
+    ({"/": page("<h1>Easel</h1><p>Easel designs App Store screenshots.</p><h2>Pricing</h2><p>Easel costs A$59, once. "
+                "No subscription.</p><p>Pairs nicely with Glyphbox Pro (A$14/month) for custom fonts.</p>", title="Easel")},
+     "one-time"),
+    ({"/": page("<h1>Pulley</h1><p>Pulley routes your LLM requests.</p><h2>Pricing</h2><p>You pay $0.40 per million "
+                "tokens routed. No platform fee, no minimum, billed monthly in arrears.</p>", title="Pulley")},
+     "usage-based"),
+    ({"/": page("<h1>Cazuela</h1><p>Pedidos online para tiendas.</p>", title="Cazuela", lang="es"),
+      "/precios": page("<h1>Precios</h1><p>Cuota mensual 0 €</p><p>Solo pagas cuando vendes: una comisión del 2 % "
+                       "por pedido.</p>", lang="es")}, "usage-based"),
+    ({"/": page("<h1>Regadera</h1><p>Huertos escolares.</p>", title="Regadera", lang="es"),
+      "/precios": page("<h1>Precios</h1><p>Regadera se contrata por centro, con una licencia anual.</p><p>Solicita un "
+                       "presupuesto y te respondemos en 48 horas.</p>", lang="es")}, "contact"),
+    ({"/": page("<h1>Bougie</h1><p>Bougie est une plateforme de révisions.</p>", title="Bougie", lang="fr"),
+      "/faq": page("<h3>C'est vraiment gratuit ?</h3><p>Oui. Bougie est gratuit pour tous les élèves, sans "
+                   "publicité.</p>", lang="fr")}, "free"),
+])
+def test_pricing_models_of_round_15(pages: dict[str, str], model: str) -> None:
+    assert draft(pages).value("pricing_model") == model
+
+
+def test_a_definition_that_lists_what_the_product_is_not_is_no_short_description() -> None:
+    result = draft({"/": page("<h1>Pulley</h1><p>Pulley is infrastructure, not a chatbot, not a blockchain, and not a "
+                              "Web3 anything.</p><p>Pulley routes your LLM inference requests to the cheapest GPU "
+                              "provider.</p>", title="Pulley")})
+    assert str(result.value("short_description")).startswith("Pulley routes your LLM inference requests")

@@ -86,6 +86,11 @@ _SPONSORED = re.compile(r"(?:sponsored|supported|backed|funded) by\b|gesponsert 
                         r"|patrocinado por\b|gef\u00f6rdert (?:von|durch)\b", re.IGNORECASE)
 
 
+# "Pulley is infrastructure, not a chatbot, not a blockchain, and not a Web3 anything": what it is not, twice over
+_NOT_THIS_NOT_THAT = re.compile(r"\bnot an?\b[^.!?]*\bnot an?\b|\bkein\w*\b[^.!?]*\bkein\w*\b|\bni\b[^.!?]*\bni\b",
+                                re.IGNORECASE)
+
+
 def _denial(line: str, product: str) -> bool:
     """A sentence with the product as subject saying what it is not or has not: "Tanager has no blockchain",
     "Wheelwright is deliberately not an …", "Grelot ne vous promet pas …", "Acme ist kein …"; or a list of what it
@@ -521,7 +526,8 @@ class _Reader:
             if line and sentence_key(line) == sentence_key(option):
                 evidence.insert(0, home.text_evidence(line))
             return candidate(option, evidence)
-        line = next((l for l in home.lines if is_sentence(l) and normalise(l) != slogan), None)
+        line = next((l for l in home.lines if is_sentence(l) and normalise(l) != slogan
+                     and not _NOT_THIS_NOT_THAT.search(l)), None)
         return candidate(line, [home.text_evidence(line)]) if line else None
 
     def _definition(self) -> str | None:
@@ -532,7 +538,8 @@ class _Reader:
         name = str(named["value"]) if named else ""
         if not name:
             return None
-        return next((l for l in self.home.lines[:12] if self._defines(l) and is_sentence(l) and len(l) <= 400), None)
+        return next((l for l in self.home.lines[:12] if self._defines(l) and is_sentence(l) and len(l) <= 400
+                     and not _denial(l, name) and not _NOT_THIS_NOT_THAT.search(l)), None)
 
     def _defines(self, text: str) -> bool:
         """The text opens by saying what the product is: "Kilnroom is a …", "Bilgepump is uptime and SSL monitoring

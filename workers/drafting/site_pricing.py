@@ -73,15 +73,16 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
     # a question asks, it does not say: "Is there a free plan?" on a pricing page's FAQ is no free plan
     lines = [(p, own) for p, l in lines for own in [_own_prices(l)] if own and not own.rstrip().endswith("?")]
     if not lines:
-        return None, None
+        return _free_said(pages)
     cues = [(p, l, pricing_cues(l)) for p, l in lines]
     hits: dict[str, tuple[SitePage, str]] = {}
     for p, l, c in cues:
         for cue in c:
             hits.setdefault(cue, (p, l))
     # a line with a price first: "100 AI-svar per månad" is a free plan's allowance, "1 490 kr/mån" a price
-    if "subscription" in hits and any(NO_PERIOD_FEE.search(normalise(l)) for _, l in lines) \
-            and not any("subscription" in c and has_price(l) for _, l, c in cues):
+    denied_period = any(NO_PERIOD_FEE.search(normalise(l)) for _, l in lines)
+    if "subscription" in hits and denied_period and (
+            "usage-based" in hits or not any("subscription" in c and has_price(l) for _, l, c in cues)):
         del hits["subscription"]  # "CHF 1.50 pro Übernachtung … keine Grundgebühr … abgerechnet im Monat": per use
     paid = next(((p, l) for p, l, c in cues if is_paid(c) and has_price(l)), None) or next(
         ((p, l) for p, l, c in cues if is_paid(c)), None)
@@ -150,6 +151,28 @@ def _price_table(page: SitePage) -> bool:
 
 
 
+# "Bougie est gratuit pour tous les élèves", "Persienne est gratuit, sans compte", "Acme is completely free":
+# the product said to be free, in a sentence
+_FREE_SAID = re.compile(
+    r"(?:^|[.!?]\s+)[A-Z\u00c0-\u00de][\w\u00c0-\u024f'-]*(?:\s+[\w\u00c0-\u024f'-]+)?\s+(?:is|est|ist|es|\u00e8|\u00e9|is and stays)"
+    r"\s+(?:(?:completely|totally|entirely|totalement|enti\u00e8rement|komplett|v\u00f6llig|totalmente|completamente)\s+)?"
+    r"(?:free|gratuit[e]?|kostenlos|gratis|gratuit[oa])\b(?!\s+(?:trial|to try|pendant|during))",
+)
+
+
+def _free_said(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | None]:
+    """On a site that names no price anywhere and is no open-source project: the sentence saying the product is
+    free, as the model (`free`) and the summary; else nothing."""
+    if any(has_price(l) for p in pages for l in p.lines) or open_source_statement(pages) is not None:
+        return None, None  # a free open-source project is `open source` (`open_source_statement`)
+    for page in of_kind(pages, "home", "about", "faq") + of_kind(pages, "features"):
+        for line in page.lines:
+            if len(line) <= 300 and _FREE_SAID.search(line) and not TRIAL.search(normalise(line)):
+                evidence = [page.text_evidence(line)]
+                return candidate("free", evidence), candidate(line, evidence)
+    return None, None
+
+
 def _priced_prose(pages: list[SitePage]) -> list[tuple[SitePage, str]]:
     """On a site with no pricing page, table or section: the home, features and about pages' sentences that
     name a price with what it buys ("$8 per user per month", "39 € im Monat"), a quotation left out (a customer's
@@ -192,6 +215,8 @@ OTHER_COMPANY_PRICE = re.compile(
     r"|\bfactur\w*\s+(?:s\u00e9par\u00e9ment|directement)\b|\bfactur\w*\s+(?:por|par)\s+(?:separado|ellos|eux)\b"
     r"|\bdirekt\s+(?:bei|mit|\u00fcber)\b|\bdirectement\s+(?:aupr\u00e8s|chez)\b|\bdirectamente\s+(?:con|a)\b"
     r"|\bdirectly\s+(?:with|from|to)\b|\bdoes\s+not\s+include\s+your\b|\bseparat\s+abgerechnet\b"
+    # "Pairs nicely with Glyphbox Pro (A$14/month)", "Tillpoint POS, which costs $39 a month from Tillpoint."
+    r"|\bpairs?\s+(?:nicely|well)\s+with\b|\bcosts?\b[^.;]{0,60}\bfrom\s+(?!the\b|just\b|only\b)[a-z][\w-]+\s*[.)]?$"
 )
 
 

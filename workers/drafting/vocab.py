@@ -120,7 +120,7 @@ _SUBSCRIPTION_CUES = (
     "a l'any", "l'any", "cada any", "per any", "subscripci\u00f3",
 ) + PERIOD_WORDS
 _ONE_TIME_CUES = (
-    "one-time", "one time", "lifetime", "pay once", "paid once", "single payment", "one-off", "once-off",
+    "one-time", "one time", "lifetime", "pay once", "paid once", "single payment", "one-off", "once-off", ", once",
     "perpetual licence", "perpetual license",
     # "einmalig 49 €", "pago único", "paiement unique", "licence perpétuelle", "una tantum", "eenmalig", "engångsköp"
     "einmalig", "einmalzahlung", "dauerlizenz", "kauflizenz", "pago \u00fanico", "licencia perpetua", "paiement unique",
@@ -129,7 +129,13 @@ _ONE_TIME_CUES = (
     "jednorazowa", "egyszeri", "tek seferlik", "vienkartinis", "\u00fchekordne", "vienreiz\u0113js", "enkratno",
     "jednokratno", "\u03b5\u03c6\u03ac\u03c0\u03b1\u03be",
 )
-_USAGE_CUES = ("usage-based", "pay as you go", "pay-as-you-go", "per request", "per api call", "metered")
+_USAGE_CUES = (
+    "usage-based", "pay as you go", "pay-as-you-go", "per request", "per api call", "metered", "in arrears",
+    "per million tokens", "per 1,000 requests", "per gpu-second", "per gpu second",
+    # a commission on each sale or order: "una comisión del 2 % por pedido", "3 % Provision pro Bestellung"
+    "commission", "comisi\u00f3n", "commissione", "comiss\u00e3o", "provision pro", "per transaction", "per order",
+    "por pedido", "par commande", "pro bestellung", "por transacci\u00f3n",
+)
 _OPEN_SOURCE_CUES = (
     "open source", "open-source", "opensource",
     # "free software" in the languages where it is the usual word ("freie Software unter der AGPL")
@@ -178,7 +184,8 @@ _CONTACT_CUES = (
     "sprechen sie uns an", "sur devis", "nous contacter", "contactez-nous", "a consultar", "cont\u00e1ctanos",
     "contactar con ventas", "solicita una cotizaci\u00f3n", "presupuesto a medida", "op aanvraag", "neem contact op",
     "su richiesta", "contattaci", "preventivo", "richiedi un preventivo", "scriveteci", "sob consulta", "fale conosco",
-    "devis sur mesure", "demander un devis", "cotizamos", "te cotizamos", "teklif al\u0131n", "receives a quote", "individuelles angebot", "cotizaci\u00f3n a medida",
+    "devis sur mesure", "demander un devis", "solicita un presupuesto", "solicitar presupuesto", "pide presupuesto",
+    "p\u00eddenos presupuesto", "presupuesto sin compromiso", "cotizamos", "te cotizamos", "teklif al\u0131n", "receives a quote", "individuelles angebot", "cotizaci\u00f3n a medida",
     "send you a quote", "price on request", "kontakta oss", "kontakt os", "kontakt oss", "skontaktuj si\u0119", "pricing on request", "don't publish a price", "do not publish a price",
 )
 _FREE_CUES = ("free", "freeware", "no cost", "kostenlos", "gratis", "gratuit", "gratuito", "gratuita", "gr\u00e1tis",
@@ -234,10 +241,13 @@ _FREE_SEATS = re.compile(
 NO_PERIOD_FEE = re.compile(
     r"\b(?:no hay|sin|no|without|without any|zero|keine|ohne|pas de|sans|aucun|aucuns|nessun|nessuna|senza|sem|geen"
     r"|ingen|bez|nincs)\s+(?:(?:a|any|de|di|la|le)\s+)?"
-    r"(?:monthly|annual|base|fixed|recurring|subscription|monatliche[n]?|j\u00e4hrliche[n]?|feste[n]?|fixe[n]?)?\s*"
+    r"(?:monthly|annual|base|fixed|recurring|subscription|platform|monatliche[n]?|j\u00e4hrliche[n]?|feste[n]?|fixe[n]?)?\s*"
     r"(?:fees?|charges?|minimums?|commitments?|mindestumsatz|cuotas?(?: mensual(?:es)?| fijas?)?|mensualidad(?:es)?|grundgeb\u00fchr(?:en)?|monatsgeb\u00fchr(?:en)?"
     r"|geb\u00fchr(?:en)?|kosten|frais(?: mensuels| fixes| r\u00e9currents)?|abonnement mensuel|canone(?: mensile)?"
-    r"|mensalidade|maandbedrag|abonnementskosten|m\u00e5nadsavgift|grundavgift|m\u00e5nedsgebyr|m\u00e5nedlig gebyr)\b"
+    r"|mensalidades?|maandbedrag|abonnementskosten|m\u00e5nadsavgift|grundavgift|m\u00e5nedsgebyr|m\u00e5nedlig gebyr)\b"
+    # a fee for the period stated as nothing: "Cuota mensual 0 €", "Monthly fee: $0", "Grundgebühr 0 €"
+    r"|\b(?:cuota mensual|cuota fija|monthly fee|base fee|platform fee|grundgeb\u00fchr|frais mensuels|mensalidade)\s*:?\s*"
+    r"[$\u20ac\u00a3]?\s?0(?:[.,]00)?(?![\d.,])\s*(?:\u20ac|eur|usd|\$)?"
 )
 
 
