@@ -82,3 +82,30 @@ def test_a_definition_that_lists_what_the_product_is_not_is_no_short_description
                               "Web3 anything.</p><p>Pulley routes your LLM inference requests to the cheapest GPU "
                               "provider.</p>", title="Pulley")})
     assert str(result.value("short_description")).startswith("Pulley routes your LLM inference requests")
+
+
+def test_years_begun_built_become_and_named_and_a_customers_since_is_none() -> None:
+    cases = {
+        "<p>Kruiwagen is in 2022 begonnen aan de Oudegracht in Utrecht.</p>": "2022",
+        "<p>In 2020 I quit my job at an agency and built the tool I wanted.</p>": "2020",
+        "<p>So in 2022 I taught myself enough programming to build the tool I wanted. That became Acme.</p>": "2022",
+        "<p>In 2021 we put it on GitHub under the MIT licence and called it Acme.</p>": "2021",
+    }
+    for body, year in cases.items():
+        result = draft({"/": page("<h1>Acme</h1><p>Acme is a booking app.</p>", title="Acme"), "/about": page(body)})
+        assert result.value("founded_year") == year, body
+    customer = draft({"/": page("<h1>Acme</h1><p>Acme is a newsletter tool for authors.</p>"
+                                "<p>Been on the Author plan since 2021. Brilliant wee tool.</p>", title="Acme")})
+    assert customer.value("founded_year") is None
+
+
+def test_addresses_a_state_code_without_a_postcode_a_spanish_sl_and_no_acronym_towns() -> None:
+    denver = draft({"/": page("<h1>Acme</h1><p>Acme runs launches.</p><footer><p>Pourwell, Inc. · 1550 Wynkoop St, "
+                              "Denver, CO · howdy@pourwell.example</p></footer>", title="Acme")})
+    assert (denver.value("city"), denver.value("country")) == ("Denver", "US")
+    valencia = draft({"/": page("<h1>Acme</h1><p>Acme vende online.</p><footer><p>Cazuela Tech S.L. · Carrer de Sueca "
+                                "21, 46006 València</p></footer>", title="Acme", lang="es")})
+    assert (valencia.value("city"), valencia.value("country")) == ("València", "ES")
+    acronym = draft({"/": page("<h1>Acme</h1><p>Acme checks screenshots.</p><p>If your team would rather not review "
+                               "diffs in CI logs, use the cloud.</p>", title="Acme")})
+    assert acronym.value("city") is None

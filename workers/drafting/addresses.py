@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from .countries import TOWN_COUNTRIES, countries_indicated, country_code
+from .countries import CANADIAN_PROVINCES, TOWN_COUNTRIES, US_STATES, countries_indicated, country_code
 from .reading import Candidate, SitePage
 from .text import normalise
 
@@ -150,6 +150,11 @@ _DISTRICT_LETTER = re.compile(r"\s+[A-Z\u00c6\u00d8\u00c5]{1,2}$")
 def _town_of(segment: str) -> tuple[str | None, str | None]:
     """(town, country code or None) of one address segment, (None, None) when it is not a town."""
     parts = [p.strip() for p in _WORKS_FROM.sub("", segment.strip()).rstrip(".").split(",")]
+    # "1550 Wynkoop St, Denver, CO": a street, the town, and a state's or province's code with no postal code
+    if len(parts) > 2 and any(c.isdigit() for c in parts[0]) and parts[-1] in US_STATES | CANADIAN_PROVINCES \
+            and re.fullmatch(_TOWN, parts[-2]) and not _STREET.search(parts[-2]):
+        both = parts[-1] in US_STATES and parts[-1] in CANADIAN_PROVINCES
+        return parts[-2], None if both else "US" if parts[-1] in US_STATES else "CA"
     canadian = CA_TOWN.match(parts[-1])
     if canadian and not _STREET.search(canadian.group("city")) and not re.fullmatch(r"[A-Z]{2,3}", canadian.group("city")):
         return canadian.group("city"), "CA"

@@ -173,6 +173,12 @@ DUTCH_POSTCODE = re.compile(r"(?<!\d)[1-9]\d{3}\s?(?!SA|SD|SS)(?!(?:NE|NW|SE|SW)
 POLISH_POSTCODE = re.compile(r"(?<![\d-])\d{2}-\d{3}\s+[A-Z\u00c0-\u017b]")
 # "Halifax, NS B3J 3N4" (letter digit letter, digit letter digit) is Canada's form, "Leeds LS11 5QP" Britain's,
 # "Mudgee NSW 2850" (a state and four digits) Australia's
+# a state or province's code said after a street and a town, without a postal code ("1550 Wynkoop St, Denver, CO")
+US_STATES = frozenset(
+    "AL AK AZ AR CA CO CT DE FL GA HI ID IL IN IA KS KY LA ME MD MA MI MN MS MO MT NE NV NH NJ NM NY NC ND OH OK OR "
+    "PA RI SC SD TN TX UT VT VA WA WV WI WY DC".split()
+)
+CANADIAN_PROVINCES = frozenset("AB BC MB NB NL NS NT NU ON PE QC SK YT".split())
 US_STATE_ZIP = re.compile(
     r"\b(?:AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR"
     r"|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC)\s+\d{5}(?:-\d{4})?\b"
@@ -198,6 +204,7 @@ COMPANY_FORMS = (
     (re.compile(r"\b(?:Kft|Zrt)\.?(?!\w)"), "HU"), (re.compile(r"\bPty\.? Ltd\b"), "AU"), (re.compile(r"\bO\u00dc\b"), "EE"),
     (re.compile(r"\bUAB\b"), "LT"), (re.compile(r"\bSCCL\b"), "ES"),  # a Catalan cooperative
     (re.compile(r"\u0399\.\u039a\.\u0395\."), "GR"),  # Greek "Ι.Κ.Ε."
+    (re.compile(r"\bS\.L\.(?:U\.|L\.|P\.)?(?!\w)"), "ES"),  # a Spanish sociedad limitada ("Cazuela Tech S.L.")
 )
 PORTUGUESE_POSTCODE = re.compile(r"(?<![\d-])[1-9]\d{3}-\d{3}\s+[A-Z\u00c0-\u00de]")
 # Brazil's CEP, five digits, a hyphen and three ("Recife – PE, 50030-170", "CEP 01310-100")

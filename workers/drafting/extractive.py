@@ -172,13 +172,17 @@ YEAR_SENTENCE = re.compile(
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     # (a year may carry an ordinal dot: "Maslinu su 2023. u Splitu osnovali")
     r"|\b(1[89]\d{2}|20\d{2})\b(?:\.(?=\s+[a-z\u00e0-\u017e]))?(?:(?!\b(?:1[89]|20)\d{2}\b)[^.!?]){0,120}?\b(?:osnovali|osnovala|osnovao|dibin\u0101ja|gegr\u00fcndet|entstanden|opgericht|into a company|became a company"
-    r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|kurdu|kuruldu|kurduk|\u012fk\u016br\u0117|ustanovil[aei]?)\b"
+    r"|alap\u00edtotta|alap\u00edtott\u00e1k|alap\u00edtottuk|kurdu|kuruldu|kurduk|\u012fk\u016br\u0117|ustanovil[aei]?"
+    # "Kruiwagen is in 2022 begonnen", "wurde 2021 gestartet"
+    r"|begonnen|gestart|gestartet)\b"
     # a timeline's year before the founders' present tense: "2020 Carola … und Jannik … gründen Hufschlag",
     # "2021 — Anaïs …, et son cousin Mathieu …, fondent Pétrin"; "In 2023 we left our jobs … and founded Lamplighter"
     r"|^(1[89]\d{2}|20\d{2})\b[^.!?]{0,160}?\b(?:gr\u00fcnden|gr\u00fcndet|fondent|fundan|fundam|found|founds|fonde|funda|fondano|fonda"
     r"|perustavat|zakl\u00e1daj\u00ed"
     r"|(?:starts?|cr\u00e9ent|crean|creano|criam)(?=\s+(?-i:[A-Z])))\b"
-    r"|\b[Ii]n (1[89]\d{2}|20\d{2}),?\s+(?:we|I)\b[^.!?]{0,160}?\b(?:founded|started|co-founders?)\b"
+    r"|\b[Ii]n (1[89]\d{2}|20\d{2}),?\s+(?:we|I)\b[^.!?]{0,160}?\b(?:founded|started|co-founders?"
+    # "In 2020 I quit my job at an agency and built the tool I wanted"
+    r"|built the (?:tool|app|product|first version)|wrote the first version)\b"
     # Polish, Czech, Croatian "od 2021 roku": since a year
     r"|\bod\s+(?:roku\s+)?(1[89]\d{2}|20\d{2})\b"
     # "En 2022 fundamos Brasero en Guadalajara", "Nel 2020 abbiamo fondato …", "Im Jahr 2019 gründeten wir …"
@@ -189,6 +193,9 @@ YEAR_SENTENCE = re.compile(
 YEAR = re.compile(r"\b(1[89]\d{2}|20\d{2})\b")
 _SEASON = re.compile(r"/\d{2}\b")  # "2024/25": a season, not a year something began
 _SINCE = re.compile(r"^(?:since|seit|desde|depuis|sinds)\b", re.IGNORECASE)
+# a since-year of using the product, not of the company: "Been on the Author plan since 2021", "using it since"
+_SINCE_USING = re.compile(r"\b(?:been on|using|used|customers? since|clients? since|plan since|kunde seit|nutzen)\b",
+                          re.IGNORECASE)
 _FOOTER_SINCE = re.compile(r"\b(?:since|seit|desde|depuis|sinds|dal|od|sedan)\s+(1[89]\d{2}|20\d{2})\b", re.IGNORECASE)
 _QUOTE_OPENERS = ("\"", "\u201c", "\u201e", "'", "\u2018", "\u00ab")
 _DOCS_SUFFIX = re.compile(r"\s+(?:v?\d+(?:\.\d+)*\s+)?(?:documentation|docs|dokumentation|documentaci\u00f3n)$", re.IGNORECASE)
@@ -645,7 +652,8 @@ class _Reader:
                     year = next(g for g in match.groups() if g)
                     same = [e for e in dates if _year_of(e["quote"]) == year]
                     if _SINCE.search(match.group(0)):
-                        since = since or candidate(year, [page.text_evidence(line), *same])
+                        if not _SINCE_USING.search(line):  # "Been on the Author plan since 2021": a customer's
+                            since = since or candidate(year, [page.text_evidence(line), *same])
                         continue
                     return candidate(year, [page.text_evidence(line), *same])
                 following = page.lines[index + 1] if index + 1 < len(page.lines) else ""
@@ -664,7 +672,7 @@ class _Reader:
         for page in [p for p in self.pages if p.kind == "home"][:1]:
             for line in page.all_lines:
                 match = _FOOTER_SINCE.search(line)
-                if match and not _SEASON.match(line, match.end()):
+                if match and not _SEASON.match(line, match.end()) and not _SINCE_USING.search(line):
                     return candidate(match.group(1), [page.text_evidence(line)])
         return None
 
@@ -678,6 +686,8 @@ class _Reader:
             return None
         started = re.compile(
             rf"\b(?:we|I)\s+(?:started|built|wrote|launched|created|began)\s+(?:the first version of\s+)?{name}\b"
+            # "… to build the tool I wanted. That became Ovenmitt.", "… and called it Bellows"
+            rf"|\b(?:that|this|it)\s+became\s+{name}\b|\b(?:called|named)\s+it\s+{name}\b"
             # "the first version of Bobbin went out", "In 2018 schreef ik de eerste versie van Fietspomp"
             rf"|\b(?:the first version of|die erste version von|de eerste versie van|la premi\u00e8re version de"
             rf"|la primera versi\u00f3n de|la prima versione di|a primeira vers\u00e3o d[eo])\s+{name}\b"

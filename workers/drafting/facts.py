@@ -334,7 +334,8 @@ def _place(found: dict[str, Candidate], page: SitePage, line: str, match: re.Mat
         if normalise(first) in CITY_STATES:  # "founded in Singapore": the town and the country
             found.setdefault("city", {"value": first, "evidence": evidence})
         return
-    if normalise(first).split()[0] in NOT_PLACES or normalise(first) == normalise(product_name):
+    if normalise(first).split()[0] in NOT_PLACES or normalise(first) == normalise(product_name) \
+            or re.fullmatch(r"[A-Z]{1,4}", first):  # "review diffs in CI logs": an acronym, not a town
         return
     if "city" not in found:
         found["city"] = {"value": first, "evidence": evidence}
