@@ -109,3 +109,19 @@ def test_addresses_a_state_code_without_a_postcode_a_spanish_sl_and_no_acronym_t
     acronym = draft({"/": page("<h1>Acme</h1><p>Acme checks screenshots.</p><p>If your team would rather not review "
                                "diffs in CI logs, use the cloud.</p>", title="Acme")})
     assert acronym.value("city") is None
+
+
+def test_indonesian_and_ukrainian_words() -> None:
+    tampah = draft({"/": page("<h1>Tampah</h1><p>Tampah adalah platform kelas online untuk guru, sekolah, dan bimbel.</p>",
+                              title="Tampah", lang="id"),
+                    "/harga": page("<h1>Harga</h1><h3>Guru</h3><p>Gratis</p><h3>Bimbel</h3><p>Rp149.000 / bulan</p>",
+                                   lang="id"),
+                    "/tentang": page("<p>Tampah didirikan pada tahun 2021 di Yogyakarta oleh Dimas Prasetyo dan Ayu "
+                                     "Lestari.</p><h3>Dimas Prasetyo</h3><p>Salah satu pendiri &amp; CEO</p>", lang="id")})
+    assert tampah.value("pricing_model") == "freemium"
+    assert tampah.value("founded_year") == "2021"
+    assert "education" in (tampah.value("categories") or [])
+    assert "Dimas Prasetyo" in [f["name"] for f in tampah.to_dict()["founders"]]
+    sopilka = draft({"/": page("<h1>Сопілка</h1><p>Сопілка — сервіс керування проєктами для агенцій: задачі, облік часу.</p>",
+                               title="Сопілка", lang="uk")})
+    assert "project-management" in (sopilka.value("categories") or [])

@@ -167,7 +167,9 @@ YEAR_SENTENCE = re.compile(
     # Galician "onde comezou todo en 2023"
     r"|comezou|comezamos|naceu"
     # "Montamos Molinillo en Valencia en 2019", "Fornello nasce a Bologna nel 2022", "Acme naît en 2020"
-    r"|montamos|montaron|mont\u00f3|nasce|nace|na\u00eet|entsteht)"
+    r"|montamos|montaron|mont\u00f3|nasce|nace|na\u00eet|entsteht"
+    # Indonesian "didirikan pada tahun 2021", Ukrainian "заснована у 2021 році"
+    r"|didirikan|berdiri|\u0437\u0430\u0441\u043d\u043e\u0432\u0430\u043d[\u0430\u043e\u0438\u0439]|\u0437\u0430\u0441\u043d\u0443\u0432\u0430\u043b\u0438)"
     r"(?=[\s,])[^.!?]{0,40}?\b(1[89]\d{2}|20\d{2})\b"
     # "wurde 2020 in Hamburg gegründet"; "In 2019 we turned it into a company"
     # (a year may carry an ordinal dot: "Maslinu su 2023. u Splitu osnovali")

@@ -25,6 +25,8 @@ FOUNDER_TITLE = (
     # Croatian "suosnivačica", Greek "Συνιδρύτρια", "ιδρυτής"
     r"|(?:l\u012bdz)?dibin\u0101t\u0101j(?:s|a|i)|"  # Latvian "līdzdibinātāja"
     r"(?:su)?osniva\u010d(?:ica|i|ice)?|(?:συν)?ιδρυτ(?:\u03ae[\u03c2\u03c3]|\u03ad[\u03c2\u03c3])|(?:συν)?ιδρ\u03cd\u03c4ρια"
+    # Indonesian "Salah satu pendiri", Ukrainian "співзасновниця"
+    r"|pendiri|(?:\u0441\u043f\u0456\u0432)?\u0437\u0430\u0441\u043d\u043e\u0432\u043d\u0438(?:\u043a|\u0446\u044f|\u043a\u0438)"
 )
 # A leader's role, which a founding sentence's next clause often gives each founder: "Priyanka leads the company
 # as CEO; Tomasz, our CTO, ...".
@@ -43,6 +45,8 @@ FOUNDING = (
     # the founders' own verb: "La fundaron los hermanos …", "Ana la fundó en 2020", "fondarono"
     r"|fundaron|fund\u00f3|fondarono|fundaram|dibin\u0101ja|dibin\u0101t[sa]|dibin\u0101j\u0101m"
     r"|osnovali|osnovala|osnovao|osnovan[ao]?|\u03b9\u03b4\u03c1\u03cd\u03b8\u03b7\u03ba\u03b5|\u03af\u03b4\u03c1\u03c5\u03c3\u03b1\u03bd"
+    # Indonesian "didirikan … oleh", Ukrainian "заснована", "заснували"
+    r"|didirikan|mendirikan|\u0437\u0430\u0441\u043d\u043e\u0432\u0430\u043d[\u0430\u043e\u0438\u0439]|\u0437\u0430\u0441\u043d\u0443\u0432\u0430\u043b\u0438"
 )
 # The founders saying it themselves, after introducing themselves: "We started Soapbox in 2021", "Wir gründeten …"
 FOUNDING_WE = (

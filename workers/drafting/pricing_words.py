@@ -53,6 +53,8 @@ PERIOD_WORDS: tuple[str, ...] = (
     "per m\u0117nes\u012f", "m\u0117nesinis", "prenumerata", "kuus", "aastas", "kuutasu", "vuodessa",
     "kuukausimaksu", "\u00e9vente", "havi", "el\u0151fizet\u00e9s", "m\u011bs\u00ed\u010dn\u00ed", "p\u0159edplatn\u00e9",
     "mesa\u010dn\u00fd", "ro\u010dne", "predplatn\u00e9", "aylik", "y\u0131ll\u0131k", "abonelik",
+    # Indonesian "Rp149.000 / bulan", "per tahun", "langganan"
+    "/ bulan", "/bulan", "per bulan", "/ tahun", "/tahun", "per tahun", "langganan",
 )
 
 # a trial, named by its word ("Probezeitraum", "kokeilu", "пробен период")

@@ -22,13 +22,15 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00de])")
 PRICING_HEADING = re.compile(
     r"^(?:[\w-]+\s+(?:and|und|y|et|en|e|&)\s+)?(?:simple\s+|transparent\s+)?(?:pricing|prices?|plans|preise?|kosten|tarife?"
     r"|precios?|planes|tarifs?|prix|prijz?en|prijs|tarieven|prezzi|prezzo|piani|pre\u00e7os?|planos|costs?"
-    r"|cijene|cjenik|cenas|prezo|prezos|\u03c4\u03b9\u03bc\u03ad[\u03c2\u03c3]|\u03c4\u03b9\u03bc\u03bf\u03bb\u03cc\u03b3\u03b7\u03c3\u03b7)"
+    r"|cijene|cjenik|cenas|prezo|prezos|\u03c4\u03b9\u03bc\u03ad[\u03c2\u03c3]|\u03c4\u03b9\u03bc\u03bf\u03bb\u03cc\u03b3\u03b7\u03c3\u03b7"
+    # Indonesian "Harga", Ukrainian "Ціни", "Тарифи"
+    r"|harga|\u0446\u0456\u043d\u0438|\u0442\u0430\u0440\u0438\u0444\u0438)"
     r"(?:\s+(?:and|und|y|et|en|e|&)\s+[\w-]+)?$"
 )
 
 
 # A one-pager's buying section names its price in a phrase: "One price. Yours to keep.", "Plans for every team"
-PRICE_WORD_HEADING = re.compile(r"\b(?:pricing|prices?|plans|preise?|precios?|tarifs?|prix|prijzen|prezzi|pre\u00e7os?|cijene"
+PRICE_WORD_HEADING = re.compile(r"\b(?:pricing|prices?|plans|preise?|precios?|tarifs?|prix|prijzen|prezzi|pre\u00e7os?|cijene|harga"
                                 r"|\u03c4\u03b9\u03bc\u03ad[\u03c2\u03c3])\b")
 
 

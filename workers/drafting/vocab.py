@@ -59,6 +59,8 @@ PRICE = re.compile(
     r"|(?:\b(?:chf|usd|eur|gbp|sek|nok|dkk|zar|kr|z\u0142)\s?\d[\d,.]*)|(?:\bR\s?\d{2,}[\d,.]*)"
     # the Peruvian sol "S/ 149" and "S/. 149", the Bolivian boliviano "Bs 120", the Paraguayan guaraní "Gs. 90.000"
     r"|(?:\bS/\.?\s?\d[\d,.]*)|(?:\b(?:Bs|Gs)\.?\s?\d[\d,.]*)"
+    # the Indonesian rupiah "Rp149.000", the Ukrainian hryvnia "₴390", "390 грн"
+    r"|(?:\bRp\s?\d[\d,.]*)|(?:\u20b4\s?\d[\d,.\s]*)|(?:\b\d[\d,.]*\s?\u0433\u0440\u043d)"
     r"|(?:\b\d[\d,.]*\s?(?:usd|eur|gbp|chf|cad|aud|sek|nok|dkk|zar|kr|z\u0142|k\u010d|czk|ft|huf|lei|ron|tl|try|\u20ba|dollars?|euros?|\u20ac|\$|\u00a3)(?![a-z]))",
     re.IGNORECASE,
 )
