@@ -125,3 +125,12 @@ def test_indonesian_and_ukrainian_words() -> None:
     sopilka = draft({"/": page("<h1>Сопілка</h1><p>Сопілка — сервіс керування проєктами для агенцій: задачі, облік часу.</p>",
                                title="Сопілка", lang="uk")})
     assert "project-management" in (sopilka.value("categories") or [])
+
+
+def test_a_faq_answered_with_a_partners_price_is_left_out_and_designing_names_design() -> None:
+    result = draft({"/": page("<h1>Easel</h1><p>Easel is a Mac app for designing App Store screenshots.</p>", title="Easel"),
+                    "/faq": page("<h1>FAQ</h1><h3>Can I export every size?</h3><p>Yes, all of them at once.</p>"
+                                 "<h3>Need a vector database?</h3><p>Our partner Tidewater Vector offers managed indexes "
+                                 "from US$25/month for Easel customers.</p>")})
+    assert [f["question"] for f in result.to_dict()["faqs"]] == ["Can I export every size?"]
+    assert result.value("categories") == ["design"]

@@ -27,6 +27,7 @@ from .reading import (
 )
 from .gazetteer import town_country
 from .text import clean, normalise, sentence_key, sentences
+from .vocab import OTHER_COMPANY_PRICE, has_price
 
 MAX_ANSWER_CHARS = 1_500
 FAQ_HEADING = re.compile(
@@ -107,6 +108,8 @@ def find_faqs(pages: list[SitePage]) -> list[Candidate]:
     for faq in faqs:
         if _ABOUT_PEOPLE.search(faq["question"]):
             continue  # the people behind it belong to the founders section, which tells founders from helpers
+        if has_price(faq["answer"]) and OTHER_COMPANY_PRICE.search(normalise(faq["answer"])):
+            continue  # a partner's offer and its price ("Our partner Tidewater Vector offers … from US$25/month")
         if not any(normalise(f["question"]) == normalise(faq["question"]) for f in unique):
             unique.append(faq)
     return unique[:10]

@@ -14,7 +14,7 @@ import re
 from .reading import Candidate, SitePage, candidate, is_heading, is_nav, of_kind, title_segments
 from .site_lists import OTHER_SECTION
 from .text import QUOTATION_MARK, normalise, words
-from .vocab import NO_PERIOD_FEE, TRIAL, has_price, is_paid, prices, pricing_cues
+from .vocab import NO_PERIOD_FEE, OTHER_COMPANY_PRICE, TRIAL, has_price, is_paid, prices, pricing_cues
 
 MAX_PRICING_LINES = 6
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u00c0-\u00de])")
@@ -205,21 +205,6 @@ def _labelled(page: SitePage, index: int) -> str:
             and not PRICING_HEADING.match(normalise(label).strip(" :")):  # the page's "Pricing" is no plan's name
         return f"{label} {line}"
     return line
-
-
-# another company's price beside ours: a partner's offer, a platform's own subscription, billed by them ("LinkRadar
-# plans from US$29 a month, billed by LinkRadar", "Unser Partner ThermoRack liefert … ab 2.490 €", "l'abonnement
-# Shopify … est facturé séparément par Shopify", "Our friends at Tunewright … bill you directly")
-OTHER_COMPANY_PRICE = re.compile(
-    r"\b(?:billed|invoiced|charged|sold)\s+(?:separately\s+|directly\s+)?by\b|\bbills?\s+you\s+directly\b"
-    r"|\b(?:our|unser\w*|notre|nos|nuestr[oa]s?|nostr[oi]|noss[oa]s?|onze|v\u00e5r[at]?|vores)\s+(?:\w+\s+)?"
-    r"(?:partners?|partenaires?|socios?|partnern?|partnerf\u00f6retag|friends at)\b"
-    r"|\bfactur\w*\s+(?:s\u00e9par\u00e9ment|directement)\b|\bfactur\w*\s+(?:por|par)\s+(?:separado|ellos|eux)\b"
-    r"|\bdirekt\s+(?:bei|mit|\u00fcber)\b|\bdirectement\s+(?:aupr\u00e8s|chez)\b|\bdirectamente\s+(?:con|a)\b"
-    r"|\bdirectly\s+(?:with|from|to)\b|\bdoes\s+not\s+include\s+your\b|\bseparat\s+abgerechnet\b"
-    # "Pairs nicely with Glyphbox Pro (A$14/month)", "Tillpoint POS, which costs $39 a month from Tillpoint."
-    r"|\bpairs?\s+(?:nicely|well)\s+with\b|\bcosts?\b[^.;]{0,60}\bfrom\s+(?!the\b|just\b|only\b)[a-z][\w-]+\s*[.)]?$"
-)
 
 
 def _own_prices(line: str) -> str:

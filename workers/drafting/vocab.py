@@ -238,6 +238,21 @@ _FREE_SEATS = re.compile(
 )
 
 
+# another company's price beside ours: a partner's offer, a platform's own subscription, billed by them ("LinkRadar
+# plans from US$29 a month, billed by LinkRadar", "Unser Partner ThermoRack liefert … ab 2.490 €", "l'abonnement
+# Shopify … est facturé séparément par Shopify", "Our friends at Tunewright … bill you directly")
+OTHER_COMPANY_PRICE = re.compile(
+    r"\b(?:billed|invoiced|charged|sold)\s+(?:separately\s+|directly\s+)?by\b|\bbills?\s+you\s+directly\b"
+    r"|\b(?:our|unser\w*|notre|nos|nuestr[oa]s?|nostr[oi]|noss[oa]s?|onze|v\u00e5r[at]?|vores)\s+(?:\w+\s+)?"
+    r"(?:partners?|partenaires?|socios?|partnern?|partnerf\u00f6retag|friends at)\b"
+    r"|\bfactur\w*\s+(?:s\u00e9par\u00e9ment|directement)\b|\bfactur\w*\s+(?:por|par)\s+(?:separado|ellos|eux)\b"
+    r"|\bdirekt\s+(?:bei|mit|\u00fcber)\b|\bdirectement\s+(?:aupr\u00e8s|chez)\b|\bdirectamente\s+(?:con|a)\b"
+    r"|\bdirectly\s+(?:with|from|to)\b|\bdoes\s+not\s+include\s+your\b|\bseparat\s+abgerechnet\b"
+    # "Pairs nicely with Glyphbox Pro (A$14/month)", "Tillpoint POS, which costs $39 a month from Tillpoint."
+    r"|\bpairs?\s+(?:nicely|well)\s+with\b|\bcosts?\b[^.;]{0,60}\bfrom\s+(?!the\b|just\b|only\b)[a-z][\w-]+\s*[.)]?$"
+)
+
+
 # a fee for the period the quote says there is not: the price is per use ("Pagas solo por lo que timbras … No hay
 # cuota mensual", "CHF 1.50 pro Übernachtung. Es gibt keine Grundgebühr")
 NO_PERIOD_FEE = re.compile(
