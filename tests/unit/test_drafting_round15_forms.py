@@ -134,3 +134,17 @@ def test_a_faq_answered_with_a_partners_price_is_left_out_and_designing_names_de
                                  "from US$25/month for Easel customers.</p>")})
     assert [f["question"] for f in result.to_dict()["faqs"]] == ["Can I export every size?"]
     assert result.value("categories") == ["design"]
+
+
+def test_a_card_labelled_feature_something_is_no_features_heading_but_features_for_teams_is() -> None:
+    cards = draft({"/": page(
+        "<h1>Lodestone</h1><p>Lodestone is product analytics.</p><h2>Answers, not dashboards</h2>"
+        "<h3>Funnels in plain English</h3><p>Type a sentence and get the funnel.</p>"
+        "<h3>Retention cohorts</h3><p>Weekly and monthly cohorts, split by plan.</p>"
+        "<h3>Feature adoption reports</h3><p>See who used the thing you shipped.</p>"
+        "<h3>No personal data stored</h3><p>Visitor IDs are salted hashes that rotate daily.</p>", title="Lodestone")})
+    assert cards.value("features") == ["Funnels in plain English", "Retention cohorts", "Feature adoption reports",
+                                       "No personal data stored"]
+    section = draft({"/": page("<h1>Acme</h1><p>Acme is a notes app.</p><h2>Features for teams</h2>"
+                               "<ul><li>Shared spaces</li><li>Guest access</li></ul>", title="Acme")})
+    assert section.value("features") == ["Shared spaces", "Guest access"]

@@ -38,6 +38,13 @@ QUOTED = ("\"", "\u201c", "\u201e", "\u00ab", "\u2018", "\u2014", "\u2013 ", "- 
 SECTION_END = re.compile(OTHER_SECTION.pattern + "|" + FEATURE_HEADING.pattern + "|" + USP_HEADING.pattern)
 
 
+# "feature" in front of other nouns ("Feature adoption reports", "Feature flags") names a thing, not a features section
+_FEATURE_AS_MODIFIER = re.compile(
+    r"^features?\s+(?!(?:and|und|et|y|for|f\u00fcr|pour|para|per|of|that|to|in|your|our|you|we|built|made|designed"
+    r"|de|des|du|der|die|van|di|da|at|at a glance|overview|list|tour)\b|&)[a-z]"
+)
+
+
 def list_after_heading(pages: list[SitePage], heading: re.Pattern[str], kinds: tuple[str, ...]) -> Candidate | None:
     """The items under the first heading matching `heading`, on pages of `kinds` in that order."""
     ordered = [p for kind in kinds for p in of_kind(pages, kind)]
@@ -46,6 +53,8 @@ def list_after_heading(pages: list[SitePage], heading: re.Pattern[str], kinds: t
             key = normalise(line)
             if not (is_heading(line) and heading.search(key)) or len(words(line)) > 6 or OTHER_SECTION.search(key):
                 continue
+            if _FEATURE_AS_MODIFIER.search(key):
+                continue  # "Feature adoption reports": a card's label naming a feature of something, not a section
             items, evidence = _pairs_below(page, index) or _items_below(page, index)
             items, evidence = _cards_only(page, items, evidence)
             if items:
