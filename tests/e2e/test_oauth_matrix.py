@@ -20,9 +20,13 @@ from aggregates.base import Meta
 from api.ops import build_registry
 from api.registry import Operation
 from commands import apikeys as apikeys_cmd
+from commands import claims as claims_cmd
 from commands import draft as draft_cmd
 from commands import listing as listing_cmd
 from commands import oauth as oauth_cmd
+from commands import orders as orders_cmd
+from commands.claim_inputs import ClaimListing
+from commands.order_inputs import CreateCheckout
 from tests.conftest import RunningServer
 from tests.e2e.oauth_support import CALLBACK, Pkce, person, requests_changed
 
@@ -56,10 +60,40 @@ def _listing(server: RunningServer, owner: str) -> dict[str, Any]:
     return {"listing_id": made.listing_id, "milestone_id": milestone_id}
 
 
+def _order(server: RunningServer, owner: str) -> dict[str, Any]:
+    """A pending order of `owner` for a review of their own listing."""
+    c = server.container
+    listing_id = _listing(server, owner)["listing_id"]
+    body = CreateCheckout.model_validate({"items": [{"product": "ai_review", "listing_id": listing_id}],
+                                          "billing_country": "US"})
+    placed = orders_cmd.create_checkout(c.store, body, owner, _meta(owner), datetime.now(timezone.utc).date(),
+                                        c.services.orders)
+    assert c.runtime.wait_for(["orders_view"], placed.position, 5)
+    return {"number": placed.number}
+
+
+def _claim(server: RunningServer, owner: str) -> dict[str, Any]:
+    """A pending claim `owner` started on a live listing nobody owns (a DNS claim: nothing is looked up until
+    it is verified)."""
+    c = server.container
+    staff = Meta(at=datetime.now(timezone.utc), actor="staff:test", channel="cli")
+    made = listing_cmd.create_listing(c.store, listing_cmd.CreateListing(
+        profile={"name": f"Claimable {uuid.uuid4().hex[:8]}",
+                 "website_url": f"https://www.acme-{uuid.uuid4().hex[:8]}.com/"},
+        categories=["productivity"], owner_ids=[]), staff)
+    listing_cmd.staff_publish(c.store, made.listing_id, staff)
+    body = ClaimListing.model_validate({"slug": made.slug, "method": "dns"})
+    started = claims_cmd.claim_listing(c.store, body, owner, _meta(owner), website=server.url)
+    assert c.runtime.wait_for(["claims_view"], started.position, 5)
+    return {"claim_id": started.claim_id}
+
+
 # path prefix -> makes a resource owned by the given account; returns its path parameters
 FACTORIES: dict[str, Callable[[RunningServer, str], dict[str, Any]]] = {
     "/drafts/{id}": _draft,
     "/me/listings/{listing_id}": _listing,
+    "/orders/{number}": _order,
+    "/claims/{claim_id}": _claim,
 }
 
 
