@@ -19,6 +19,7 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp
 
 from api.body_limit import BodyLimit
+from api.in_flight import CountInFlight, InFlight
 from api.executor import Executor, dumps
 from api.mcp_server import VersionGuard, build_mcp_server, session_manager
 from api.openapi import openapi_document
@@ -41,6 +42,7 @@ class WebConfig:
     mcp_wrappers: list[Callable[[ASGIApp], ASGIApp]] = field(default_factory=list)
     max_body_bytes: int = 1_048_576  # larger request bodies are refused with 413 (LAUNCHDIR_MAX_BODY_BYTES)
     not_found_html: Callable[[Request], Awaitable[Response | None]] | None = None  # the website's 404 page
+    in_flight: InFlight = field(default_factory=InFlight)  # requests in flight: when the process is busy
 
 
 def create_app(executor: Executor, config: WebConfig) -> FastAPI:
@@ -59,6 +61,7 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
 
     app = FastAPI(title="launchdir", openapi_url=None, docs_url=None, redoc_url=None, lifespan=lifespan)
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
+    app.add_middleware(CountInFlight, in_flight=config.in_flight)  # outermost: every request counts
     document = openapi_document(executor.registry, config.public_url + "/api/v1", config.public_url)
     document_bytes = dumps(document)
 

@@ -11,12 +11,22 @@ page's build dominated its CPU (the render, the reads, the hand-offs to worker
 threads: docs/performance.md, "The website's pages"), so the whole page is
 kept. What a signed-out visit still does per request (count a view, give a new
 browser its CSRF cookie) stays with the caller.
+
+When the process is busy (`api/in_flight.py`: a vote burst moves the
+rankings with nearly every request), a page whose projections have moved is
+still answered while it is at most `stale_seconds` old, so a page is rendered
+at most a few times a second however many visitors ask for it, and the
+renders stop queueing behind the votes. A quiet process never answers an
+outdated page; a signed-in person's pages are never kept at all, so whoever
+has just voted sees the vote (docs/performance.md, "Pages under a burst").
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 
@@ -24,6 +34,7 @@ from projections.runtime import ProjectionRuntime
 
 MAX_PAGES = 2_000
 MAX_BYTES = 16 * 1024 * 1024  # bodies; a listing page is about 10-40 KiB
+STALE_SECONDS = 0.5  # how old a kept page may be when the process is busy (LAUNCHDIR_BUSY_STALE_SECONDS)
 
 
 @dataclass(frozen=True)
@@ -32,20 +43,40 @@ class CachedPage:
 
     body: bytes
     headers: tuple[tuple[str, str], ...]
-    listing_id: int
+    listing_id: int | None = None  # the listing a page shows (its view is counted on every answer)
 
 
 Key = tuple[str, str, date]  # path, raw query, the site's day
 Stamp = tuple[tuple[int, int], ...]  # (position, generation) of each projection the page reads
 
 
-class PageCache:
-    """Bodies per (path, query, day), valid while `projections` stay where they were when it was rendered."""
+@dataclass(frozen=True)
+class Taken:
+    """What a render is about to read: the projections' stamp, and when it was taken (monotonic seconds)."""
 
-    def __init__(self, runtime: ProjectionRuntime, projections: tuple[str, ...]) -> None:
+    stamp: Stamp
+    at: float
+
+
+def never_busy() -> bool:
+    return False
+
+
+class PageCache:
+    """Bodies per (path, query, day), valid while `projections` stay where they were when it was rendered.
+
+    `busy`: whether the process is busy now; then a page up to `stale_seconds` old is answered even though
+    its projections have moved. `clock`: monotonic seconds.
+    """
+
+    def __init__(self, runtime: ProjectionRuntime, projections: tuple[str, ...], busy: Callable[[], bool] = never_busy,
+                 stale_seconds: float = STALE_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
         self.runtime = runtime
         self.projections = projections
-        self._pages: OrderedDict[Key, tuple[Stamp, CachedPage]] = OrderedDict()
+        self.busy = busy
+        self.stale_seconds = stale_seconds
+        self.clock = clock
+        self._pages: OrderedDict[Key, tuple[Taken, CachedPage]] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
 
@@ -53,24 +84,35 @@ class PageCache:
         positions, generations = self.runtime.positions, self.runtime.generations
         return tuple((positions.get(p, 0), generations.get(p, 0)) for p in self.projections)
 
+    def take(self) -> Taken:
+        """The stamp and time to render a page at (before its first read)."""
+        return Taken(self.stamp(), self.clock())
+
     def get(self, key: Key) -> CachedPage | None:
+        """The kept page while its projections are where they were, or, when busy, while it is young enough."""
         with self._lock:
             entry = self._pages.get(key)
             if entry is None:
                 return None
-            if entry[0] != self.stamp():
+            taken, page = entry
+            if taken.stamp != self.stamp() and not (self.busy() and self.clock() - taken.at <= self.stale_seconds):
                 self._drop(key)
                 return None
             self._pages.move_to_end(key)
-            return entry[1]
+            return page
 
-    def put(self, key: Key, stamp: Stamp, page: CachedPage) -> None:
-        """Keep `page` rendered at `stamp`; not kept when a projection moved while it was rendered."""
+    def put(self, key: Key, taken: Taken, page: CachedPage) -> None:
+        """Keep `page`, rendered from what `taken` stamped, unless a younger render is kept already.
+
+        A page whose projections moved while it was rendered is kept with the older stamp: a quiet
+        process drops it at the next `get`, a busy one may answer it while it is young enough.
+        """
         with self._lock:
-            if stamp != self.stamp():
+            kept = self._pages.get(key)
+            if kept is not None and kept[0].at > taken.at:
                 return
             self._drop(key)
-            self._pages[key] = (stamp, page)
+            self._pages[key] = (taken, page)
             self._bytes += len(page.body)
             while self._pages and (len(self._pages) > MAX_PAGES or self._bytes > MAX_BYTES):
                 self._drop(next(iter(self._pages)))

@@ -8,6 +8,7 @@ person's vote and follow buttons show as pressed (`queries/community.py`).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
@@ -16,7 +17,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from api.csrf import Csrf
-from api.web_page_cache import CachedPage, PageCache
+from api.web_page_cache import STALE_SECONDS, CachedPage, PageCache, never_busy
 from api.web_public import PageProblem, PublicSite
 from api.web_review_section import review_section
 from queries import updates as updates_q
@@ -40,12 +41,18 @@ def ids_of(*groups: list[dict[str, Any]]) -> list[int]:
 
 # What a listing page shows: the profile and alternatives, badges, reviews and card ids, the site's facts.
 LISTING_PAGE_READS = ("listing_view", "catalog_view", "launches_view", "reviews_view", "updates_view")
+# What a launch week's board shows: its launches, scheduled listings and awards, the site's facts and categories.
+WEEK_PAGE_READS = ("launches_view", "catalog_view")
+Render = Callable[[Request], Awaitable[tuple[Response, int | None]]]
 
 
 class DirectoryPages(PublicSite):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, busy: Callable[[], bool] = never_busy, stale_seconds: float = STALE_SECONDS,
+                 **kwargs: Any) -> None:
+        """`busy` and `stale_seconds`: when a signed-out page may be a little old (`api/web_page_cache.py`)."""
         super().__init__(*args, **kwargs)
-        self.signed_out = PageCache(self.s.runtime, LISTING_PAGE_READS)
+        self.signed_out = PageCache(self.s.runtime, LISTING_PAGE_READS, busy, stale_seconds)
+        self.signed_out_weeks = PageCache(self.s.runtime, WEEK_PAGE_READS, busy, stale_seconds)
 
     def routes(self) -> list[BaseRoute]:
         p = self.page
@@ -80,24 +87,29 @@ class DirectoryPages(PublicSite):
 
     async def listing(self, request: Request) -> Response:
         """A listing's profile; a signed-out visitor's is rendered once per move of what it shows (`api.web_page_cache`)."""
+        return await self.kept(request, self.signed_out, self._listing)
+
+    async def kept(self, request: Request, cache: PageCache, render: Render) -> Response:
+        """The page `render` builds; for a signed-out visitor, the one `cache` keeps while it is valid."""
         if self.id.sessions.lookup(request.cookies.get(self.session_cookie)) is not None:
-            return (await self._listing(request))[0]
+            return (await render(request))[0]
         key = (request.url.path, request.url.query, self.s.today())
-        hit = self.signed_out.get(key)
+        hit = cache.get(key)
         if hit is not None:
-            self.s.views.hit(hit.listing_id)  # counted as get_listing counts a cached answer
+            if hit.listing_id is not None:
+                self.s.views.hit(hit.listing_id)  # counted as get_listing counts a cached answer
             response = Response(hit.body, headers=dict(hit.headers))
             if not request.cookies.get(self.id.csrf.cookie_name):
                 self._browser_cookie(response, Csrf.new_browser_value())
             return response
-        stamp = self.signed_out.stamp()
-        response, listing_id = await self._listing(request)
+        taken = cache.take()
+        response, listing_id = await render(request)
         if response.status_code == 200 and isinstance(response.body, bytes):
             headers = tuple((k, v) for k, v in response.headers.items() if k not in ("set-cookie", "content-length"))
-            self.signed_out.put(key, stamp, CachedPage(response.body, headers, listing_id))
+            cache.put(key, taken, CachedPage(response.body, headers, listing_id))
         return response
 
-    async def _listing(self, request: Request) -> tuple[Response, int]:
+    async def _listing(self, request: Request) -> tuple[Response, int | None]:
         """The page and the listing it shows."""
         slug = request.path_params["slug"]
         doc = await self.op(request, "get_listing", {"slug": slug})
@@ -141,14 +153,19 @@ class DirectoryPages(PublicSite):
         })
 
     async def week(self, request: Request) -> Response:
+        """A launch week's board; a signed-out visitor's is kept like a listing page (`kept`)."""
+        return await self.kept(request, self.signed_out_weeks, self._week)
+
+    async def _week(self, request: Request) -> tuple[Response, int | None]:
         week = await self.op(request, "get_launch_week", {"week": request.path_params["week"]})
         cards = [x["listing"] for x in week["launches"]]
-        return await self.show(request, "public/week.html", {
+        page = await self.show(request, "public/week.html", {
             "week": week, "jsonld": self.item_list(f"Launches of {week['label']}", cards),
             "listing_ids": ids_of(week["launches"]), "canonical": f"{self.base}/launches/{week['week']}",
             "description": f"{len(cards)} launches in {week['label']} ({week['starts_on']} to {week['ends_on']}), ranked by votes.",
             "alt_feed": "/feeds/launches.atom",
         })
+        return page, None
 
     async def categories(self, request: Request) -> Response:
         tree = await self.op(request, "list_categories", {"include_empty": "true"})
@@ -188,7 +205,7 @@ class DirectoryPages(PublicSite):
 
 def directory_pages(site: PublicSite) -> DirectoryPages:
     """Built from an existing PublicSite's parts, so every page module shares one executor and limiter."""
-    return DirectoryPages(site.id, site.ex, site.limiter)
+    return DirectoryPages(site.id, site.ex, site.limiter)  # its own kept pages, never stale
 
 
 __all__ = ["DirectoryPages", "PageProblem", "WEEK_WORDS", "directory_pages", "ids_of"]

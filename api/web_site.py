@@ -10,6 +10,7 @@ the application shows for unknown website addresses.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,7 @@ from starlette.routing import BaseRoute, Route
 from api.executor import Executor
 from api.identity import Identity
 from api.ratelimit import Limits, LocalRateLimiter
+from api.web_page_cache import STALE_SECONDS, never_busy
 from api.web_content_pages import ContentPages
 from api.web_feeds import FeedPages
 from api.web_public import PublicSite
@@ -67,10 +69,12 @@ def static_routes() -> list[BaseRoute]:
 
 
 def public_site(identity: Identity, executor: Executor, *, rate_limits: bool = True,
-                anonymous_quota: int = 3000, window: int = 900, vote_secret: str | None = None) -> PublicWebsite:
+                anonymous_quota: int = 3000, window: int = 900, vote_secret: str | None = None,
+                busy: Callable[[], bool] = never_busy, stale_seconds: float = STALE_SECONDS) -> PublicWebsite:
+    """The public website's routes; `busy`/`stale_seconds`: when signed-out pages may be a little old."""
     reader = Executor(executor.services, executor.registry)
     limiter = LocalRateLimiter(Limits.of(anonymous=anonymous_quota, window=window)) if rate_limits else None
-    directory = DirectoryPages(identity, reader, limiter)
+    directory = DirectoryPages(identity, reader, limiter, busy=busy, stale_seconds=stale_seconds)
     content = ContentPages(identity, reader, limiter)
     feeds = FeedPages(identity, reader, limiter)
     votes = VotePages(identity, limited=rate_limits, vote_secret=vote_secret)  # the vote-signal key (docs/voting.md)

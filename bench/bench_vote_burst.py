@@ -1,6 +1,6 @@
 """Voting burst: many signed-in, verified people vote through the website's vote endpoint at a fixed rate.
 
-    python -m bench.bench_vote_burst [--rate 200] [--seconds 60] [--people 1000] [--listings 20] [--root CHECKOUT]
+    python -m bench.bench_vote_burst [--rate 200] [--seconds 60] [--people 1000] [--listings 20] [--root CHECKOUT] [--workers N]
 
 On loopback only: a scratch database with the catalogue and the demo directory,
 `--people` verified accounts (made through the account commands), each signed
@@ -38,7 +38,7 @@ import httpx
 import psycopg
 
 from bench.bench_website import signed_in_browser, verified_account
-from bench.common import ROOT, load, scratch_database, server_process
+from bench.common import ROOT, children, load, scratch_database, server_process
 from launchdir.bootstrap import bootstrap, ensure_catalog
 from launchdir.demo import load_demo
 from launchdir.settings import Settings
@@ -127,6 +127,7 @@ def main() -> None:
     parser.add_argument("--listings", type=int, default=20)
     parser.add_argument("--threads", type=int, default=32, help="senders (each waits for its answer)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve (another version of the code)")
+    parser.add_argument("--workers", type=int, default=1, help="serve with `launchdir serve --workers N`")
     args = parser.parse_args()
     total = int(args.rate * args.seconds)
     with scratch_database() as db:
@@ -141,7 +142,7 @@ def main() -> None:
         finally:
             c.close()
         pids: list[int] = []
-        with server_process(db, root=args.root, pids=pids) as url:
+        with server_process(db, root=args.root, pids=pids, workers=args.workers) as url:
             slugs = targets(url, args.listings)
             # Pass k: person p votes listing (p + k) mod L, so every listing sees many voters at once, each once.
             pairs = [(p, (p + k) % len(slugs)) for k in range(len(slugs)) for p in range(args.people)]
@@ -210,12 +211,17 @@ def main() -> None:
             watchers = [threading.Thread(target=board, daemon=True), threading.Thread(target=watch_lag, daemon=True)]
             for w in watchers:
                 w.start()
-            cpu_before = (cpu_seconds(pids[0]), cpu_seconds(os.getpid()), cpu_seconds())
+            servers = [pids[0], *children(pids[0])]  # with --workers N, the supervisor and its workers
+
+            def server_cpu() -> float:
+                return sum(cpu_seconds(pid) for pid in servers)
+
+            cpu_before = (server_cpu(), cpu_seconds(os.getpid()), cpu_seconds())
             with ThreadPoolExecutor(args.threads) as pool:
                 list(pool.map(send, range(total)))
             burst = time.perf_counter() - t0
             cpu = [after_ - before_ for after_, before_ in
-                   zip((cpu_seconds(pids[0]), cpu_seconds(os.getpid()), cpu_seconds()), cpu_before, strict=True)]
+                   zip((server_cpu(), cpu_seconds(os.getpid()), cpu_seconds()), cpu_before, strict=True)]
             last_vote = time.perf_counter()
             burst_over.set()
             for w in watchers:
@@ -235,7 +241,7 @@ def main() -> None:
         print(f"sent in {burst:.1f} s: {total / burst:.0f} votes/s achieved; outcomes {dict(sorted(outcomes.items()))}")
         print(line("vote POST (answer after the views show it)", post_ms))
         done = max(len(post_ms), 1)
-        print(f"CPU during the burst, per vote: server process {cpu[0] / done * 1000:.1f} ms, this bench "
+        print(f"CPU during the burst, per vote: server process{'es' if args.workers > 1 else ''} {cpu[0] / done * 1000:.1f} ms, this bench "
               f"{cpu[1] / done * 1000:.1f} ms, the rest of the machine (PostgreSQL, other work) "
               f"{(cpu[2] - cpu[0] - cpu[1]) / done * 1000:.1f} ms; machine busy {cpu[2] / burst / (os.cpu_count() or 1):.0%}")
         if closed_idle:

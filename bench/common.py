@@ -86,15 +86,17 @@ def free_port() -> int:
 
 @contextmanager
 def server_process(database_url: str, extra_env: dict[str, str] | None = None, root: Path = ROOT,
-                   pids: list[int] | None = None) -> Iterator[str]:
+                   pids: list[int] | None = None, workers: int = 1) -> Iterator[str]:
     """`launchdir serve` of the checkout at `root` in its own process (so client and server do not share a core).
 
     `pids`, when given, receives the server's process id (its memory is read from /proc).
+    `workers` > 1 serves with `--workers N`: that process supervises, its children serve.
     """
     port = free_port()
     env = {**os.environ, "DATABASE_URL": database_url, "LAUNCHDIR_PORT": str(port),
            "LAUNCHDIR_RATE_LIMITS": "off", "PYTHONPATH": str(root), **(extra_env or {})}
-    proc = subprocess.Popen([sys.executable, "-m", "launchdir.cli", "serve"], env=env, cwd=root,
+    command = [sys.executable, "-m", "launchdir.cli", "serve"] + (["--workers", str(workers)] if workers > 1 else [])
+    proc = subprocess.Popen(command, env=env, cwd=root,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     url = f"http://127.0.0.1:{port}"
     if pids is not None:
@@ -233,6 +235,20 @@ def process_rss(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def children(pid: int) -> list[int]:
+    """Process ids whose parent is `pid` (the worker processes of a `serve --workers N`), from /proc."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text(encoding="ascii", errors="replace")
+            except OSError:
+                continue  # ended while we looked
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
 
 
 def process_cpu_seconds(pid: int) -> float:

@@ -32,6 +32,7 @@ from api.ratelimit import Limits, LocalRateLimiter, RedisRateLimiter
 from api.services import Services
 from api.oauth import OAuthServer, build_oauth
 from api.identity import Identity, build_identity
+from api.in_flight import InFlight
 from api.web_auth import identity_routes
 from api.web_claims import claim_routes
 from api.web_drafts import draft_routes
@@ -237,7 +238,7 @@ def _catch_up_all(c: Container) -> None:
 def web_app(c: Container) -> Any:
     hosts, origins = c.settings.mcp_hosts()
     config = WebConfig(public_url=c.settings.base_url, allowed_hosts=hosts, allowed_origins=origins,
-                       max_body_bytes=c.settings.max_body_bytes)
+                       max_body_bytes=c.settings.max_body_bytes, in_flight=InFlight(c.settings.busy_requests))
     if c.settings.run_projectors:
         config.on_startup.append(lambda: _catch_up_all(c))
     config.on_startup.append(lambda: c.runtime.start(run_projectors=c.settings.run_projectors))
@@ -270,7 +271,8 @@ def web_app(c: Container) -> Any:
     config.extra_routes.extend(staff_vote_routes(identity, VoteReview(c.store, c.services.reads, c.runtime)))  # /staff/votes
     config.extra_routes.extend(founder_routes(identity, lambda i, by: watch.check(i, by=by).position))  # /my/*, /claim
     site = public_site(identity, c.executor, rate_limits=c.settings.rate_limits,  # the public website (docs/website.md)
-                       vote_secret=c.settings.vote_signal_secret)
+                       vote_secret=c.settings.vote_signal_secret,
+                       busy=config.in_flight.busy, stale_seconds=c.settings.busy_stale_seconds)
     config.extra_routes.extend(site.routes)
     config.not_found_html = site.not_found
     return create_app(c.executor, config)
