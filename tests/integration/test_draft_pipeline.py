@@ -151,7 +151,8 @@ def test_huge_pages_are_cut_and_the_worker_survives(c: Any) -> None:
     routes = {"/robots.txt": Body(b"", "text/plain", status=404), "/": Huge(size=60_000_000)}
     with FixtureServer(routes=routes) as server:
         submitted = h.submit(c, server.url("/"), who)
-        assert h.wait_status(c, submitted.draft_id) == "ready"
+        # 2 MB of short paragraphs is about 45,000 lines to read: tens of seconds of CPU on a slow machine
+        assert h.wait_status(c, submitted.draft_id, timeout=180) == "ready"
     crawl = stored_crawl(c, submitted.draft_id)
     home = crawl.homepage
     assert home is not None and home.truncated and home.bytes <= h.sub_of(c).crawl_settings.max_page_bytes

@@ -14,6 +14,7 @@ a visitor choosing a tool wants to know, and what "paid" alone would hide.
 
 from __future__ import annotations
 
+from functools import lru_cache
 import re
 from collections.abc import Iterable
 
@@ -223,9 +224,15 @@ def canonical_stage(value: str) -> str | None:
 _SLASH = re.compile(r"\s*/\s*")  # "29 € / mois" is "29 €/mois"
 
 
+@lru_cache(maxsize=None)
+def _cue_form(cue: str) -> str:
+    """A cue's comparison form, made once per cue: every line of a page is tried against hundreds of cues."""
+    return _SLASH.sub("/", normalise(cue))
+
+
 def _any_cue(quote: str, cues: Iterable[str]) -> bool:
     quote = _SLASH.sub("/", quote)
-    return any(contains_phrase(quote, _SLASH.sub("/", normalise(cue))) for cue in cues)
+    return any(contains_phrase(quote, _cue_form(cue)) for cue in cues)
 
 
 # "Nurses and reception staff are always free", "Viewers are free": people who cost nothing on a paid plan (a
