@@ -7,6 +7,9 @@ import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from api.in_flight import BUSY_REQUESTS
+from api.web_page_cache import STALE_SECONDS
+
 
 def _flag(value: str | None) -> bool:
     return (value or "").strip().lower() in ("1", "true", "yes", "on")
@@ -91,8 +94,8 @@ class Settings:
     trusted_proxies: list[str] = field(default_factory=list)  # addresses whose X-Forwarded-* headers count
     max_body_bytes: int = 1_048_576  # larger request bodies are refused with 413
     keep_alive_seconds: int = KEEP_ALIVE_SECONDS  # how long an idle HTTP connection stays open (launchdir/serving.py)
-    busy_requests: int = 32  # requests in flight from which a process is busy (api/in_flight.py)
-    busy_stale_seconds: float = 0.5  # how old a signed-out page may be while busy (api/web_page_cache.py)
+    busy_requests: int = BUSY_REQUESTS  # requests in flight from which a process is busy (api/in_flight.py)
+    busy_stale_seconds: float = STALE_SECONDS  # how old a signed-out page may be while busy (api/web_page_cache.py)
     production: bool = False  # LAUNCHDIR_PRODUCTION: refuse to start with the test payment provider
     stripe_secret_key: str | None = None  # Stripe is the payment provider when set (docs/orders.md)
     stripe_webhook_secret: str | None = None
@@ -142,8 +145,8 @@ class Settings:
             trusted_proxies=_list(e.get("LAUNCHDIR_TRUSTED_PROXIES")),
             max_body_bytes=int(e.get("LAUNCHDIR_MAX_BODY_BYTES") or 1_048_576),
             keep_alive_seconds=int(e.get("LAUNCHDIR_KEEP_ALIVE_SECONDS") or KEEP_ALIVE_SECONDS),
-            busy_requests=int(e.get("LAUNCHDIR_BUSY_REQUESTS") or 32),
-            busy_stale_seconds=float(e.get("LAUNCHDIR_BUSY_STALE_SECONDS") or 0.5),
+            busy_requests=int(e.get("LAUNCHDIR_BUSY_REQUESTS") or BUSY_REQUESTS),
+            busy_stale_seconds=float(e.get("LAUNCHDIR_BUSY_STALE_SECONDS") or STALE_SECONDS),
             production=_flag(e.get("LAUNCHDIR_PRODUCTION")),
             stripe_secret_key=e.get("STRIPE_SECRET_KEY") or None,
             stripe_webhook_secret=e.get("STRIPE_WEBHOOK_SECRET") or None,
