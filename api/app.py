@@ -25,6 +25,7 @@ from api.mcp_server import VersionGuard, build_mcp_server, session_manager
 from api.openapi import openapi_document
 from api.problems import problem
 from api.rest import rest_routes
+from api.route_index import RouteIndex
 from queries import catalog as catalog_q
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -97,6 +98,7 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
         Route("/", home, methods=["GET"]),
         Route("/problems/{code}", problem_page, methods=["GET"]),
     ])
+    app.router.routes[:] = [RouteIndex(app.router.routes)]  # tried by path prefix, in the same order
 
     @app.exception_handler(HTTPException)
     async def http_problem(request: Request, exc: HTTPException) -> Response:

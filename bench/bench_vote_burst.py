@@ -8,7 +8,9 @@ in through the form (its own session cookie and CSRF token), and one
 `launchdir serve` process (rate limits off). Then `--rate` votes per second
 for `--seconds` seconds, each a form POST of a different (person, listing)
 pair spread over the `--listings` listings of this week (then the most voted
-live ones), sent by a pool of threads on a fixed schedule. Meanwhile one
+live ones), sent on a fixed schedule over each person's own keep-alive
+connection, at most `--threads` votes in flight (`bench/raw_http.py`: raw
+HTTP/1.1, so the client takes little of the cores the server shares). Meanwhile one
 connection reads the week's board (`/launches/this`) in a loop and another
 samples how far `launches_view` and `listing_view` are behind the log.
 
@@ -26,6 +28,8 @@ listing, the votes it shows now minus before equals the votes accepted.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
 import os
 import re
 import tempfile
@@ -39,6 +43,7 @@ import psycopg
 
 from bench.bench_website import signed_in_browser, verified_account
 from bench.common import ROOT, children, load, scratch_database, server_process
+from bench.raw_http import AsyncConnections, BlockingConnection, Closed, cookie_header, form_post
 from launchdir.bootstrap import bootstrap, ensure_catalog
 from launchdir.demo import load_demo
 from launchdir.settings import Settings
@@ -125,7 +130,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--people", type=int, default=1000)
     parser.add_argument("--listings", type=int, default=20)
-    parser.add_argument("--threads", type=int, default=32, help="senders (each waits for its answer)")
+    parser.add_argument("--threads", type=int, default=32, help="senders: votes in flight at most (each waits for its answer)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve (another version of the code)")
     parser.add_argument("--workers", type=int, default=1, help="serve with `launchdir serve --workers N`")
     args = parser.parse_args()
@@ -152,6 +157,7 @@ def main() -> None:
             with ThreadPoolExecutor(8) as pool:
                 browsers = list(pool.map(lambda a: signed_in_browser(url, a), addresses))
             tokens = [CSRF.search(b.get(f"/listings/{slugs[0]}").text).group(1) for b in browsers]  # type: ignore[union-attr]
+            cookies = [cookie_header({c.name: c.value for c in b.cookies.jar if c.value}) for b in browsers]
             print(f"{args.people} people signed in through the form in {time.perf_counter() - started:.1f} s; "
                   f"{len(slugs)} listings")
             before = votes_of(url, slugs)
@@ -161,44 +167,52 @@ def main() -> None:
             board_ms: list[float] = []
             lags: list[int] = []
             samples: list[tuple[float, int, int]] = []  # (time, head, both views' position), every LAG_EVERY s
-            lock = threading.Lock()
             answered = [0.0] * len(browsers)  # when each person's connection last had an answer (idle time)
             closed_idle: list[float] = []
             burst_over = threading.Event()
             order = pairs[:total]
             t0 = time.perf_counter() + 0.5
 
-            def send(i: int) -> None:
+            connections = AsyncConnections(url)
+            votes = [form_post(connections.host, f"/listings/{slugs[s]}/vote", {"csrf_token": tokens[p]}, cookies[p])
+                     for p, s in order]
+
+            async def send(i: int, senders: asyncio.Semaphore) -> None:
                 person, s = order[i]
-                wait = t0 + i / args.rate - time.perf_counter()
-                if wait > 0:
-                    time.sleep(wait)
-                sent = time.perf_counter()
-                idle = sent - answered[person] if answered[person] else 0.0
-                try:
-                    r = browsers[person].post(f"/listings/{slugs[s]}/vote", data={"csrf_token": tokens[person]},
-                                              headers={"accept": "application/json"})
-                    kind = str(r.status_code)
-                    ok = r.status_code == 200 and r.json().get("voted") is True
-                except httpx.HTTPError as exc:
-                    kind, ok = type(exc).__name__, False
-                done = time.perf_counter()
-                took = (done - sent) * 1000
-                answered[person] = done
-                with lock:
+                async with senders:  # taken in order, as a pool of senders takes the schedule's next vote
+                    wait = t0 + i / args.rate - time.perf_counter()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    sent = time.perf_counter()
+                    try:
+                        status, body, idle = await connections.send(person, votes[i])
+                        kind = str(status)
+                        ok = status == 200 and json.loads(body).get("voted") is True
+                    except Closed as exc:
+                        kind, ok, idle = str(exc), False, sent - answered[person] if answered[person] else 0.0
+                    done = time.perf_counter()
+                    answered[person] = done
                     if not ok and kind[0].isalpha():
                         closed_idle.append(idle)
                     outcomes[kind] = outcomes.get(kind, 0) + 1
-                    post_ms.append(took)
+                    post_ms.append((done - sent) * 1000)
                     if ok:
                         accepted[slugs[s]] += 1
 
+            async def send_all() -> None:
+                senders = asyncio.Semaphore(args.threads)
+                await asyncio.gather(*[send(i, senders) for i in range(total)])
+                connections.close()
+
             def board() -> None:
-                with httpx.Client(base_url=url, timeout=30) as client:
+                reader = BlockingConnection(url)
+                try:
                     while not burst_over.is_set():
                         sent = time.perf_counter()
-                        client.get("/launches/this")
+                        reader.get("/launches/this")
                         board_ms.append((time.perf_counter() - sent) * 1000)
+                finally:
+                    reader.close()
 
             def watch_lag() -> None:
                 with psycopg.connect(db, autocommit=True) as conn:
@@ -217,8 +231,7 @@ def main() -> None:
                 return sum(cpu_seconds(pid) for pid in servers)
 
             cpu_before = (server_cpu(), cpu_seconds(os.getpid()), cpu_seconds())
-            with ThreadPoolExecutor(args.threads) as pool:
-                list(pool.map(send, range(total)))
+            asyncio.run(send_all())
             burst = time.perf_counter() - t0
             cpu = [after_ - before_ for after_, before_ in
                    zip((server_cpu(), cpu_seconds(os.getpid()), cpu_seconds()), cpu_before, strict=True)]
