@@ -115,11 +115,11 @@ class VotePages(WebPages):
             response = self._refuse(request, session, wants_json, 429, "Slow down", exc.detail)
             response.headers["retry-after"] = str(exc.retry_after)
             return response
-        doc = listings_q.live_document(self.s.reads, slug)
-        if doc is None:
+        listing_id = listings_q.live_listing_id(self.s.reads, slug)
+        if listing_id is None:
             return self._refuse(request, session, wants_json, 404, "Not found",
                                 "There is no live listing at this address.")
-        listing_id, meta = int(doc["listing_id"]), self._meta(session)
+        meta = self._meta(session)
         try:
             observed = self._observed(request, me) if action == "vote" else None
             position = self._apply(action, listing_id, session.account_id, meta, observed)
@@ -129,8 +129,7 @@ class VotePages(WebPages):
             return AfterViews(position, VIEWS, lambda: self._redirect(back), reads=False)
 
         def counts() -> Response:
-            fresh = listings_q.live_community(self.s.reads, slug)
-            community: dict[str, Any] = fresh if fresh is not None else doc.get("community", {})
+            community: dict[str, Any] = listings_q.live_community(self.s.reads, slug) or {}  # {}: taken off since
             return JSONResponse({"voted": action == "vote" if noun == "vote" else None,
                                  "following": action == "follow" if noun == "follow" else None,
                                  "votes": community.get("votes"), "followers": community.get("followers")})

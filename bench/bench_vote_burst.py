@@ -11,7 +11,9 @@ pair spread over the `--listings` listings of this week (then the most voted
 live ones), sent on a fixed schedule over each person's own keep-alive
 connection, at most `--threads` votes in flight (`bench/raw_http.py`: raw
 HTTP/1.1, so the client takes little of the cores the server shares). Meanwhile one
-connection reads the week's board (`/launches/this`) in a loop and another
+connection reads the week's board (`/launches/this`) `--board-rate` times a
+second (a signed-out visitor's page; a read that takes longer than its turn
+starts the next at once) and another
 samples how far `launches_view` and `listing_view` are behind the log.
 
 It prints: votes sent, accepted, refused and failed, the achieved rate, the
@@ -131,6 +133,8 @@ def main() -> None:
     parser.add_argument("--people", type=int, default=1000)
     parser.add_argument("--listings", type=int, default=20)
     parser.add_argument("--threads", type=int, default=32, help="senders: votes in flight at most (each waits for its answer)")
+    parser.add_argument("--board-rate", type=float, default=200.0,
+                        help="reads of the week's board per second (one connection; a late read starts the next at once)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve (another version of the code)")
     parser.add_argument("--workers", type=int, default=1, help="serve with `launchdir serve --workers N`")
     args = parser.parse_args()
@@ -206,9 +210,14 @@ def main() -> None:
 
             def board() -> None:
                 reader = BlockingConnection(url)
+                next_at = time.perf_counter()
                 try:
                     while not burst_over.is_set():
+                        wait = next_at - time.perf_counter()
+                        if wait > 0:
+                            time.sleep(wait)
                         sent = time.perf_counter()
+                        next_at = sent + 1 / args.board_rate
                         reader.get("/launches/this")
                         board_ms.append((time.perf_counter() - sent) * 1000)
                 finally:

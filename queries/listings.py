@@ -271,6 +271,15 @@ def live_document(reads: ReadStore, slug: str) -> dict[str, Any] | None:
     return row[0] if row else None
 
 
+def live_listing_id(reads: ReadStore, slug: str) -> int | None:
+    """The id of the live listing at `slug`, or None: a vote needs only that, not the parsed document."""
+    t = reads.tables(VIEW)
+    with reads.pool.connection() as conn:
+        row = conn.execute(f"SELECT listing_id FROM {t['profiles']} WHERE slug = %s AND status = 'live'",
+                           (slug,)).fetchone()
+    return int(row[0]) if row else None
+
+
 def live_community(reads: ReadStore, slug: str) -> dict[str, Any] | None:
     """The `community` part of a live listing's document (votes, followers, ...), or None when it is not live.
 
