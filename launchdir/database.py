@@ -156,7 +156,7 @@ def eventsourcing_env(conninfo: str, pool_size: int) -> dict[str, str]:
     """The environment the eventsourcing PostgreSQL factory reads."""
     p = conninfo_to_dict(conninfo)
     return {
-        "PERSISTENCE_MODULE": "eventsourcing.postgres",
+        "PERSISTENCE_MODULE": "commands.event_recorder:Factory",  # the library's, appending in one round trip
         "POSTGRES_DBNAME": str(p.get("dbname", "postgres")),
         "POSTGRES_HOST": str(p.get("host", "127.0.0.1")),
         "POSTGRES_PORT": str(p.get("port", "5432")),
