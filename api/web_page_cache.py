@@ -16,9 +16,13 @@ When the process is busy (`api/in_flight.py`: a vote burst moves the
 rankings with nearly every request), a page whose projections have moved is
 still answered while it is at most `stale_seconds` old, so a page is rendered
 at most a few times a second however many visitors ask for it, and the
-renders stop queueing behind the votes. A quiet process never answers an
-outdated page; a signed-in person's pages are never kept at all, so whoever
-has just voted sees the vote (docs/performance.md, "Pages under a burst").
+renders stop queueing behind the votes. Past half that age the next visitor
+still gets the kept page, and one render of it starts in the background
+(`claim_refresh`): the renders, slow behind the votes for the interpreter lock,
+are no visitor's wait, and the page kept is renewed before it is too old to
+answer. A quiet process never answers an outdated page; a signed-in person's
+pages are never kept at all, so whoever has just voted sees the vote
+(docs/performance.md, "Pages under a burst").
 """
 
 from __future__ import annotations
@@ -78,6 +82,7 @@ class PageCache:
         self.clock = clock
         self._pages: OrderedDict[Key, tuple[Taken, CachedPage]] = OrderedDict()
         self._bytes = 0
+        self._refreshing: set[Key] = set()
         self._lock = threading.Lock()
 
     def stamp(self) -> Stamp:
@@ -100,6 +105,26 @@ class PageCache:
                 return None
             self._pages.move_to_end(key)
             return page
+
+    def claim_refresh(self, key: Key) -> bool:
+        """Whether the caller should render `key` again in the background now (then it must `release` it).
+
+        True once per kept page whose projections have moved, while the process is busy, when it is
+        older than half of `stale_seconds` and no other render of it is under way.
+        """
+        with self._lock:
+            entry = self._pages.get(key)
+            if entry is None or key in self._refreshing or entry[0].stamp == self.stamp():
+                return False
+            if not self.busy() or self.clock() - entry[0].at < self.stale_seconds / 2:
+                return False
+            self._refreshing.add(key)
+            return True
+
+    def release(self, key: Key) -> None:
+        """The background render claimed for `key` has ended (kept with `put`, or failed)."""
+        with self._lock:
+            self._refreshing.discard(key)
 
     def put(self, key: Key, taken: Taken, page: CachedPage) -> None:
         """Keep `page`, rendered from what `taken` stamped, unless a younger render is kept already.

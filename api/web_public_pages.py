@@ -8,6 +8,8 @@ person's vote and follow buttons show as pressed (`queries/community.py`).
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -17,7 +19,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from api.csrf import Csrf
-from api.web_page_cache import STALE_SECONDS, CachedPage, PageCache, never_busy
+from api.web_page_cache import STALE_SECONDS, CachedPage, Key, PageCache, never_busy
 from api.web_public import PageProblem, PublicSite
 from api.web_review_section import review_section
 from queries import updates as updates_q
@@ -26,6 +28,7 @@ from queries.paging import Paging
 BOARDS = [("community-weekly", "This week"), ("community-all-time", "All time"), ("domain-rating", "Domain Rating"),
           ("revenue", "Revenue"), ("billboard", "Billboard (paid)")]
 WEEK_WORDS = ("this", "last", "next")
+log = logging.getLogger(__name__)
 
 
 def ids_of(*groups: list[dict[str, Any]]) -> list[int]:
@@ -53,6 +56,7 @@ class DirectoryPages(PublicSite):
         super().__init__(*args, **kwargs)
         self.signed_out = PageCache(self.s.runtime, LISTING_PAGE_READS, busy, stale_seconds)
         self.signed_out_weeks = PageCache(self.s.runtime, WEEK_PAGE_READS, busy, stale_seconds)
+        self._refreshes: set[asyncio.Task[None]] = set()
 
     def routes(self) -> list[BaseRoute]:
         p = self.page
@@ -96,18 +100,39 @@ class DirectoryPages(PublicSite):
         key = (request.url.path, request.url.query, self.s.today())
         hit = cache.get(key)
         if hit is not None:
-            if hit.listing_id is not None:
+            if cache.claim_refresh(key):
+                self._refresh(request, cache, key, render)  # its render counts this visit's view, as get_listing does
+            elif hit.listing_id is not None:
                 self.s.views.hit(hit.listing_id)  # counted as get_listing counts a cached answer
             response = Response(hit.body, headers=dict(hit.headers))
             if not request.cookies.get(self.id.csrf.cookie_name):
                 self._browser_cookie(response, Csrf.new_browser_value())
             return response
+        return await self._render_kept(request, cache, key, render)
+
+    async def _render_kept(self, request: Request, cache: PageCache, key: Key, render: Render) -> Response:
         taken = cache.take()
         response, listing_id = await render(request)
         if response.status_code == 200 and isinstance(response.body, bytes):
             headers = tuple((k, v) for k, v in response.headers.items() if k not in ("set-cookie", "content-length"))
             cache.put(key, taken, CachedPage(response.body, headers, listing_id))
         return response
+
+    def _refresh(self, request: Request, cache: PageCache, key: Key, render: Render) -> None:
+        """Render a kept page again in the background while the visitor gets the kept copy (`claim_refresh`)."""
+        async def refresh() -> None:
+            try:
+                await self._render_kept(request, cache, key, render)
+            except PageProblem:  # gone meanwhile (taken off, ...): the kept page ages out, the next visit shows why
+                pass
+            except Exception:  # a failed refresh leaves the kept page to age out; the next visit renders it
+                log.exception("refreshing the kept page %s failed", key[0])
+            finally:
+                cache.release(key)
+                self._refreshes.discard(task)
+
+        task = asyncio.get_running_loop().create_task(refresh())
+        self._refreshes.add(task)  # the loop holds tasks weakly
 
     async def _listing(self, request: Request) -> tuple[Response, int | None]:
         """The page and the listing it shows."""

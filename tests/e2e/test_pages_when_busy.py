@@ -65,3 +65,35 @@ def test_a_busy_board_is_shared_while_young_and_the_voter_sees_the_vote(busy_sit
         fresh = visitor.get("/launches/this")
         assert _count(fresh.text, slug) == shown + 1  # older than the bound: rendered again, with the vote
         assert fresh.text != kept.text
+
+
+def test_past_half_the_bound_a_visit_renews_the_kept_board_in_the_background(busy_site: RunningServer) -> None:
+    """The visit past half the bound gets the kept page at once; the next visits get the renewed one, still in bound."""
+    week = httpx.get(busy_site.url + "/api/v1/launches/weeks/this").json()["launches"]
+    slug = week[-1]["listing"]["slug"]
+    with httpx.Client(base_url=busy_site.url, timeout=20) as visitor, \
+            httpx.Client(base_url=busy_site.url, timeout=20, follow_redirects=False) as person:
+        _signed_in(busy_site, person)
+        token = _csrf(person.get(f"/listings/{slug}"))
+        time.sleep(STALE_SECONDS + 0.5)  # whatever the test before kept is past the bound now
+        kept = visitor.get("/launches/this")
+        rendered = time.monotonic()
+        shown = _count(kept.text, slug)
+        r = person.post(f"/listings/{slug}/unvote" if re.search(rf'action="/listings/{slug}/unvote"', person.get(
+            "/launches/this").text) else f"/listings/{slug}/vote", data={"csrf_token": token},
+            headers={"accept": "application/json"})
+        assert r.status_code == 200
+        moved = shown + (1 if r.json()["voted"] else -1)
+
+        time.sleep(max(0.0, rendered + STALE_SECONDS / 2 + 0.3 - time.monotonic()))
+        half = visitor.get("/launches/this")
+        renewed = None
+        while time.monotonic() < rendered + STALE_SECONDS - 0.5:  # before the bound, only a background render renews
+            page = visitor.get("/launches/this").text
+            if _count(page, slug) == moved:
+                renewed = page
+                break
+            time.sleep(0.1)
+        if time.monotonic() - rendered < STALE_SECONDS:  # a machine slower than the bound would have rendered anew
+            assert half.text == kept.text  # that visit did not wait for the render
+            assert renewed is not None, "the kept board was not renewed in the background within the bound"
