@@ -31,7 +31,8 @@ from pathlib import Path
 import httpx
 import psycopg
 
-from bench.common import load, process_rss, scratch_database, server_process
+from bench.common import children, load, process_rss, scratch_database, server_process
+from bench.record import Run
 
 REAL = ["Notion", "Notion Calendar", "Figma", "FigJam", "Linear", "Obsidian", "Slack", "Miro", "Airtable", "Zapier"]
 SYLLABLES = ["zor", "vik", "plen", "ta", "lum", "ora", "kwi", "bex", "dal", "fyn", "mor", "qua", "rix", "sol", "tem",
@@ -214,6 +215,8 @@ def main() -> None:
     parser.add_argument("--database", default=None,
                         help="reuse a database an earlier run generated and kept (--keep): skips generation")
     parser.add_argument("--keep", action="store_true", help="keep the generated database and print its URL")
+    parser.add_argument("--workers", type=int, default=1, help="serve with `launchdir serve --workers N`")
+    parser.add_argument("--record", action="store_true", help="write the figures to bench/results/ (`bench.table`)")
     args = parser.parse_args()
 
     from launchdir.bootstrap import bootstrap, ensure_catalog
@@ -238,12 +241,15 @@ def main() -> None:
             first = listings_q.search_listings(reads, c.services.search,
                                                listings_q.SearchListings(q="notin", per_page=3), datetime(2026, 11, 18).date())
             print("  'notin' ->", ", ".join(i["name"] for i in first["items"]))
-            print(_line("search, in process (typo queries)", search_in_process(c, args.rounds)))
+            in_process = search_in_process(c, args.rounds)
+            print(_line("search, in process (typo queries)", in_process))
+            listings_live = c.services.reads.position("listing_view")
         finally:
             c.close()
         pids: list[int] = []
-        with server_process(db, pids=pids) as url:
-            print(_line("search over HTTP (typo queries)", search_over_http(url, args.rounds)))
+        with server_process(db, pids=pids, workers=args.workers) as url:
+            one_at_a_time = search_over_http(url, args.rounds)
+            print(_line("search over HTTP (typo queries)", one_at_a_time))
             slug = httpx.get(url + "/api/v1/listings", params={"q": "notion", "per_page": "1"}).json()["items"][0]["slug"]
             for path in ("/api/v1/_bare", f"/api/v1/listings/{slug}"):
                 load(url, path, connections=2, seconds=1.0)  # warm-up
@@ -257,7 +263,21 @@ def main() -> None:
             print(f"  search under load: {args.connections} connections, {args.seconds:.0f} s, the typo queries in turn, "
                   "every request a real search")
             print("  " + searches.line() + f"   ratio to bare {searches.rps / bare.rps:.3f}")
-            print(f"  server RSS after the read benchmarks: {process_rss(pids[0]) / 2**20:.0f} MiB")
+            rss = sum(process_rss(pid) for pid in [pids[0], *children(pids[0])]) / 2**20
+            print(f"  server RSS after the read benchmarks: {rss:.0f} MiB")
+        if args.record:
+            size = (f"{args.listings:,} listings over {args.weeks} week(s)" if not args.database else "kept database")
+            run = Run("bench_directory", f"{size}, {listings_live:,} log positions; {args.connections} connections, "
+                      f"{args.seconds:.0f} s a load; {args.workers} server process{'es' if args.workers > 1 else ''}")
+            run.add("get_listing under load", listing.rps, "req/s", bare=bare.rps)
+            run.add("distinct typo searches under load (each a new cache key)", searches.rps, "req/s", bare=bare.rps,
+                    target="≥ 500", met=searches.rps >= 500)
+            run.add("distinct typo searches under load, p95", searches.pct(95), "ms", bare=bare.pct(95),
+                    target="≤ 25 ms", met=searches.pct(95) <= 25)
+            run.add("typo search over HTTP one at a time, p95", _pct(one_at_a_time, 95), "ms")
+            run.add("typo search in process, p95", _pct(in_process, 95), "ms")
+            run.add("server RSS after the read benchmarks", rss, "MiB")
+            run.save()
 
 
 if __name__ == "__main__":

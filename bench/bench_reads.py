@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 
 from bench.common import load, scratch_database, server_process
+from bench.record import Run
 
 PATHS = ["/api/v1/_bare", "/api/v1/site", "/api/v1/categories", "/api/v1/categories/ai?per_page=10", "/api/v1/products"]
 
@@ -21,7 +22,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=2, help="alternate the paths this many times; best round counts")
+    parser.add_argument("--record", action="store_true", help="write the figures to bench/results/ (`bench.table`)")
     args = parser.parse_args()
+    run = Run("bench_reads", f"the catalogue (no listings); {args.connections} connections, {args.seconds:.0f} s a path, "
+              f"best of {args.rounds} rounds")
     with scratch_database() as db, server_process(db) as url:
         for path in PATHS:
             load(url, path, connections=2, seconds=1.0)  # warm-up: caches, connections
@@ -36,6 +40,10 @@ def main() -> None:
         for path in PATHS:
             result = best[path]
             print(result.line() + f"   ratio to bare {result.rps / ceiling:.2f}")  # type: ignore[attr-defined]
+            if path != "/api/v1/_bare":
+                run.add(f"`{path}` (cached public read)", result.rps, "req/s", bare=ceiling)  # type: ignore[attr-defined]
+    if args.record:
+        run.save()
 
 
 if __name__ == "__main__":

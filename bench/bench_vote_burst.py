@@ -9,7 +9,9 @@ in through the form (its own session cookie and CSRF token), and one
 for `--seconds` seconds, each a form POST of a different (person, listing)
 pair spread over the `--listings` listings of this week (then the most voted
 live ones), sent on a fixed schedule over each person's own keep-alive
-connection, at most `--threads` votes in flight (`bench/raw_http.py`: raw
+connection, at most `--threads` votes in flight (by default one per person, so
+each vote goes at its time as a person's click does, whatever the answers before it
+are waiting for: an open-loop burst; `bench/raw_http.py`: raw
 HTTP/1.1, so the client takes little of the cores the server shares). Meanwhile one
 connection reads the week's board (`/launches/this`) `--board-rate` times a
 second (a signed-out visitor's page; a read that takes longer than its turn
@@ -45,6 +47,7 @@ import psycopg
 
 from bench.bench_website import signed_in_browser, verified_account
 from bench.common import ROOT, children, load, scratch_database, server_process
+from bench.record import Run
 from bench.raw_http import AsyncConnections, BlockingConnection, Closed, cookie_header, form_post
 from launchdir.bootstrap import bootstrap, ensure_catalog
 from launchdir.demo import load_demo
@@ -132,11 +135,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--people", type=int, default=1000)
     parser.add_argument("--listings", type=int, default=20)
-    parser.add_argument("--threads", type=int, default=32, help="senders: votes in flight at most (each waits for its answer)")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="senders: votes in flight at most (each waits for its answer); default one per person")
     parser.add_argument("--board-rate", type=float, default=200.0,
                         help="reads of the week's board per second (one connection; a late read starts the next at once)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve (another version of the code)")
     parser.add_argument("--workers", type=int, default=1, help="serve with `launchdir serve --workers N`")
+    parser.add_argument("--record", action="store_true", help="write the figures to bench/results/ (`bench.table`)")
     args = parser.parse_args()
     total = int(args.rate * args.seconds)
     with scratch_database() as db:
@@ -204,7 +209,7 @@ def main() -> None:
                         accepted[slugs[s]] += 1
 
             async def send_all() -> None:
-                senders = asyncio.Semaphore(args.threads)
+                senders = asyncio.Semaphore(args.threads or args.people)
                 await asyncio.gather(*[send(i, senders) for i in range(total)])
                 connections.close()
 
@@ -259,7 +264,7 @@ def main() -> None:
         counted = {s: after[s] - before[s] for s in slugs}
         exact = all(counted[s] == accepted[s] for s in slugs)
         print(f"burst: {total} votes planned at {args.rate:.0f}/s over {args.people} people and {len(slugs)} listings, "
-              f"{args.threads} senders")
+              f"{args.threads or args.people} senders")
         print(f"sent in {burst:.1f} s: {total / burst:.0f} votes/s achieved; outcomes {dict(sorted(outcomes.items()))}")
         print(line("vote POST (answer after the views show it)", post_ms))
         done = max(len(post_ms), 1)
@@ -279,6 +284,19 @@ def main() -> None:
               + f"  max {max(behind, default=float('nan')):.1f} ms")
         print(f"exactly once: votes shown now - before == votes accepted, for every listing: {exact} "
               f"({sum(accepted.values())} accepted, {sum(counted.values())} counted)")
+        if args.record:
+            run = Run("bench_vote_burst", f"{args.people:,} people, {len(slugs)} listings, {total:,} votes at "
+                      f"{args.rate:.0f}/s planned, demo directory; {args.workers} server process"
+                      f"{'es' if args.workers > 1 else ''}")
+            run.add("votes per second achieved", total / burst, "votes/s", target=f"≥ {args.rate:.0f}",
+                    met=total / burst >= args.rate * 0.99)
+            run.add("every accepted vote counted exactly once", float(exact), "bool", target="yes", met=exact)
+            run.add("vote POST p99 (answered once the views show it)", pct(post_ms, 99), "ms", bare=bare.pct(99))
+            run.add("week's board p99 during the burst", pct(board_ms, 99), "ms", bare=bare.pct(99), target="≤ 50 ms",
+                    met=pct(board_ms, 99) <= 50)
+            run.add("projection lag p99 (event at the head until both views show it)", pct(behind, 99) / 1000, "s",
+                    target="≤ 1 s", met=pct(behind, 99) <= 1000)
+            run.save()
 
 
 if __name__ == "__main__":

@@ -36,6 +36,9 @@ from typing import Any
 
 from bench.bench_directory import generate
 from bench.common import copied_database, scratch_database
+from bench.record import Run
+
+RECORDED_FROM = 1_000  # events a projection reads before its rates are recorded (the rest read almost none)
 
 
 def _row(label: str, events: int, positions: int, seconds: float) -> str:
@@ -94,8 +97,11 @@ def rebuild_in_parallel(c: Any, names: list[str]) -> None:
             done.result()
 
 
-def measure(db: str, names: list[str] | None) -> None:
-    """Catch-up of every projection (or `names`) from where it is, then a rebuild of each, then the switch time."""
+def measure(db: str, names: list[str] | None, run: Run | None = None) -> None:
+    """Catch-up of every projection (or `names`) from where it is, then a rebuild of each, then the switch time.
+
+    `run`: where the figures are recorded (projections that read at least `RECORDED_FROM` events of the history).
+    """
     from launchdir import heap
     from launchdir.bootstrap import bootstrap, ensure_catalog
     from launchdir.settings import Settings
@@ -112,22 +118,34 @@ def measure(db: str, names: list[str] | None) -> None:
         print("catch-up from position 0 (skipped when the reused database is caught up)\n" + header)
         for name in names:
             if c.runtime.positions.get(name, 0) < head:
-                print(_row(name, read_events(c, counts, name), head, _timed(lambda n=name: c.runtime.catch_up(n))),
-                      flush=True)
+                events, seconds = read_events(c, counts, name), _timed(lambda n=name: c.runtime.catch_up(n))
+                print(_row(name, events, head, seconds), flush=True)
+                if run is not None and events >= RECORDED_FROM:
+                    run.add(f"`{name}` catch-up from 0 ({events:,} events)", events / seconds, "events/s",
+                            target="≥ 20,000", met=events / seconds >= 20_000)
         print("\nrebuild (new generation from event 0, switch, drop the old one)\n" + header)
         total = 0.0
         for name in names:
             seconds = _timed(lambda n=name: c.runtime.rebuild(n))
             total += seconds
-            print(_row(name, read_events(c, counts, name), head, seconds), flush=True)
+            events = read_events(c, counts, name)
+            print(_row(name, events, head, seconds), flush=True)
+            if run is not None and events >= RECORDED_FROM:
+                run.add(f"`{name}` rebuild ({events:,} events)", events / seconds, "events/s", target="≥ 20,000",
+                        met=events / seconds >= 20_000)
         every = sum(read_events(c, counts, n) for n in names)
         print(_row("all, one after the other", every, head * len(names), total))
-        print(_row(f"all, {PARALLEL} at a time", every, head * len(names),
-                   _timed(lambda: rebuild_in_parallel(c, names))), flush=True)
+        together = _timed(lambda: rebuild_in_parallel(c, names))
+        print(_row(f"all, {PARALLEL} at a time", every, head * len(names), together), flush=True)
+        if run is not None:
+            run.data = f"{head:,} log positions, {sum(counts.values()):,} stored events"
+            run.add(f"every projection rebuilt, {PARALLEL} at a time", together, "s")
         if "listing_view" in names:
             answered, whole = switch_time(c, "listing_view")
             print(f"\nlisting_view rebuilt again while serving: reads answered from the new generation "
                   f"{answered:.1f} s after the rebuild started (rebuild with drop: {whole:.1f} s)")
+            if run is not None:
+                run.add("`listing_view` rebuilt while serving: new generation answering after", answered, "s")
     finally:
         c.close()
 
@@ -159,13 +177,17 @@ def main() -> None:
                         help="reuse a history a run kept (--keep): skips generation; the run works on a copy of it")
     parser.add_argument("--keep", action="store_true", help="keep the generated history and print its URL")
     parser.add_argument("--only", default=None, help="comma-separated projection names (default: all)")
+    parser.add_argument("--record", action="store_true", help="write the figures to bench/results/ (`bench.table`)")
     args = parser.parse_args()
     names = args.only.split(",") if args.only else None
 
     with ExitStack() as stack:
         source = args.database or stack.enter_context(contextmanager(generated)(args.listings, args.votes, args.keep))
         db = stack.enter_context(copied_database(source)) if (args.database or args.keep) else source
-        measure(db, names)
+        run = Run("rebuild", "") if args.record else None
+        measure(db, names, run)
+        if run is not None:
+            run.save()
 
 
 if __name__ == "__main__":
