@@ -4,14 +4,16 @@ Starts `launchdir serve` on a scratch database, warms up, then drives each path
 with the same keep-alive load and prints requests/s, p50/p95/p99 and the ratio
 of each operation to the bare endpoint of the same server (the ceiling).
 
-    python -m bench.bench_reads [--seconds 5] [--connections 8]
+    python -m bench.bench_reads [--seconds 5] [--connections 8] [--rounds 2] [--root CHECKOUT] [--record]
 """
 
 from __future__ import annotations
 
 import argparse
 
-from bench.common import load, scratch_database, server_process
+from pathlib import Path
+
+from bench.common import ROOT, load, scratch_database, server_process
 from bench.record import Run
 
 PATHS = ["/api/v1/_bare", "/api/v1/site", "/api/v1/categories", "/api/v1/categories/ai?per_page=10", "/api/v1/products"]
@@ -23,10 +25,11 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=2, help="alternate the paths this many times; best round counts")
     parser.add_argument("--record", action="store_true", help="write the figures to bench/results/ (`bench.table`)")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve (another version of the code)")
     args = parser.parse_args()
     run = Run("bench_reads", f"the catalogue (no listings); {args.connections} connections, {args.seconds:.0f} s a path, "
               f"best of {args.rounds} rounds")
-    with scratch_database() as db, server_process(db) as url:
+    with scratch_database() as db, server_process(db, root=args.root) as url:
         for path in PATHS:
             load(url, path, connections=2, seconds=1.0)  # warm-up: caches, connections
         best: dict[str, object] = {}

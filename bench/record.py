@@ -44,8 +44,8 @@ class Run:
     figures: list[Figure] = field(default_factory=list)
     command: str = field(default_factory=lambda: "python -m " + " ".join(
         [f"bench.{Path(sys.argv[0]).stem}", *sys.argv[1:]]))
-    machine: dict[str, object] = field(default_factory=lambda: machine())
-    at: str = field(default_factory=lambda: datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"))
+    machine: dict[str, object] = field(default_factory=lambda: dict(AT_START[0]))
+    at: str = field(default_factory=lambda: AT_START[1])
     commit: str = field(default_factory=lambda: commit())
 
     def add(self, name: str, value: float, unit: str, bare: float | None = None, target: str = "",
@@ -58,6 +58,11 @@ class Run:
         path.write_text(json.dumps(asdict(self), indent=1, ensure_ascii=False) + "\n")
         print(f"  recorded: {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
         return path
+
+
+def started() -> tuple[dict[str, object], str]:
+    """The machine and the time as a run starts (this module is imported when its bench starts)."""
+    return {**machine(), "load_when": "start"}, datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
 def load_runs(directory: Path = RESULTS) -> list[Run]:
@@ -94,3 +99,6 @@ def commit() -> str:
         return out.stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
+
+
+AT_START = started()  # the load average before the bench loads the machine, not after

@@ -41,7 +41,8 @@ def ratio(f: Figure) -> str:
 
 def machine(run: Run) -> str:
     m = run.machine
-    return f"{m.get('cores')} cores, {m.get('memory_gib')} GiB, load {m.get('load_average')} at start"
+    when = "at start" if m.get("load_when") == "start" else "at the end"  # runs recorded before the start was kept
+    return f"{m.get('cores')} cores, {m.get('memory_gib')} GiB, load {m.get('load_average')} {when}"
 
 
 def render(runs: list[Run]) -> str:
