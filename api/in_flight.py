@@ -15,7 +15,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 BUSY_REQUESTS = 16  # requests in flight from which the process counts as busy (LAUNCHDIR_BUSY_REQUESTS)
 """16, not 32: with two server processes behind one port each holds half of a burst's requests in flight (about 30
 at 200 votes/s answered in 0.3 s), often under 32, and renders queued behind the votes again; the week's board p99
-was 42-47 ms at 16 against 49 ms at 32 (docs/performance.md, "An open-loop burst on two processes")."""
+was 42-47 ms at 16 against 49 ms at 32 (docs/performance.md, "Kept pages renewed in the background")."""
 
 
 class InFlight:
