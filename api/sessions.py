@@ -26,6 +26,7 @@ from datetime import datetime, timedelta
 from psycopg_pool import ConnectionPool
 
 from events.text import storable
+from projections.autocommit import autocommit
 
 SESSIONS = "launchdir_web_sessions"
 FAILURES = "launchdir_signin_failures"
@@ -97,7 +98,7 @@ class SessionStore:
             return None
         now = self.clock()
         sid = _digest(token)
-        with self.pool.connection() as conn:
+        with autocommit(self.pool) as conn:  # every page asks: one round trip (the touch, when due, is one more)
             row = conn.execute(
                 f"SELECT account_id, created_at, last_seen_at, expires_at FROM {SESSIONS} "
                 "WHERE id = %s AND expires_at > %s AND last_seen_at > %s",

@@ -39,6 +39,7 @@ from api.csrf import Csrf
 from api.identity import Identity
 from api.sessions import WebSession
 from api.vote_signals import FirstViews
+from api.web_forms import read_form
 from events import text as text_rule
 from events.errors import InvalidInput, Unavailable
 from queries import accounts as accounts_q
@@ -136,7 +137,7 @@ class WebPages:
             return await anyio.to_thread.run_sync(work, limiter=threads)
 
         async def endpoint(request: Request) -> Response:
-            data = await request.form() if form else FormData()
+            data = await read_form(request) if form else FormData()
             first = await in_thread(lambda: self._run(handler, request, data, form, invalid))
             if isinstance(first, AfterViews):
                 await self.s.runtime.wait_for_async(first.views, first.position, timeout=WAIT_SECONDS)

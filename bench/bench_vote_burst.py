@@ -39,6 +39,7 @@ import re
 import tempfile
 import threading
 import time
+from contextlib import nullcontext
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -46,7 +47,7 @@ import httpx
 import psycopg
 
 from bench.bench_website import signed_in_browser, verified_account
-from bench.common import ROOT, children, load, scratch_database, server_process
+from bench.common import ROOT, children, load, projector_process, scratch_database, server_process
 from bench.record import Run
 from bench.raw_http import AsyncConnections, BlockingConnection, Closed, cookie_header, form_post
 from launchdir.bootstrap import bootstrap, ensure_catalog
@@ -141,6 +142,9 @@ def main() -> None:
                         help="reads of the week's board per second (one connection; a late read starts the next at once)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the checkout to serve (another version of the code)")
     parser.add_argument("--workers", type=int, default=1, help="serve with `launchdir serve --workers N`")
+    parser.add_argument("--projector", action="store_true",
+                        help="the projections in a `launchdir projector` process of their own, the servers with "
+                             "LAUNCHDIR_PROJECTORS=external")
     parser.add_argument("--record", action="store_true", help="write the figures to bench/results/ (`bench.table`)")
     args = parser.parse_args()
     total = int(args.rate * args.seconds)
@@ -156,7 +160,10 @@ def main() -> None:
         finally:
             c.close()
         pids: list[int] = []
-        with server_process(db, root=args.root, pids=pids, workers=args.workers) as url:
+        projector_pids: list[int] = []
+        external = {"LAUNCHDIR_PROJECTORS": "external"} if args.projector else None
+        with (projector_process(db, root=args.root, pids=projector_pids) if args.projector else nullcontext()), \
+                server_process(db, root=args.root, pids=pids, workers=args.workers, extra_env=external) as url:
             slugs = targets(url, args.listings)
             # Pass k: person p votes listing (p + k) mod L, so every listing sees many voters at once, each once.
             pairs = [(p, (p + k) % len(slugs)) for k in range(len(slugs)) for p in range(args.people)]
@@ -239,7 +246,8 @@ def main() -> None:
             watchers = [threading.Thread(target=board, daemon=True), threading.Thread(target=watch_lag, daemon=True)]
             for w in watchers:
                 w.start()
-            servers = [pids[0], *children(pids[0])]  # with --workers N, the supervisor and its workers
+            # With --workers N, the supervisor and its workers; with --projector, the projector too.
+            servers = [pids[0], *children(pids[0]), *projector_pids]
 
             def server_cpu() -> float:
                 return sum(cpu_seconds(pid) for pid in servers)
@@ -287,7 +295,7 @@ def main() -> None:
         if args.record:
             run = Run("bench_vote_burst", f"{args.people:,} people, {len(slugs)} listings, {total:,} votes at "
                       f"{args.rate:.0f}/s planned, demo directory; {args.workers} server process"
-                      f"{'es' if args.workers > 1 else ''}")
+                      f"{'es' if args.workers > 1 else ''}{', projections in a process of their own' if args.projector else ''}")
             run.add("votes per second achieved", total / burst, "votes/s", target=f"≥ {args.rate:.0f}",
                     met=total / burst >= args.rate * 0.99)
             run.add("every accepted vote counted exactly once", float(exact), "bool", target="yes", met=exact)

@@ -123,6 +123,28 @@ def server_process(database_url: str, extra_env: dict[str, str] | None = None, r
             proc.kill()
 
 
+@contextmanager
+def projector_process(database_url: str, root: Path = ROOT, pids: list[int] | None = None) -> Iterator[None]:
+    """`launchdir projector` of the checkout at `root`: the projections in a process of their own.
+
+    For servers started with `LAUNCHDIR_PROJECTORS=external`, so no request
+    waits on a web process's interpreter lock while the projections run.
+    """
+    env = {**os.environ, "DATABASE_URL": database_url, "PYTHONPATH": str(root)}
+    proc = subprocess.Popen([sys.executable, "-m", "launchdir.cli", "projector"], env=env, cwd=root,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if pids is not None:
+        pids.append(proc.pid)
+    try:
+        yield
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
 @dataclass
 class LoadResult:
     path: str

@@ -34,6 +34,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
+from projections.autocommit import autocommit
 from projections.failures import META
 from projections.progress import Progress
 
@@ -213,8 +214,9 @@ class ReadPool:
 
     @contextmanager
     def connection(self, timeout: float | None = None) -> Iterator[psycopg.Connection[Any]]:
+        """In autocommit (`projections/autocommit.py`): a reader that needs a transaction opens one."""
         pool = self.replica if self.replica is not None and self._on_replica() else self.primary
-        with pool.connection(timeout) as conn:
+        with autocommit(pool, timeout) as conn:
             yield conn
 
     def close(self) -> None:

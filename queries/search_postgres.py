@@ -79,8 +79,9 @@ class PostgresSearch:
                        "qn": r.text or "", "qc": r.corrected}
         match = where if not r.corrections else f"({MATCH}{' OR %(qn)s <%% name_lc' if r.fuzzy else ''}) AND {where}"
         ranked = r.order == "relevance" and bool(r.corrections)
-        # One connection, one statement for the count (and tier 1 when ranked), then the page, then the cards.
-        with self.reads.pool.connection() as raw:
+        # One connection, one statement for the count (and tier 1 when ranked), then the page, then the cards;
+        # in one transaction, which the forced plans' settings last for.
+        with self.reads.pool.connection() as raw, raw.transaction():
             conn = _Planned(raw, NAME_SIMILARITY)
             count, first = self._count(conn, table, match, where, params, r, ranked)
             if count.n == 0 or (count.exact and r.offset >= count.n):

@@ -55,7 +55,7 @@ def correct(reads: ReadStore, tokens: list[str]) -> tuple[Correction, ...]:
     completions = begins if isinstance(begins, tuple) else None
     todo = [tok for tok in dict.fromkeys(tokens) if tok not in found]
     if todo or completions is None:
-        with reads.pool.connection() as conn:
+        with reads.pool.connection() as conn, conn.transaction():  # the steps' planner settings are transaction-local
             fresh = _corrections(reads, conn, todo) if todo else {}
             if completions is None:
                 completions = _completions(reads, conn, tokens[-1])
