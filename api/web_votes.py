@@ -41,12 +41,13 @@ from queries import listings as listings_q
 VOTE_QUOTA = 30  # votes or unvotes per account per minute
 VOTE_HOURLY = 300
 VIEWS = ["launches_view", "listing_view", "updates_view"]
-VOTE_THREADS = 8
+VOTE_THREADS = 4
 """Threads of the votes' own pool (the reads and the append; the wait for the views holds none): a launch-day
 burst of votes must not hold the threads that render every other page (docs/voting.md, "A burst of votes").
-Few, because a vote's thread time is mostly CPU under one interpreter lock: 64 threads made a burst slower
-than 8 (81 against 107 votes/s, 10.9 against 8.1 ms of server CPU per vote), the threads spending the
-difference handing the lock around (docs/performance.md, "Threads of the votes' pool")."""
+Few, because a vote's thread time is mostly CPU under one interpreter lock, and every runnable thread delays
+the event loop that answers the pages: 64 threads made a burst slower than 8, and since reads take one round
+trip instead of three, 4 carry the burst's rate with the week's board answering faster than with 8
+(docs/performance.md, "Threads of the votes' pool" and "Reads in autocommit")."""
 
 
 def vote_limits() -> Limits:
