@@ -3,7 +3,7 @@
 Starlette parses `application/x-www-form-urlencoded` with a streaming parser
 driven by Python callbacks; for the website's small forms that was about a
 tenth of the server's interpreter time under a burst of votes
-(docs/performance.md, "Hand-offs and forms on the event loop").
+(docs/performance.md, "Reads in autocommit, forms in one call, and the votes' threads").
 `urllib.parse.parse_qsl` gives the same fields (names and values decoded the
 same way: percent escapes as UTF-8, other bytes as Latin-1, `+` as a space,
 blank values kept) in one C-assisted pass. The body is already bounded by the
