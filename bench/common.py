@@ -116,11 +116,17 @@ def server_process(database_url: str, extra_env: dict[str, str] | None = None, r
             time.sleep(0.2)
         yield url
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
+
+
+def stop(proc: subprocess.Popen[Any]) -> None:
+    """SIGTERM (a clean stop), then SIGKILL after 15 s, and reap it."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 @contextmanager
@@ -138,11 +144,7 @@ def projector_process(database_url: str, root: Path = ROOT, pids: list[int] | No
     try:
         yield
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc)
 
 
 @dataclass
@@ -308,12 +310,7 @@ def watched_server(database_url: str, extra_env: dict[str, str] | None = None) -
             time.sleep(0.2)
         yield server
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop(proc)
         log.unlink(missing_ok=True)
 
 
