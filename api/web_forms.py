@@ -29,8 +29,10 @@ async def read_form(request: Request) -> FormData:
         return await request.form()  # multipart (uploads) and anything else: Starlette's parsers and bounds
     body = await request.body()
     try:
-        fields: list[tuple[str, str | UploadFile]] = list(parse_qsl(body.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="replace",
-                           max_num_fields=MAX_FIELDS))
+        pairs = parse_qsl(body.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="replace",
+                          max_num_fields=MAX_FIELDS)
     except ValueError:
-        raise HTTPException(status_code=400, detail=f"Too many fields. Maximum number of fields is {MAX_FIELDS}.")
+        raise HTTPException(status_code=400,
+                            detail=f"Too many fields. Maximum number of fields is {MAX_FIELDS}.") from None
+    fields: list[tuple[str, str | UploadFile]] = list(pairs)
     return FormData(fields)
