@@ -6,6 +6,11 @@ decision), and the signals recorded with it. A withdrawn vote stays as a row
 with `standing = false` and leaves the report; a new vote on the same stream
 replaces the row. `first_views` keeps each account's first signed-in page
 view. No raw address or user agent ever reaches these tables.
+
+Casts are kept back and written together at `flush` (one statement for the
+batch's casts instead of one each): in a catch-up over a long log almost every
+event this view reads is a cast. Any other event writes the kept casts first,
+so its update finds the row it changes.
 """
 
 from __future__ import annotations
@@ -16,7 +21,10 @@ from psycopg import Cursor
 
 from events.community import VoteCast, VoteWithdrawn
 from events.votes import AccountFirstPageViewed, VoidedVoteWithdrawn, VoteRestored, VoteSignalsRecorded, VoteVoided
+from projections import bulk
 from projections.base import Projection, Tables, handles
+
+CAST_COLUMNS = (("vote_id", "uuid"), ("listing_id", "bigint"), ("account_id", "text"), ("cast_at", "timestamptz"))
 
 
 class VoteIntegrityView(Projection):
@@ -36,19 +44,36 @@ class VoteIntegrityView(Projection):
         cur.execute(f"CREATE INDEX ON {t['votes']} (listing_id, cast_at)")
         cur.execute(f"CREATE TABLE {t['first_views']} (account_id text PRIMARY KEY, at timestamptz NOT NULL)")
 
+    # The casts a batch kept back: vote id -> (vote id, listing id, account id, cast at). The memory belongs to
+    # the batch's cursor (one transaction), so nothing kept outlives a rollback.
+    _batch_cursor: Any = None
+    _casts: dict[Any, tuple[Any, ...]] = {}
+
+    def _kept(self, cur: Cursor[Any]) -> dict[Any, tuple[Any, ...]]:
+        if self._batch_cursor is not cur:
+            self._batch_cursor, self._casts = cur, {}
+        return self._casts
+
     @handles(VoteCast)
     def _cast(self, cur: Cursor[Any], t: Tables, e: VoteCast) -> None:
-        cur.execute(
-            f"""INSERT INTO {t['votes']} (vote_id, listing_id, account_id, cast_at) VALUES (%s, %s, %s, %s)
-                ON CONFLICT (vote_id) DO UPDATE SET cast_at = EXCLUDED.cast_at, standing = true, voided = false,
-                    decided_by = NULL, decided_at = NULL, decision_reason = NULL, has_signals = false,
-                    account_age_s = NULL, email_verified = NULL, network_hash = NULL, agent_hash = NULL,
-                    since_first_view_s = NULL""",
-            (e.originator_id, e.listing_id, e.account_id, e.timestamp),
-        )
+        """Kept for `flush`: a new vote on the stream replaces its row (signals and decisions start again)."""
+        self._kept(cur)[e.originator_id] = (e.originator_id, e.listing_id, e.account_id, e.timestamp)
+
+    def flush(self, cur: Cursor[Any], t: Tables) -> None:
+        """Write the kept casts in one statement (a stream appears once: its last cast of the batch)."""
+        casts = self._kept(cur)
+        if not casts:
+            return
+        bulk.insert(cur, t["votes"], CAST_COLUMNS, list(casts.values()),
+                    """ON CONFLICT (vote_id) DO UPDATE SET cast_at = EXCLUDED.cast_at, standing = true, voided = false,
+                        decided_by = NULL, decided_at = NULL, decision_reason = NULL, has_signals = false,
+                        account_age_s = NULL, email_verified = NULL, network_hash = NULL, agent_hash = NULL,
+                        since_first_view_s = NULL""")
+        self._casts = {}
 
     @handles(VoteSignalsRecorded)
     def _signals(self, cur: Cursor[Any], t: Tables, e: VoteSignalsRecorded) -> None:
+        self.flush(cur, t)
         cur.execute(
             f"""UPDATE {t['votes']} SET has_signals = true, account_age_s = %s, email_verified = %s,
                     network_hash = %s, agent_hash = %s, since_first_view_s = %s WHERE vote_id = %s""",
@@ -58,10 +83,12 @@ class VoteIntegrityView(Projection):
 
     @handles(VoteWithdrawn, VoidedVoteWithdrawn)
     def _withdrawn(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn | VoidedVoteWithdrawn) -> None:
+        self.flush(cur, t)
         cur.execute(f"UPDATE {t['votes']} SET standing = false WHERE vote_id = %s", (e.originator_id,))
 
     @handles(VoteVoided, VoteRestored)
     def _decided(self, cur: Cursor[Any], t: Tables, e: VoteVoided | VoteRestored) -> None:
+        self.flush(cur, t)
         cur.execute(
             f"""UPDATE {t['votes']} SET voided = %s, decided_by = %s, decided_at = %s, decision_reason = %s
                 WHERE vote_id = %s""",

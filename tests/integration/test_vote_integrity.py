@@ -203,3 +203,39 @@ def test_void_refuses_bad_input(container) -> None:  # type: ignore[no-untyped-d
     assert no_reason.value.problems[0].field == "reason"
     with pytest.raises(Conflict):
         votes_cmd.void_votes(c.store, [str(uuid.uuid4())], "no such vote", staff)
+
+
+def test_a_rebuild_in_one_batch_gives_the_rows_the_live_view_wrote_event_by_event(container) -> None:  # type: ignore[no-untyped-def]
+    """Casts are kept back within a batch: a stream cast, withdrawn and cast again, with signals between, in one
+    batch of a rebuild must end as the live view left it after catching up after every vote."""
+    c = container
+    listing, _ = launched(c, unique("Batched"), WK, MON_WK)
+    at = MON_WK + timedelta(hours=5)
+    again = _vote(c, listing, at)  # cast (with signals), then withdrawn, then cast again without signals
+    account = c.store.stream(uuid.UUID(again))[0].account_id
+    _sync(c)
+    community.withdraw_vote(c.store, listing, account, meta(at + timedelta(minutes=1), actor=f"account:{account}"))
+    _sync(c)
+    community.cast_vote(c.store, listing, account, meta(at + timedelta(minutes=2), actor=f"account:{account}"))
+    _sync(c)
+    other = f"acct-{uuid.uuid4().hex[:10]}"  # cast without signals, then withdrawn: two events next to each other
+    community.cast_vote(c.store, listing, other, meta(at + timedelta(minutes=3), actor=f"account:{other}"))
+    withdrawn = str(vote_stream(listing, other))
+    community.withdraw_vote(c.store, listing, other, meta(at + timedelta(minutes=4), actor=f"account:{other}"))
+    _sync(c)
+    mine = {again, withdrawn}
+
+    def rows() -> dict[str, dict[str, Any]]:
+        with c.pool.connection() as conn:
+            t = c.runtime.tables("vote_integrity_view")
+            found = conn.execute(f"SELECT * FROM {t['votes']} WHERE vote_id = ANY(%s::uuid[])", (list(mine),))
+            names = [d.name for d in found.description or []]
+            return {str(r[0]): dict(zip(names, r, strict=True)) for r in found.fetchall()}
+
+    live = rows()
+    assert set(live) == mine
+    assert live[again]["standing"] and not live[again]["has_signals"]  # the second cast recorded no signals
+    assert live[again]["cast_at"] == at + timedelta(minutes=2)
+    assert not live[withdrawn]["standing"] and not live[withdrawn]["has_signals"]
+    c.runtime.rebuild("vote_integrity_view")  # every event above in one batch
+    assert rows() == live
