@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.telemetry import TelemetryConfig
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -44,6 +45,15 @@ class WebConfig:
     max_body_bytes: int = 1_048_576  # larger request bodies are refused with 413 (LAUNCHDIR_MAX_BODY_BYTES)
     not_found_html: Callable[[Request], Awaitable[Response | None]] | None = None  # the website's 404 page
     in_flight: InFlight = field(default_factory=InFlight)  # requests in flight: when the process is busy
+    opentelemetry: bool = False  # FastAPI's own spans, metrics and logs (LAUNCHDIR_OPENTELEMETRY)
+
+
+NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False, "operation_spans": False}
+"""FastAPI's native OpenTelemetry, off unless `LAUNCHDIR_OPENTELEMETRY` is on. Left on with no provider
+configured it exports nothing, yet asks the global tracer, meter and logger providers on every request
+whether one was set: 3-4 µs a request, a fifth of what the framework adds to a trivial route
+(docs/performance.md, "FastAPI's telemetry off"). On, the spans and metrics go to whatever providers the
+process configures (docs/operations.md)."""
 
 
 def create_app(executor: Executor, config: WebConfig) -> FastAPI:
@@ -60,7 +70,8 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
             for hook in config.on_shutdown:
                 hook()
 
-    app = FastAPI(title="launchdir", openapi_url=None, docs_url=None, redoc_url=None, lifespan=lifespan)
+    app = FastAPI(title="launchdir", openapi_url=None, docs_url=None, redoc_url=None, lifespan=lifespan,
+                  telemetry=None if config.opentelemetry else NO_TELEMETRY)
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(CountInFlight, in_flight=config.in_flight)  # outermost: every request counts
     document = openapi_document(executor.registry, config.public_url + "/api/v1", config.public_url)

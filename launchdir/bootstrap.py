@@ -238,7 +238,8 @@ def _catch_up_all(c: Container) -> None:
 def web_app(c: Container) -> Any:
     hosts, origins = c.settings.mcp_hosts()
     config = WebConfig(public_url=c.settings.base_url, allowed_hosts=hosts, allowed_origins=origins,
-                       max_body_bytes=c.settings.max_body_bytes, in_flight=InFlight(c.settings.busy_requests))
+                       max_body_bytes=c.settings.max_body_bytes, in_flight=InFlight(c.settings.busy_requests),
+                       opentelemetry=c.settings.opentelemetry)
     if c.settings.run_projectors:
         config.on_startup.append(lambda: _catch_up_all(c))
     config.on_startup.append(lambda: c.runtime.start(run_projectors=c.settings.run_projectors))

@@ -97,6 +97,7 @@ class Settings:
     busy_requests: int = BUSY_REQUESTS  # requests in flight from which a process is busy (api/in_flight.py)
     busy_stale_seconds: float = STALE_SECONDS  # how old a signed-out page may be while busy (api/web_page_cache.py)
     production: bool = False  # LAUNCHDIR_PRODUCTION: refuse to start with the test payment provider
+    opentelemetry: bool = False  # LAUNCHDIR_OPENTELEMETRY: FastAPI's spans, metrics and logs (api/app.py)
     stripe_secret_key: str | None = None  # Stripe is the payment provider when set (docs/orders.md)
     stripe_webhook_secret: str | None = None
     stripe_api_base: str | None = None  # another Stripe API address (the local stand-in in tests)
@@ -148,6 +149,7 @@ class Settings:
             busy_requests=int(e.get("LAUNCHDIR_BUSY_REQUESTS") or BUSY_REQUESTS),
             busy_stale_seconds=float(e.get("LAUNCHDIR_BUSY_STALE_SECONDS") or STALE_SECONDS),
             production=_flag(e.get("LAUNCHDIR_PRODUCTION")),
+            opentelemetry=_flag(e.get("LAUNCHDIR_OPENTELEMETRY")),
             stripe_secret_key=e.get("STRIPE_SECRET_KEY") or None,
             stripe_webhook_secret=e.get("STRIPE_WEBHOOK_SECRET") or None,
             stripe_api_base=e.get("STRIPE_API_BASE") or None,
