@@ -70,14 +70,17 @@ def static_routes() -> list[BaseRoute]:
 
 def public_site(identity: Identity, executor: Executor, *, rate_limits: bool = True,
                 anonymous_quota: int = 3000, window: int = 900, vote_secret: str | None = None,
-                busy: Callable[[], bool] = never_busy, stale_seconds: float = STALE_SECONDS) -> PublicWebsite:
-    """The public website's routes; `busy`/`stale_seconds`: when signed-out pages may be a little old."""
+                busy: Callable[[], bool] = never_busy, stale_seconds: float = STALE_SECONDS,
+                vote_threads: int | None = None) -> PublicWebsite:
+    """The public website's routes; `busy`/`stale_seconds`: when signed-out pages may be a little old;
+    `vote_threads`: the votes' own pool (None: `api/web_votes.py` VOTE_THREADS)."""
     reader = Executor(executor.services, executor.registry)
     limiter = LocalRateLimiter(Limits.of(anonymous=anonymous_quota, window=window)) if rate_limits else None
     directory = DirectoryPages(identity, reader, limiter, busy=busy, stale_seconds=stale_seconds)
     content = ContentPages(identity, reader, limiter)
     feeds = FeedPages(identity, reader, limiter)
-    votes = VotePages(identity, limited=rate_limits, vote_secret=vote_secret)  # the vote-signal key (docs/voting.md)
+    votes = VotePages(identity, limited=rate_limits, vote_secret=vote_secret,  # the vote-signal key (docs/voting.md)
+                      threads=vote_threads)
     routes = static_routes() + directory.routes() + content.routes() + feeds.routes() + votes.routes()
     routes += ReviewPages(identity, limited=rate_limits).routes() + StaffReviewPages(identity).routes()  # docs/reviews.md
     routes += VoteMethodPage(identity, reader, limiter).routes()  # /about/votes

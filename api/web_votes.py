@@ -46,8 +46,10 @@ VOTE_THREADS = 8
 burst of votes must not hold the threads that render every other page (docs/voting.md, "A burst of votes").
 Few, because a vote's thread time is mostly CPU under one interpreter lock: 64 threads made a burst slower
 than 8, the threads spending the difference handing the lock around. 4 gave the week's board a shorter tail
-but carried 165 votes/s in the full burst against 197 with 8 (docs/performance.md, "Threads of the votes'
-pool" and "Reads in autocommit, forms in one call, and the votes' threads")."""
+but carried 165 votes/s in the full burst against 197 with 8; on a faster machine 4 carried 200 votes/s with
+the board's p99 at 41.6 and 50.8 ms, but a vote's answer waited 2.2-4.7 s at p99 against 0.7-0.9 s with 8
+(docs/performance.md, "Threads of the votes' pool", "Reads in autocommit, forms in one call, and the votes'
+threads" and "Fewer votes' threads: the board against the voters"). `LAUNCHDIR_VOTE_THREADS` sets it."""
 
 
 def vote_limits() -> Limits:
@@ -56,11 +58,12 @@ def vote_limits() -> Limits:
 
 
 class VotePages(WebPages):
-    def __init__(self, identity: Identity, limited: bool = True, vote_secret: str | None = None) -> None:
+    def __init__(self, identity: Identity, limited: bool = True, vote_secret: str | None = None,
+                 threads: int | None = None) -> None:
         super().__init__(identity)
         self.limiter = LocalRateLimiter(vote_limits()) if limited else None  # off with LAUNCHDIR_RATE_LIMITS=off
         self.signals = VoteSignals(vote_signal_key(vote_secret, self.s.reads))  # keyed hashes, never raw values
-        self.threads = anyio.CapacityLimiter(VOTE_THREADS)
+        self.threads = anyio.CapacityLimiter(threads or VOTE_THREADS)  # LAUNCHDIR_VOTE_THREADS
 
     def routes(self) -> list[BaseRoute]:
         page, own = self._page, self.threads

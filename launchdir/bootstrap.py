@@ -273,7 +273,8 @@ def web_app(c: Container) -> Any:
     config.extra_routes.extend(founder_routes(identity, lambda i, by: watch.check(i, by=by).position))  # /my/*, /claim
     site = public_site(identity, c.executor, rate_limits=c.settings.rate_limits,  # the public website (docs/website.md)
                        vote_secret=c.settings.vote_signal_secret,
-                       busy=config.in_flight.busy, stale_seconds=c.settings.busy_stale_seconds)
+                       busy=config.in_flight.busy, stale_seconds=c.settings.busy_stale_seconds,
+                       vote_threads=c.settings.vote_threads)
     config.extra_routes.extend(site.routes)
     config.not_found_html = site.not_found
     return create_app(c.executor, config)

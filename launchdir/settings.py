@@ -19,6 +19,19 @@ def _list(value: str | None) -> list[str]:
     return [v.strip() for v in (value or "").split(",") if v.strip()]
 
 
+def _threads(value: str | None) -> int | None:
+    """A thread count from the environment: unset or empty for the default, else a whole number from 1 to 256."""
+    if not (value or "").strip():
+        return None
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        raise ValueError(f"LAUNCHDIR_VOTE_THREADS must be a whole number, not {value!r}") from None
+    if not 1 <= n <= 256:
+        raise ValueError(f"LAUNCHDIR_VOTE_THREADS must be from 1 to 256, not {n}")
+    return n
+
+
 DATA_DIR_NAME = ".launchdir"
 
 
@@ -96,6 +109,7 @@ class Settings:
     keep_alive_seconds: int = KEEP_ALIVE_SECONDS  # how long an idle HTTP connection stays open (launchdir/serving.py)
     busy_requests: int = BUSY_REQUESTS  # requests in flight from which a process is busy (api/in_flight.py)
     busy_stale_seconds: float = STALE_SECONDS  # how old a signed-out page may be while busy (api/web_page_cache.py)
+    vote_threads: int | None = None  # threads of a process's votes' pool (None: api/web_votes.py VOTE_THREADS)
     production: bool = False  # LAUNCHDIR_PRODUCTION: refuse to start with the test payment provider
     opentelemetry: bool = False  # LAUNCHDIR_OPENTELEMETRY: FastAPI's spans, metrics and logs (api/app.py)
     stripe_secret_key: str | None = None  # Stripe is the payment provider when set (docs/orders.md)
@@ -148,6 +162,7 @@ class Settings:
             keep_alive_seconds=int(e.get("LAUNCHDIR_KEEP_ALIVE_SECONDS") or KEEP_ALIVE_SECONDS),
             busy_requests=int(e.get("LAUNCHDIR_BUSY_REQUESTS") or BUSY_REQUESTS),
             busy_stale_seconds=float(e.get("LAUNCHDIR_BUSY_STALE_SECONDS") or STALE_SECONDS),
+            vote_threads=_threads(e.get("LAUNCHDIR_VOTE_THREADS")),
             production=_flag(e.get("LAUNCHDIR_PRODUCTION")),
             opentelemetry=_flag(e.get("LAUNCHDIR_OPENTELEMETRY")),
             stripe_secret_key=e.get("STRIPE_SECRET_KEY") or None,

@@ -239,3 +239,10 @@ def test_a_rebuild_in_one_batch_gives_the_rows_the_live_view_wrote_event_by_even
     assert not live[withdrawn]["standing"] and not live[withdrawn]["has_signals"]
     c.runtime.rebuild("vote_integrity_view")  # every event above in one batch
     assert rows() == live
+
+
+def test_the_votes_pool_takes_its_size_from_the_setting_or_the_default(container) -> None:  # type: ignore[no-untyped-def]
+    from api.web_votes import VOTE_THREADS, VotePages
+
+    assert VotePages(container.identity, threads=3).threads.total_tokens == 3
+    assert VotePages(container.identity).threads.total_tokens == VOTE_THREADS
