@@ -37,13 +37,22 @@ class Figure:
     met: bool | None = None
 
 
+def command_line(argv: list[str]) -> str:
+    """The bench's command as typed, a reused database named only as `URL` (a scratch name of one machine)."""
+    args = [f"bench.{Path(argv[0]).stem}"]
+    hide = False
+    for arg in argv[1:]:
+        args.append("URL" if hide else ("--database URL" if arg.startswith("--database=") else arg))
+        hide = arg == "--database"
+    return "python -m " + " ".join(args)
+
+
 @dataclass
 class Run:
     bench: str
     data: str  # the data size in words ("100,000 listings, 303,039 events")
     figures: list[Figure] = field(default_factory=list)
-    command: str = field(default_factory=lambda: "python -m " + " ".join(
-        [f"bench.{Path(sys.argv[0]).stem}", *sys.argv[1:]]))
+    command: str = field(default_factory=lambda: command_line(sys.argv))
     machine: dict[str, object] = field(default_factory=lambda: dict(AT_START[0]))
     at: str = field(default_factory=lambda: AT_START[1])
     commit: str = field(default_factory=lambda: commit())

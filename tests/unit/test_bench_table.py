@@ -44,3 +44,13 @@ def test_rewriting_replaces_only_what_stands_between_the_markers() -> None:
     assert rewrite(out, "new table") == out
     appended = rewrite("# Performance\n", "a table")
     assert appended.endswith(f"{START}\n\na table\n\n{END}\n")
+
+
+def test_a_recorded_command_names_a_reused_database_only_as_url() -> None:
+    from bench.record import command_line
+
+    assert command_line(["bench/rebuild.py", "--database", "host=127.0.0.1 dbname=scratch_1", "--record"]) == \
+        "python -m bench.rebuild --database URL --record"
+    assert command_line(["bench/rebuild.py", "--database=dbname=scratch_1", "--only", "a"]) == \
+        "python -m bench.rebuild --database URL --only a"
+    assert command_line(["bench/bench_reads.py", "--record"]) == "python -m bench.bench_reads --record"
