@@ -296,7 +296,8 @@ def main() -> None:
             run = Run("bench_vote_burst", f"{args.people:,} people, {len(slugs)} listings, {total:,} votes at "
                       f"{args.rate:.0f}/s planned, demo directory; {args.workers} server process"
                       f"{'es' if args.workers > 1 else ''}{', projections in a process of their own' if args.projector else ''}")
-            run.add("votes per second achieved", total / burst, "votes/s", target=f"≥ {args.rate:.0f} (counted to the last answer: within 1 %)",
+            run.add("votes per second achieved", total / burst, "votes/s",
+                    target=f"≥ {args.rate:.0f} (counted to the last answer: within 1 %)",
                     met=total / burst >= args.rate * 0.99)
             run.add("every accepted vote counted exactly once", float(exact), "bool", target="yes", met=exact)
             run.add("vote POST p99 (answered once the views show it)", pct(post_ms, 99), "ms", bare=bare.pct(99))

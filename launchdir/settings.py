@@ -19,8 +19,8 @@ def _list(value: str | None) -> list[str]:
     return [v.strip() for v in (value or "").split(",") if v.strip()]
 
 
-def _threads(value: str | None) -> int | None:
-    """A thread count from the environment: unset or empty for the default, else a whole number from 1 to 256."""
+def _vote_threads(value: str | None) -> int | None:
+    """`LAUNCHDIR_VOTE_THREADS`: unset or empty for the default, else a whole number from 1 to 256."""
     if not (value or "").strip():
         return None
     try:
@@ -162,7 +162,7 @@ class Settings:
             keep_alive_seconds=int(e.get("LAUNCHDIR_KEEP_ALIVE_SECONDS") or KEEP_ALIVE_SECONDS),
             busy_requests=int(e.get("LAUNCHDIR_BUSY_REQUESTS") or BUSY_REQUESTS),
             busy_stale_seconds=float(e.get("LAUNCHDIR_BUSY_STALE_SECONDS") or STALE_SECONDS),
-            vote_threads=_threads(e.get("LAUNCHDIR_VOTE_THREADS")),
+            vote_threads=_vote_threads(e.get("LAUNCHDIR_VOTE_THREADS")),
             production=_flag(e.get("LAUNCHDIR_PRODUCTION")),
             opentelemetry=_flag(e.get("LAUNCHDIR_OPENTELEMETRY")),
             stripe_secret_key=e.get("STRIPE_SECRET_KEY") or None,
