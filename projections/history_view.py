@@ -26,7 +26,6 @@ from typing import Any
 from uuid import UUID
 
 from psycopg import Cursor
-from psycopg.types.json import Jsonb
 
 from events.base import Event
 from events.listing import (
@@ -40,7 +39,7 @@ from events.listing import (
     ListingVersionAccepted,
     SlugClaimed,
 )
-from projections import bulk
+from projections import binary_arrays, bulk
 from projections.base import Projection, Tables, handles
 
 NAME = "history_view"
@@ -183,9 +182,10 @@ class HistoryView(Projection):
     # ------------------------------------------------------------ batch memory
     #
     # Versions, new listings and milestones are kept in memory and written at `flush`, one statement per
-    # table (`projections/bulk.py`). The memory belongs to the batch's cursor (one transaction): a new
-    # cursor forgets it, so nothing kept back can outlive a rollback. Handlers that change rows already
-    # written (a slug claimed by an older listing, a revert, an acceptance) flush first and write as before.
+    # table, each column one binary array (`projections/binary_arrays.py`). The memory belongs to the batch's
+    # cursor (one transaction): a new cursor forgets it, so nothing kept back can outlive a rollback. Handlers
+    # that change rows already written (a slug claimed by an older listing, a revert, an acceptance) flush
+    # first and write as before.
 
     _batch_cursor: Any = None
     _known: dict[UUID, _Listing] = {}  # stream id -> listing, for the listings this batch has met
@@ -216,15 +216,15 @@ class HistoryView(Projection):
                 bulk.params(list(self._claims.items()), len(CLAIM_COLUMNS)),
             )
             self._claims = {}
-        bulk.insert(cur, t["listings"], LISTING_COLUMNS,
-                    [(listing.listing_id, stream, listing.slug) for listing, stream in self._new_listings],
-                    "ON CONFLICT DO NOTHING")
-        bulk.insert(cur, t["milestones"], MILESTONE_COLUMNS,
-                    [(listing_id, milestone_id, Jsonb(doc)) for (listing_id, milestone_id), doc in self._milestones.items()],
-                    "ON CONFLICT (listing_id, milestone_id) DO UPDATE SET doc = EXCLUDED.doc")
-        bulk.insert(cur, t["versions"], VERSION_COLUMNS,
-                    [(v[0], v[1].listing_id, v[2], v[1].slug, *v[3:]) for v in self._versions],
-                    "ON CONFLICT (version_id) DO NOTHING")
+        binary_arrays.insert(cur, t["listings"], LISTING_COLUMNS,
+                             [(listing.listing_id, stream, listing.slug) for listing, stream in self._new_listings],
+                             "ON CONFLICT DO NOTHING")
+        binary_arrays.insert(cur, t["milestones"], MILESTONE_COLUMNS,
+                             [(listing_id, milestone_id, doc) for (listing_id, milestone_id), doc in self._milestones.items()],
+                             "ON CONFLICT (listing_id, milestone_id) DO UPDATE SET doc = EXCLUDED.doc")
+        binary_arrays.insert(cur, t["versions"], VERSION_COLUMNS,
+                             [(v[0], v[1].listing_id, v[2], v[1].slug, *v[3:]) for v in self._versions],
+                             "ON CONFLICT (version_id) DO NOTHING")
         for listing, _ in self._new_listings:
             listing.pending = False
         self._new_listings, self._versions, self._milestones = [], [], {}
@@ -244,7 +244,7 @@ class HistoryView(Projection):
         if listing is None:  # an event for a listing this generation never saw created: nothing to show
             return None
         self._versions.append((position, listing, e.originator_id, e.originator_version, e.timestamp, e.actor,
-                               e.channel, e.via, KINDS[type(e)], Jsonb(changes), review or review_of(e.actor),
+                               e.channel, e.via, KINDS[type(e)], changes, review or review_of(e.actor),
                                revert_of))
         return listing.listing_id
 

@@ -41,3 +41,22 @@ def test_no_rows_make_empty_arrays(session_db: str) -> None:
     with psycopg.connect(session_db) as conn, conn.cursor() as cur:
         params = binary_arrays.columns(cur, COLUMNS, [])
         assert cur.execute(f"SELECT count(*) FROM {bulk.unnested(COLUMNS)}", params).fetchone() == (0,)
+
+
+def test_insert_writes_the_rows_bulk_insert_writes_and_applies_its_tail(session_db: str) -> None:
+    """`binary_arrays.insert` takes plain values for `jsonb` where `bulk.insert` takes `Jsonb`; the tables agree."""
+    definition = ", ".join(f"{name} {kind}" for name, kind in COLUMNS)
+    with psycopg.connect(session_db) as conn, conn.cursor() as cur:
+        cur.execute(f"CREATE TEMP TABLE by_driver ({definition}, n serial PRIMARY KEY)")
+        cur.execute(f"CREATE TEMP TABLE by_arrays ({definition}, n serial PRIMARY KEY)")
+        cur.execute("CREATE UNIQUE INDEX ON by_arrays (i)")
+        wrapped = [tuple(bulk.jsonb(v) if kind == "jsonb" and v is not None else v
+                         for v, (_, kind) in zip(row, COLUMNS, strict=True)) for row in ROWS]
+        bulk.insert(cur, "by_driver", COLUMNS, wrapped)
+        binary_arrays.insert(cur, "by_arrays", COLUMNS, ROWS)
+        binary_arrays.insert(cur, "by_arrays", COLUMNS, ROWS[:1], "ON CONFLICT (i) DO NOTHING")  # the tail applies
+        binary_arrays.insert(cur, "by_arrays", COLUMNS, [])  # nothing to write: no statement
+        names = ", ".join(f"{name}::text" for name, _ in COLUMNS)
+        by_driver = cur.execute(f"SELECT {names} FROM by_driver ORDER BY n").fetchall()
+        by_arrays = cur.execute(f"SELECT {names} FROM by_arrays ORDER BY n").fetchall()
+        assert len(by_arrays) == len(ROWS) and by_arrays == by_driver
