@@ -115,7 +115,7 @@ class PostgresSearch:
         head = f"count(*) FILTER (WHERE head @@ {TSQUERY})" if ranked else "count(*)"
         names = f", ({self._names(table, where, r)})" if ranked else ", NULL"
         n, in_head, first_block, last_block, pages, first = conn.run(
-            _plan(bool(r.corrections)), f"SELECT count(*), {head}, min((ctid::text::point)[0]), max((ctid::text::point)[0]), "
+            _plan(bool(r.corrections)), f"SELECT count(*), {head}, {FIRST_BLOCK}, {LAST_BLOCK}, "
             f"pg_relation_size('{table}') / current_setting('block_size')::int{names} "
             f"FROM (SELECT ctid, head FROM {table} WHERE {match} LIMIT %(sample)s) m",
             params | {"sample": self.total_cap + 1, "name_cap": self.name_cap},
@@ -174,6 +174,11 @@ class PostgresSearch:
 
 
 MATCH = "fts @@ to_tsquery('english', %(tsq)s)"
+# The sample's first and last heap blocks: the lowest and highest row address, each turned into its block number
+# once. Converting every row's address to text (`min((ctid::text::point)[0])`) cost 4 % of the statement's
+# backend CPU (docs/performance.md, "Search under distinct queries"); `min`/`max` of `tid` need PostgreSQL 14.
+FIRST_BLOCK = "(min(ctid)::text::point)[0]"
+LAST_BLOCK = "(max(ctid)::text::point)[0]"
 # Planner settings turned off per plan: `walk` leaves only an ordered index scan, `sort` only reading the
 # matches (bitmap, or a sequential scan) and sorting them, `bitmap` only reading them through their indexes.
 PLANS = {"walk": ("enable_bitmapscan", "enable_seqscan", "enable_sort"),
