@@ -49,7 +49,9 @@ def decide_redeem(
     code = grant.codes.get(code_hash)
     if code is None or code.client_id != client_id:
         raise OAuthRefused("invalid_grant", "unknown authorization code (codes work once, for 10 minutes, for the client they were issued to)")
-    if code.used:
+    # A family that exists was started by this code (each code names its own), so the code was used even when
+    # the grant, read a moment before the family, does not show it yet: a concurrent redemption got there first.
+    if code.used or family.exists:
         raise OAuthRefused(
             "invalid_grant",
             "this authorization code was already used; the tokens issued with it are revoked now",
@@ -59,8 +61,8 @@ def decide_redeem(
         raise OAuthRefused("invalid_grant", f"this authorization code expired at {code.expires_at.isoformat()}")
     if code.epoch != grant.epoch:
         raise OAuthRefused("invalid_grant", "the account holder revoked this app's access after the code was issued")
-    if family.exists or str(family.id) != code.family_id:
-        raise Conflict("the token family of this code already exists")
+    if str(family.id) != code.family_id:
+        raise Conflict("the token family given is not the one this code starts")
     on_grant, on_family = Emitter(grant, meta), Emitter(family, meta)
     on_grant(OAuthCodeRedeemed, code_hash=code_hash, family_id=code.family_id)
     on_family(OAuthTokensIssued, grant_id=str(grant.id), account_id=grant.account_id, client_id=client_id,

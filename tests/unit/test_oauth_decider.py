@@ -148,6 +148,19 @@ def test_a_code_gives_tokens_once() -> None:
     assert revoke.originator_id == family.id
 
 
+def test_a_family_that_exists_means_its_code_was_used_though_the_grant_read_before_does_not_show_it() -> None:
+    """Two redemptions at once: the second read the grant before the first committed, and the family after."""
+    grant, family_id = consented()
+    _, family = redeemed(grant, family_id)  # what the first redemption wrote to the family
+    assert not grant.codes["c1"].used and family.exists
+    with pytest.raises(o.OAuthRefused) as replay:
+        o.decide_redeem(grant, family, code_hash="c1", client_id=CLIENT, access_hash="a2",
+                        access_expires_at=T0, refresh_hash="r2", refresh_expires_at=T0, meta=meta(2))
+    assert replay.value.error == "invalid_grant" and "already used" in replay.value.detail
+    [revoke] = replay.value.events
+    assert isinstance(revoke, OAuthTokenFamilyRevoked) and revoke.reason == "code_replayed"
+
+
 @pytest.mark.parametrize("case, words", [
     ("unknown", "unknown authorization code"),
     ("other_client", "unknown authorization code"),
