@@ -113,5 +113,4 @@ def insert(cur: Cursor[Any], table: str, spec: Sequence[tuple[str, str]], rows: 
     """
     if not rows:
         return
-    names = ", ".join(name for name, _ in spec)
-    cur.execute(f"INSERT INTO {table} ({names}) SELECT * FROM {bulk.unnested(spec)} {tail}", columns(cur, spec, rows))
+    cur.execute(bulk.insert_statement(table, spec, tail), columns(cur, spec, rows))

@@ -27,9 +27,13 @@ def insert(cur: Cursor[Any], table: str, columns: Columns, rows: Sequence[Sequen
     """INSERT `rows` (tuples in the order of `columns`) into `table`, then `tail` (an ON CONFLICT clause)."""
     if not rows:
         return
+    cur.execute(insert_statement(table, columns, tail), _transposed(rows, len(columns)))
+
+
+def insert_statement(table: str, columns: Columns, tail: str = "") -> str:
+    """The INSERT of `insert`, for any writer that sends one array per column (`binary_arrays.insert`)."""
     names = ", ".join(name for name, _ in columns)
-    arrays = ", ".join(f"%b::{kind}[]" for _, kind in columns)
-    cur.execute(f"INSERT INTO {table} ({names}) SELECT * FROM unnest({arrays}) {tail}", _transposed(rows, len(columns)))
+    return f"INSERT INTO {table} ({names}) SELECT * FROM {unnested(columns)} {tail}"
 
 
 def unnested(columns: Columns) -> str:

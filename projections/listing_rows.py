@@ -245,11 +245,7 @@ def _insert(cur: Cursor[Any], t: Tables, rows: list[Row], names: dict[str, str])
                         categories[0] if categories else None, docs.summary_card(state, names), row.key,
                         c["votes"], c["followers"], c["views"], c["trend_log"], searchable, name, tk, description,
                         fold(name)))
-    cur.execute(
-        f"""INSERT INTO {t['profiles']} (listing_id, stream_id, slug, status, state, doc)
-            SELECT * FROM {bulk.unnested(NEW_PROFILE_COLUMNS)}""",
-        binary_arrays.columns(cur, NEW_PROFILE_COLUMNS, profiles),
-    )
+    binary_arrays.insert(cur, t["profiles"], NEW_PROFILE_COLUMNS, profiles)
     vectors = VECTORS.replace(" AND v.text", "")  # every new row's text is new
     cur.execute(
         f"""WITH v AS MATERIALIZED (SELECT v.*, {vectors} FROM {bulk.unnested(NEW_COLUMNS)}),
