@@ -16,6 +16,7 @@ import os
 import platform
 import subprocess
 import sys
+import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -84,6 +85,23 @@ def load_runs(directory: Path = RESULTS) -> list[Run]:
     return runs
 
 
+def reference_ms() -> float:
+    """Milliseconds of a fixed pure-Python loop (best of five): the machine's speed when the run was recorded.
+
+    Machines of one kind differ by half from one day to the next (the same
+    code rebuilt the projections at 0.6-0.7 times the rate of the day before);
+    figures of runs recorded on different days compare after scaling by this.
+    """
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        total = 0
+        for i in range(1_000_000):
+            total += i * i % 7
+        best = min(best, time.perf_counter() - start)
+    return round(best * 1000, 1)
+
+
 def machine() -> dict[str, object]:
     """The machine a run measured: what makes its figures comparable or not."""
     model = ""
@@ -98,7 +116,8 @@ def machine() -> dict[str, object]:
     except (ValueError, OSError):
         pass
     return {"cores": os.cpu_count() or 0, "cpu": model or platform.processor(), "memory_gib": round(memory / 2**30),
-            "python": platform.python_version(), "load_average": round(os.getloadavg()[0], 1)}
+            "python": platform.python_version(), "load_average": round(os.getloadavg()[0], 1),
+            "reference_ms": reference_ms()}
 
 
 def commit() -> str:

@@ -42,7 +42,8 @@ def ratio(f: Figure) -> str:
 def machine(run: Run) -> str:
     m = run.machine
     when = "at start" if m.get("load_when") == "start" else "at the end"  # runs recorded before the start was kept
-    return f"{m.get('cores')} cores, {m.get('memory_gib')} GiB, load {m.get('load_average')} {when}"
+    speed = f", reference loop {m['reference_ms']} ms" if m.get("reference_ms") else ""  # kept since 2026-12-02
+    return f"{m.get('cores')} cores, {m.get('memory_gib')} GiB, load {m.get('load_average')} {when}{speed}"
 
 
 def render(runs: list[Run]) -> str:

@@ -24,6 +24,7 @@ def test_a_recorded_run_reads_back_with_its_command_machine_and_figures(tmp_path
     assert loaded == saved
     assert loaded.command.startswith("python -m bench.")
     assert loaded.machine["cores"] and "load_average" in loaded.machine
+    assert float(loaded.machine["reference_ms"]) > 0  # the machine's speed, to compare runs of different days
 
 
 def test_each_figure_is_a_row_with_its_ratio_to_bare_of_the_same_run(tmp_path: Path) -> None:
@@ -35,6 +36,12 @@ def test_each_figure_is_a_row_with_its_ratio_to_bare_of_the_same_run(tmp_path: P
     assert "| 250 req/s | 0.050 |" in rows[2]  # a rate: the share of the bare endpoint's
     assert "| yes |  | yes | yes |" in rows[3]
     assert "1,000 people, 20 listings" in rows[0] and "cores" in rows[0]
+    assert f"reference loop {saved_reference(tmp_path)} ms" in rows[0]
+
+
+def saved_reference(tmp_path: Path) -> object:
+    (run,) = load_runs(tmp_path)
+    return run.machine["reference_ms"]
 
 
 def test_rewriting_replaces_only_what_stands_between_the_markers() -> None:
