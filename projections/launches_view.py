@@ -13,11 +13,21 @@ ended (Monday 00:00 of the next week in the site's timezone). It is what the
 launch-week page, the weekly board and the awards rank by, so late votes never
 reorder a past week. The timezone is a setting: after changing
 `LAUNCHDIR_TIMEZONE`, rebuild this projection.
+
+Listings created in a batch are kept in memory, changed there by the status
+events that follow (slug, queued, scheduled, live, unpublished), and written
+at `flush` in one statement: a catch-up over a directory's history is
+mostly a listing created, named and put live, three statements a listing
+before. Any other event writes the kept rows first, so its statement finds
+the row it changes (docs/performance.md, "`launches_view` keeps a batch's
+new listings").
 """
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
+from uuid import UUID
 from zoneinfo import ZoneInfo
 
 from psycopg import Cursor
@@ -51,6 +61,7 @@ from events.listing import (
     ListingVerified,
     SlugClaimed,
 )
+from projections import bulk
 from projections.base import Projection, Tables, handles
 from projections.review_tally import ReviewTally
 
@@ -58,6 +69,14 @@ from projections.review_tally import ReviewTally
 EDITABLE_COLUMNS = {"name": "name", "tagline": "tagline", "logo_url": "logo_url", "website_url": "url"}
 # Approved reviews and the sum of their ratings (the top-rated badge divides them).
 TALLY = ReviewTally("id", "bigint", {"reviews": "count(*)", "rating_sum": "coalesce(sum(r.rating), 0)"})
+# The columns of a listing row kept back and written at `flush`; the others keep their defaults.
+KEPT_ROW = (("id", "bigint"), ("stream", "uuid"), ("slug", "text"), ("name", "text"), ("tagline", "text"),
+            ("logo_url", "text"), ("url", "text"), ("categories", "jsonb"), ("status", "text"), ("plan", "text"),
+            ("week", "date"), ("created_at", "timestamptz"), ("scheduled_at", "timestamptz"),
+            ("launched_at", "timestamptz"), ("week_votes", "int"), ("first_vote_at", "timestamptz"))
+# Events whose handlers change a kept row in memory; every other event writes the kept rows first.
+KEPT_EVENTS = frozenset({ListingCreated, SlugClaimed, ListingQueuedForFree, ListingBadgeLost, ListingScheduled,
+                         ListingLaunched, ListingPublishedByStaff, ListingUnpublished})
 
 
 class LaunchesView(Projection):
@@ -111,6 +130,18 @@ class LaunchesView(Projection):
     @handles(ListingCreated)
     def _created(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
         p = e.profile
+        kept = self._batch(cur)
+        if e.originator_id not in kept and e.listing_id not in self._ids:
+            row = {"id": e.listing_id, "stream": e.originator_id, "slug": e.slug, "name": str(p.get("name") or ""),
+                   "tagline": p.get("tagline"), "logo_url": p.get("logo_url"), "url": p.get("website_url"),
+                   "categories": list(e.categories), "status": "draft", "plan": None, "week": None,
+                   "created_at": e.timestamp, "scheduled_at": None, "launched_at": None, "week_votes": 0,
+                   "first_vote_at": None}
+            kept[e.originator_id] = self._ids[e.listing_id] = row
+            # Its slug claim, which comes first in the same append, would have found no row to change.
+            self._claims.pop(e.listing_id, None)
+            return
+        self.flush(cur, t)  # created twice in one batch: written as it comes, the first one stays
         cur.execute(
             f"""INSERT INTO {t['listings']} (id, stream, slug, name, tagline, logo_url, url, categories, status, created_at)
                 VALUES (%s, %s, %s, %s, %s, %s, %s, %s, 'draft', %s) ON CONFLICT (id) DO NOTHING""",
@@ -138,7 +169,12 @@ class LaunchesView(Projection):
 
     @handles(SlugClaimed)
     def _slug(self, cur: Cursor[Any], t: Tables, e: SlugClaimed) -> None:
-        cur.execute(f"UPDATE {t['listings']} SET slug = %s WHERE id = %s", (e.slug, e.listing_id))
+        """A listing's slug claim comes just before its creation: kept until `flush`, dropped when the creation follows."""
+        self._batch(cur)
+        if e.listing_id in self._ids:
+            self._ids[e.listing_id]["slug"] = e.slug
+        else:
+            self._claims[e.listing_id] = e.slug
 
     @handles(ListingQueuedForFree)
     def _queued(self, cur: Cursor[Any], t: Tables, e: ListingQueuedForFree) -> None:
@@ -150,6 +186,9 @@ class LaunchesView(Projection):
 
     @handles(ListingScheduled)
     def _scheduled(self, cur: Cursor[Any], t: Tables, e: ListingScheduled) -> None:
+        if self._kept(cur, e.originator_id, status="scheduled", week=_day(e.week), plan=e.plan,
+                      scheduled_at=e.timestamp):
+            return
         cur.execute(
             f"UPDATE {t['listings']} SET status='scheduled', week=%s, plan=%s, scheduled_at=%s WHERE stream = %s",
             (e.week, e.plan, e.timestamp, e.originator_id),
@@ -158,6 +197,9 @@ class LaunchesView(Projection):
     @handles(ListingLaunched, ListingPublishedByStaff)
     def _launched(self, cur: Cursor[Any], t: Tables, e: ListingLaunched | ListingPublishedByStaff) -> None:
         """Live in `week`; launch-week votes are recounted (a relaunch moves the window)."""
+        if self._kept(cur, e.originator_id, status="live", week=_day(e.week), plan=e.plan, launched_at=e.timestamp):
+            self._recount.add(e.originator_id)  # a row kept back is recounted as it is written (`flush`)
+            return
         end = self._week_end("%s::date")
         cur.execute(
             f"""UPDATE {t['listings']} l SET status='live', week=%s, plan=%s, launched_at=%s,
@@ -184,10 +226,75 @@ class LaunchesView(Projection):
         cur.execute(f"UPDATE {t['listings']} SET verified = true WHERE stream = %s", (e.originator_id,))
 
     def _status(self, cur: Cursor[Any], t: Tables, e: Any, status: str, week: str | None = None, plan: str | None = None) -> None:
+        kept = self._batch(cur).get(e.originator_id)
+        if kept is not None:  # as the statement below: week and plan change only when given
+            kept.update(status=status, week=_day(week) if week is not None else kept["week"],
+                        plan=plan if plan is not None else kept["plan"])
+            return
         cur.execute(
             f"UPDATE {t['listings']} SET status=%s, week=coalesce(%s::date, week), plan=coalesce(%s, plan) WHERE stream = %s",
             (status, week, plan, e.originator_id),
         )
+
+    # ------------------------------------------------------------ batch memory
+    #
+    # The memory belongs to the batch's cursor (one transaction): a new cursor forgets it, so nothing kept
+    # outlives a rollback.
+
+    _batch_cursor: Any = None
+    _pending: dict[UUID, dict[str, Any]] = {}  # stream id -> the listing row kept back
+    _ids: dict[int, dict[str, Any]] = {}  # listing id -> the same rows
+    _recount: set[UUID] = set()  # kept rows put live: their launch-week votes are read as they are written
+    _claims: dict[int, str] = {}  # listing id -> the slug claimed last, for listings not kept back
+
+    def _batch(self, cur: Cursor[Any]) -> dict[UUID, dict[str, Any]]:
+        if self._batch_cursor is not cur:
+            self._batch_cursor, self._pending, self._ids, self._recount, self._claims = cur, {}, {}, set(), {}
+        return self._pending
+
+    def _kept(self, cur: Cursor[Any], stream: UUID, **changes: Any) -> bool:
+        """Change the kept-back row of `stream` in memory; False when it is not kept back (write it in SQL)."""
+        row = self._batch(cur).get(stream)
+        if row is not None:
+            row.update(changes)
+        return row is not None
+
+    def apply(self, cur: Cursor[Any], t: Tables, event: Any, position: int = 0, checked: bool = False) -> None:
+        """As `Projection.apply`; an event not handled in memory first writes the rows kept back."""
+        if type(event) not in KEPT_EVENTS and (self._batch(cur) or self._claims):
+            self.flush(cur, t)
+        super().apply(cur, t, event, position, checked)
+
+    def flush(self, cur: Cursor[Any], t: Tables) -> None:
+        """Write the slugs claimed and the listings kept back, one statement each.
+
+        A row put live in the batch has its launch-week votes counted as the
+        statement of `_launched` counts them; any vote of the batch wrote the
+        kept rows before it, so only votes already in the table can count
+        (none, for a listing created in this batch, unless the log says
+        otherwise).
+        """
+        kept = self._batch(cur)
+        if self._claims:
+            cur.execute(f"UPDATE {t['listings']} l SET slug = c.slug FROM unnest(%s::bigint[], %s::text[]) AS c(id, slug) "
+                        "WHERE l.id = c.id", (list(self._claims), list(self._claims.values())))
+            self._claims = {}
+        if not kept:
+            return
+        if self._recount:
+            launched = [kept[s] for s in self._recount]
+            end = self._week_end("k.week")
+            counts = cur.execute(
+                f"""SELECT k.id, count(*), min(v.cast_at) FROM unnest(%s::bigint[], %s::date[]) AS k(id, week)
+                    JOIN {t['votes']} v ON v.listing_id = k.id AND v.cast_at < {end} GROUP BY k.id""",
+                ([r["id"] for r in launched], [r["week"] for r in launched]),
+            ).fetchall()
+            for listing_id, n, first in counts:
+                self._ids[int(listing_id)].update(week_votes=int(n), first_vote_at=first)
+        bulk.insert(cur, t["listings"], KEPT_ROW,
+                    [tuple(bulk.jsonb(r[c]) if kind == "jsonb" else r[c] for c, kind in KEPT_ROW) for r in kept.values()],
+                    "ON CONFLICT (id) DO NOTHING")
+        self._pending, self._ids, self._recount = {}, {}, set()
 
     # ------------------------------------------------------------ community signals
 
@@ -304,3 +411,8 @@ class LaunchesView(Projection):
                 (e.week, int(w["rank"]), int(w["listing_id"]), int(w["votes"]), w.get("first_vote_at")),
             )
 
+
+
+def _day(week: str | date | None) -> date | None:
+    """A week's Monday as a date (events carry it as YYYY-MM-DD), for the kept rows' `date` column."""
+    return date.fromisoformat(week) if isinstance(week, str) else week

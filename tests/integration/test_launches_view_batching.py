@@ -1,0 +1,129 @@
+"""The launch calendar keeps a batch's new listings in memory and writes them at `flush`: its tables end as event by event.
+
+Every table of a generation is compared row by row (each row as text)
+between a catch-up in one batch, a rebuild one event per batch, and batches
+that failed and were applied event by event with a `flush` after each event.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+from uuid import uuid4
+
+import pytest
+
+from commands import community
+from commands import listing as listing_cmd
+from events.listing import SlugClaimed
+from projections.launches_view import LaunchesView
+from tests.integration.test_listing_view import AT, make, meta
+
+LATER = AT + timedelta(days=9)  # a week after the first listings went live
+
+
+def _tables(c: Any) -> dict[str, list[str]]:
+    """Every row of the active generation's tables, as text, sorted."""
+    out: dict[str, list[str]] = {}
+    with c.pool.connection() as conn:
+        for logical, physical in zip(LaunchesView.tables, c.runtime.tables("launches_view").all(), strict=True):
+            out[logical] = [r[0] for r in conn.execute(f"SELECT t::text FROM {physical} t ORDER BY 1").fetchall()]
+    return out
+
+
+def _history(c: Any) -> None:
+    """Listings created, renamed by a taken slug, queued, scheduled, put live, voted on, taken down and relaunched."""
+    store = c.store
+    a = make(c, "Launch Alpha")
+    make(c, "Launch Alpha", live=False)  # its slug is taken: created with a suffix
+    queued = make(c, "Launch Queued", live=False)
+    listing_cmd.queue_free(store, queued.listing_id, "2026-12-14", meta())
+    paid = make(c, "Launch Paid", live=False)
+    listing_cmd.schedule_paid(store, paid.listing_id, "2026-12-07", meta())
+    for n in range(4):
+        community.cast_vote(store, a.listing_id, f"voter-{n}", meta())
+    community.withdraw_vote(store, a.listing_id, "voter-1", meta())
+    community.follow(store, a.listing_id, "voter-2", meta())
+    listing_cmd.unpublish(store, a.listing_id, "check", meta())
+    listing_cmd.edit_listing(store, a.listing_id, {"tagline": "Back again", "name": "Launch Alpha Two"}, meta())
+    listing_cmd.staff_publish(store, a.listing_id, meta(LATER))  # relaunched a week later: its week's votes recounted
+    community.cast_vote(store, a.listing_id, "voter-9", meta(LATER))
+    b = make(c, "Launch Beta", at=LATER)
+    listing_cmd.feature(store, b.listing_id, "2026-11-30", meta(LATER))
+    listing_cmd.verify(store, b.listing_id, "dns", meta(LATER))
+    community.cast_vote(store, b.listing_id, "voter-1", meta(LATER))
+    listing_cmd.unpublish(store, b.listing_id, "check", meta(LATER))
+    listing_cmd.staff_publish(store, b.listing_id, meta(LATER))  # relaunched in the same week: its vote counts
+
+
+def test_one_batch_writes_what_one_event_per_batch_writes(container: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    _history(container)
+    container.runtime.catch_up("launches_view")  # a few dozen events: one batch
+    in_one_batch = _tables(container)
+    table = container.runtime.tables("launches_view")["listings"]
+    with container.pool.connection() as conn:
+        rows = conn.execute(f"SELECT slug, name, tagline, status, plan, week::text, votes, week_votes, followers, "
+                            f"verified, jsonb_array_length(featured_weeks) FROM {table} "
+                            "WHERE slug LIKE 'launch-%' ORDER BY slug").fetchall()
+    assert rows == [
+        ("launch-alpha", "Launch Alpha Two", "Back again", "live", "free", "2026-11-23", 4, 4, 1, False, 0),
+        ("launch-alpha-2", "Launch Alpha", "Launch Alpha tagline", "draft", None, None, 0, 0, 0, False, 0),
+        ("launch-beta", "Launch Beta", "Launch Beta tagline", "live", "free", "2026-11-23", 1, 1, 0, True, 1),
+        ("launch-paid", "Launch Paid", "Launch Paid tagline", "scheduled", "paid", "2026-12-07", 0, 0, 0, False, 0),
+        ("launch-queued", "Launch Queued", "Launch Queued tagline", "awaiting_badge", "free", "2026-12-14", 0, 0, 0,
+         False, 0),
+    ]
+    monkeypatch.setattr(LaunchesView, "catch_up_batch", 1)
+    container.runtime.rebuild("launches_view")  # every event in a batch (and a transaction) of its own
+    assert _tables(container) == in_one_batch
+
+
+@pytest.mark.parametrize("batch", [1000, 3])  # small batches: some begin with a vote or a status change
+def test_a_batch_applied_event_by_event_writes_what_one_batch_writes(
+        container: Any, monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
+    _history(container)
+    container.runtime.catch_up("launches_view")
+    in_one_batch = _tables(container)
+
+    def failing(*args: Any, **kwargs: Any) -> int:
+        raise RuntimeError("every batch fails once")
+
+    monkeypatch.setattr("projections.batches.apply_batch", failing)
+    monkeypatch.setattr(LaunchesView, "catch_up_batch", batch)
+    container.runtime.rebuild("launches_view")  # each batch applied event by event: flush after every event
+    assert _tables(container) == in_one_batch
+
+
+def test_a_listing_created_and_put_live_in_one_batch_counts_the_votes_already_there_and_takes_later_slugs(
+        container: Any) -> None:
+    """The count `_launched` makes in SQL, made at `flush` for a kept row from the votes table as it stands;
+    a slug claimed while the row is kept changes it in memory."""
+    view = container.runtime.projections["launches_view"]
+    tables = container.runtime.tables("launches_view")
+    created = make(container, "Launch Gamma", live=False)
+    older = make(container, "Launch Delta", live=False)  # its row is in the table before the batch
+    container.runtime.catch_up("launches_view")
+    with container.pool.connection() as conn, conn.transaction(force_rollback=True), conn.cursor() as cur:
+        # a vote row left for an id before its listing row exists (a log replayed out of the usual order)
+        cur.execute(f"DELETE FROM {tables['listings']} WHERE id = %s", (created.listing_id,))
+        cur.execute(f"INSERT INTO {tables['votes']} (listing_id, account_id, cast_at) VALUES (%s, 'v', %s)",
+                    (created.listing_id, AT))
+        events = [e for _, e in container.runtime.events.read(0, container.runtime.events.head(),
+                                                                 view.topics(), 1000)]
+        mine = [e for e in events if getattr(e, "listing_id", None) == created.listing_id]
+        listing_cmd.staff_publish(container.store, created.listing_id, meta())
+        published = container.runtime.events.read(0, container.runtime.events.head(), view.topics(), 1000)[-1][1]
+        renamed = SlugClaimed(originator_id=uuid4(), originator_version=1, timestamp=AT, actor="staff:test", channel="cli",
+                              slug="launch-gamma-renamed",
+                              listing_id=created.listing_id)  # a slug claimed later, while its row is kept back
+        claimed = SlugClaimed(originator_id=uuid4(), originator_version=1, timestamp=AT, actor="staff:test",
+                              channel="cli", slug="launch-delta-renamed", listing_id=older.listing_id)
+        for event in [claimed, *mine, published, renamed]:
+            view.apply(cur, tables, event)
+        view.flush(cur, tables)
+        (older_slug,) = cur.execute(f"SELECT slug FROM {tables['listings']} WHERE id = %s",
+                                    (older.listing_id,)).fetchone()
+        row = cur.execute(f"SELECT status, week_votes, first_vote_at = %s, slug FROM {tables['listings']} "
+                          "WHERE id = %s", (AT, created.listing_id)).fetchone()
+    assert row == ("live", 1, True, "launch-gamma-renamed")
+    assert older_slug == "launch-delta-renamed"  # a claim for a row already written changes it at `flush`
