@@ -122,6 +122,7 @@ class ContentView(Projection):
             return
         self._pending[e.originator_id] = self._ids[e.listing_id] = row
         self._links += _links(e.listing_id, e.founders)  # a new listing has no links to delete
+        self._claims.pop(e.listing_id, None)  # its slug claim, just before it in the same append, found no row
 
     @handles(ListingEdited, ListingEditReverted)  # a staff revert puts fields back like an edit (the story too)
     def _company_edited(self, cur: Cursor[Any], t: Tables, e: ListingEdited | ListingEditReverted) -> None:
@@ -140,11 +141,12 @@ class ContentView(Projection):
 
     @handles(SlugClaimed)
     def _slug(self, cur: Cursor[Any], t: Tables, e: SlugClaimed) -> None:
+        """A listing's slug claim comes just before its creation: kept (`apply`), dropped when the creation follows."""
         self._batch(cur)
         if e.listing_id in self._ids:
             self._ids[e.listing_id]["slug"] = e.slug
-            return
-        cur.execute(f"UPDATE {t['companies']} SET slug = %s WHERE listing_id = %s", (e.slug, e.listing_id))
+        else:
+            self._claims[e.listing_id] = e.slug
 
     @handles(ListingStorySet)
     def _story(self, cur: Cursor[Any], t: Tables, e: ListingStorySet) -> None:
@@ -195,10 +197,23 @@ class ContentView(Projection):
     _pending: dict[UUID, dict[str, Any]] = {}  # stream id -> the company row kept back
     _ids: dict[int, dict[str, Any]] = {}  # listing id -> the same rows
     _links: list[tuple[int, str, int, str | None]] = []
+    _claims: dict[int, str] = {}  # listing id -> the slug claimed last, for a company not kept back
 
     def _batch(self, cur: Cursor[Any]) -> None:
         if self._batch_cursor is not cur:
-            self._batch_cursor, self._pending, self._ids, self._links = cur, {}, {}, []
+            self._batch_cursor, self._pending, self._ids, self._links, self._claims = cur, {}, {}, [], {}
+
+    def apply(self, cur: Cursor[Any], t: Tables, event: Any, position: int = 0, checked: bool = False) -> None:
+        """As `Projection.apply`; the slugs claimed are written before any event but a claim or a creation."""
+        self._batch(cur)
+        if self._claims and type(event) not in (SlugClaimed, ListingCreated):
+            self._write_claims(cur, t)
+        super().apply(cur, t, event, position, checked)
+
+    def _write_claims(self, cur: Cursor[Any], t: Tables) -> None:
+        cur.execute(f"UPDATE {t['companies']} c SET slug = v.slug FROM unnest(%s::bigint[], %s::text[]) AS v(id, slug) "
+                    "WHERE c.listing_id = v.id", (list(self._claims), list(self._claims.values())))
+        self._claims = {}
 
     def _kept(self, cur: Cursor[Any], stream: UUID, **changes: Any) -> bool:
         """Change the kept-back row of `stream` in memory; False when it is not kept back (write it in SQL)."""
@@ -215,8 +230,10 @@ class ContentView(Projection):
             self.flush(cur, t)
 
     def flush(self, cur: Cursor[Any], t: Tables) -> None:
-        """Write the companies and founder links kept back, one statement per table."""
+        """Write the slugs claimed, then the companies and founder links kept back, one statement per table."""
         self._batch(cur)
+        if self._claims:
+            self._write_claims(cur, t)
         bulk.insert(cur, t["companies"], COMPANY_ROW,
                     [tuple(Jsonb(r[c]) if kind == "jsonb" else r[c] for c, kind in COMPANY_ROW)
                      for r in self._pending.values()], "ON CONFLICT (listing_id) DO NOTHING")

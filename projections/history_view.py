@@ -95,6 +95,7 @@ class HistoryView(Projection):
             listing = _Listing(e.listing_id, e.slug, pending=True)
             self._known[e.originator_id] = self._by_id[e.listing_id] = listing
             self._new_listings.append((listing, e.originator_id))
+            self._claims.pop(e.listing_id, None)  # its slug claim, just before it in the same append, found no row
         for m in e.milestones:
             self._keep_milestone(e.listing_id, dict(m))
         changes = {k: {"before": None, "after": v} for k, v in e.profile.items() if v not in (None, "", [], {})}

@@ -1,8 +1,10 @@
-"""The launch calendar keeps a batch's new listings in memory and writes them at `flush`: its tables end as event by event.
+"""Projections that keep a batch's new listings in memory and write them at `flush` end as event by event.
 
-Every table of a generation is compared row by row (each row as text)
-between a catch-up in one batch, a rebuild one event per batch, and batches
-that failed and were applied event by event with a `flush` after each event.
+`launches_view`, `content_view` and `history_view` keep rows (and slug
+claims) back. Every table of a generation is compared row by row (each row as
+text) between a catch-up in one batch, a rebuild one event per batch, and
+batches that failed and were applied event by event with a `flush` after each
+event.
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ from tests.integration.test_listing_view import AT, make, meta
 LATER = AT + timedelta(days=9)  # a week after the first listings went live
 
 
-def _tables(c: Any) -> dict[str, list[str]]:
+KEEPING = ["launches_view", "content_view", "history_view"]
+
+
+def _tables(c: Any, name: str = "launches_view") -> dict[str, list[str]]:
     """Every row of the active generation's tables, as text, sorted."""
     out: dict[str, list[str]] = {}
     with c.pool.connection() as conn:
-        for logical, physical in zip(LaunchesView.tables, c.runtime.tables("launches_view").all(), strict=True):
+        for logical, physical in zip(c.runtime.projections[name].tables, c.runtime.tables(name).all(), strict=True):
             out[logical] = [r[0] for r in conn.execute(f"SELECT t::text FROM {physical} t ORDER BY 1").fetchall()]
     return out
 
@@ -78,20 +83,33 @@ def test_one_batch_writes_what_one_event_per_batch_writes(container: Any, monkey
     assert _tables(container) == in_one_batch
 
 
+@pytest.mark.parametrize("name", KEEPING)
+def test_each_keeping_projection_writes_in_one_batch_what_it_writes_one_event_per_batch(
+        container: Any, monkeypatch: pytest.MonkeyPatch, name: str) -> None:
+    _history(container)
+    container.runtime.catch_up(name)
+    in_one_batch = _tables(container, name)
+    assert any(len(rows) >= 5 for rows in in_one_batch.values())  # the history's listings are there
+    monkeypatch.setattr(type(container.runtime.projections[name]), "catch_up_batch", 1)
+    container.runtime.rebuild(name)
+    assert _tables(container, name) == in_one_batch
+
+
+@pytest.mark.parametrize("name", KEEPING)
 @pytest.mark.parametrize("batch", [1000, 3])  # small batches: some begin with a vote or a status change
 def test_a_batch_applied_event_by_event_writes_what_one_batch_writes(
-        container: Any, monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
+        container: Any, monkeypatch: pytest.MonkeyPatch, batch: int, name: str) -> None:
     _history(container)
-    container.runtime.catch_up("launches_view")
-    in_one_batch = _tables(container)
+    container.runtime.catch_up(name)
+    in_one_batch = _tables(container, name)
 
     def failing(*args: Any, **kwargs: Any) -> int:
         raise RuntimeError("every batch fails once")
 
     monkeypatch.setattr("projections.batches.apply_batch", failing)
-    monkeypatch.setattr(LaunchesView, "catch_up_batch", batch)
-    container.runtime.rebuild("launches_view")  # each batch applied event by event: flush after every event
-    assert _tables(container) == in_one_batch
+    monkeypatch.setattr(type(container.runtime.projections[name]), "catch_up_batch", batch)
+    container.runtime.rebuild(name)  # each batch applied event by event: flush after every event
+    assert _tables(container, name) == in_one_batch
 
 
 def test_a_listing_created_and_put_live_in_one_batch_counts_the_votes_already_there_and_takes_later_slugs(
@@ -127,3 +145,25 @@ def test_a_listing_created_and_put_live_in_one_batch_counts_the_votes_already_th
                           "WHERE id = %s", (AT, created.listing_id)).fetchone()
     assert row == ("live", 1, True, "launch-gamma-renamed")
     assert older_slug == "launch-delta-renamed"  # a claim for a row already written changes it at `flush`
+
+
+@pytest.mark.parametrize("name", KEEPING)
+def test_a_slug_claimed_for_a_listing_written_before_the_batch_moves_it(container: Any, name: str) -> None:
+    view = container.runtime.projections[name]
+    tables = container.runtime.tables(name)
+    older = make(container, "Launch Delta", live=False)
+    container.runtime.catch_up(name)
+    later = make(container, "Launch Epsilon", live=False)  # its claim and creation follow in the same batch
+    news = [e for _, e in container.runtime.events.read(0, container.runtime.events.head(), view.topics(), 1000)
+            if getattr(e, "listing_id", None) == later.listing_id]
+    claimed = SlugClaimed(originator_id=uuid4(), originator_version=1, timestamp=AT, actor="staff:test",
+                          channel="cli", slug="launch-delta-renamed", listing_id=older.listing_id)
+    table, column = {"launches_view": ("listings", "id"), "content_view": ("companies", "listing_id"),
+                     "history_view": ("listings", "listing_id")}[name]
+    with container.pool.connection() as conn, conn.transaction(force_rollback=True), conn.cursor() as cur:
+        for position, event in enumerate([claimed, *news], start=10_000):
+            view.apply(cur, tables, event, position)
+        view.flush(cur, tables)
+        slugs = dict(cur.execute(f"SELECT {column}, slug FROM {tables[table]} WHERE {column} = ANY(%s)",
+                                 ([older.listing_id, later.listing_id],)).fetchall())
+    assert slugs == {older.listing_id: "launch-delta-renamed", later.listing_id: "launch-epsilon"}
