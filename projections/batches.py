@@ -11,6 +11,7 @@ of the next attempt recorded by the `RetryPolicy` (`projections/failures.py`).
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -44,13 +45,34 @@ def apply(pool: ConnectionPool, projection: Projection, gen: int, start: int, en
     The whole batch first; when it fails, event by event up to the one that
     fails, which stops the generation there. `clean`: ids of events already
     known to keep the text rule (`EventLog.read`).
+
+    One batch at a time per projection object (`_lock_of`): handlers keep a
+    batch's rows on the object until `flush`, and a rebuild in a serving
+    process fills its new generation on one thread while the runner applies
+    the tail of the active one on another, with the same object.
     """
-    try:
-        return apply_batch(pool, projection, gen, start, end, notes, skips, moved, clean)
-    except Exception as exc:  # find the event, apply what comes before it, stop there
-        log.info("projection %s: the batch after position %d failed (%s); applying it event by event",
-                 projection.name, start, error_text(exc))
-        return apply_each(pool, projection, gen, start, end, notes, skips, policy, moved, stopped, clean)
+    with _lock_of(projection):
+        try:
+            return apply_batch(pool, projection, gen, start, end, notes, skips, moved, clean)
+        except Exception as exc:  # find the event, apply what comes before it, stop there
+            log.info("projection %s: the batch after position %d failed (%s); applying it event by event",
+                     projection.name, start, error_text(exc))
+            return apply_each(pool, projection, gen, start, end, notes, skips, policy, moved, stopped, clean)
+
+
+_LOCKS_GUARD = threading.Lock()
+
+
+def _lock_of(projection: Projection) -> threading.RLock:
+    """The lock that lets one thread at a time apply batches with `projection` (made on first use)."""
+    lock: threading.RLock | None = getattr(projection, "_batch_lock", None)
+    if lock is None:
+        with _LOCKS_GUARD:
+            lock = getattr(projection, "_batch_lock", None)
+            if lock is None:
+                lock = threading.RLock()
+                projection._batch_lock = lock  # type: ignore[attr-defined]
+    return lock
 
 
 def apply_batch(pool: ConnectionPool, projection: Projection, gen: int, start: int, end: int,

@@ -160,6 +160,9 @@ def _drop_generations(pool: ConnectionPool, projection: Projection, generations:
     for gen in generations:
         with pool.connection() as conn, conn.transaction():
             conn.execute("SET LOCAL lock_timeout = '10s'")
+            # The generation's row first, as a batch takes it before its tables: a batch still applying to the
+            # retired generation finishes first (or finds the row gone), instead of a deadlock between the two.
+            conn.execute(f"SELECT 1 FROM {META} WHERE name=%s AND generation=%s FOR UPDATE", (name, gen))
             for table in Tables(name, gen, projection.tables).all():
                 conn.execute(f"DROP TABLE IF EXISTS {table} CASCADE")
             conn.execute(f"DELETE FROM {META} WHERE name=%s AND generation=%s", (name, gen))
