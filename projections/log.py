@@ -15,7 +15,7 @@ from psycopg.sql import SQL, Composed, Identifier, Literal
 from projections.decoding import FastDecoder
 
 TOPIC_INDEX_LOCK = 7311006  # advisory lock (with hashtext of the index's name) of building the topic index
-CONCURRENT_FROM = 100_000  # a log estimated at least this long gets its topic index without blocking appends
+CONCURRENT_FROM = 32 * 2**20  # a log of at least this many bytes (~60,000 events) is indexed without blocking appends
 
 
 @dataclass(frozen=True)
@@ -86,9 +86,10 @@ class EventLog:
         yet walks it to find nothing (docs/performance.md, "The log read by
         topic"). Each append then writes one more index entry.
 
-        A log estimated at `CONCURRENT_FROM` rows or more is indexed
-        concurrently, so appends go on while it builds; a shorter one in one
-        statement (appends wait a moment). Processes starting together build it
+        A log of `CONCURRENT_FROM` bytes or more is indexed concurrently, so
+        appends go on while it builds; a shorter one in one statement (appends
+        wait a moment). Its size, not the planner's row estimate, decides: a
+        restored log that was never analysed has no estimate. Processes starting together build it
         once: the others find the lock taken and go on without waiting. A
         concurrent build that was interrupted leaves an invalid index, dropped
         and built again here.
@@ -109,14 +110,14 @@ class EventLog:
     @staticmethod
     def _build_topic_index(conn: Any, schema: str, table: str, name: str) -> bool:
         row = conn.execute(
-            "SELECT i.indisvalid AS valid, t.reltuples AS rows FROM pg_class t "
+            "SELECT i.indisvalid AS valid, pg_relation_size(t.oid) AS size FROM pg_class t "
             "JOIN pg_namespace n ON n.oid = t.relnamespace "
             "LEFT JOIN pg_class ic ON ic.relname = %s AND ic.relnamespace = n.oid "
             "LEFT JOIN pg_index i ON i.indexrelid = ic.oid WHERE n.nspname = %s AND t.relname = %s",
             (name, schema, table)).fetchone()
         if row is None or row["valid"]:
             return False
-        concurrently = SQL(" CONCURRENTLY" if row["rows"] >= CONCURRENT_FROM else "")
+        concurrently = SQL(" CONCURRENTLY" if row["size"] >= CONCURRENT_FROM else "")
         if row["valid"] is False:
             conn.execute(SQL("DROP INDEX{} {}.{}").format(concurrently, Identifier(schema), Identifier(name)))
         conn.execute(SQL("CREATE INDEX{} {} ON {}.{} (topic, notification_id)").format(

@@ -47,8 +47,6 @@ def test_an_index_left_invalid_by_an_interrupted_build_is_built_again(container:
 
 def test_a_long_log_is_indexed_concurrently(container: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     _drop(container)
-    with container.pool.connection() as conn:
-        conn.execute("ANALYZE launchdir_events")
     monkeypatch.setattr(log_module, "CONCURRENT_FROM", 0)  # every log counts as long
     statements: list[str] = []  # what the build sends, seen at the driver
     original = psycopg.Connection.execute
