@@ -14,6 +14,11 @@ When the next check is due:
 - launched on the free plan: weekly follow-ups for `FOLLOW_UP_FOR` (4 weeks),
   then none;
 - paid, saved, taken down: none.
+
+Listings created in a batch are kept in memory and changed there by the
+status events that follow, then written at `flush` in one statement; a check's
+result (found, missing) writes them first, since it reads and updates the row
+(the pattern of `launches_view`, docs/projections.md).
 """
 
 from __future__ import annotations
@@ -34,13 +39,19 @@ from events.listing import (
     ListingScheduled,
     ListingUnpublished,
 )
+from projections import bulk
 from projections.base import Projection, Tables, handles
+from projections.kept_rows import KeptRows
 
 NAME = "badge_checks_view"
 BACKOFF = (timedelta(minutes=15), timedelta(hours=1), timedelta(hours=4), timedelta(hours=12), timedelta(days=1))
 FOLLOW_UP_EVERY = timedelta(days=7)
 FOLLOW_UP_FOR = timedelta(days=28)
 _FOLLOW_UP_SLACK = timedelta(days=1)
+# A row kept back until `flush`, in the table's column order.
+KEPT_ROW = (("listing_id", "int"), ("stream_id", "uuid"), ("slug", "text"), ("status", "text"), ("plan", "text"),
+            ("week", "text"), ("launched_at", "timestamptz"), ("attempts", "int"), ("last_checked_at", "timestamptz"),
+            ("last_result", "text"), ("last_reason", "text"), ("checked_url", "text"), ("next_check_at", "timestamptz"))
 
 
 def backoff_after(misses: int) -> timedelta:
@@ -54,9 +65,11 @@ def follow_up_after(launched_at: datetime, at: datetime) -> datetime | None:
     return nxt if nxt <= launched_at + FOLLOW_UP_FOR + _FOLLOW_UP_SLACK else None
 
 
-class BadgeChecksView(Projection):
+class BadgeChecksView(KeptRows, Projection):
     name = NAME
     tables = ("checks",)
+    kept_events = frozenset({ListingCreated, ListingQueuedForFree, ListingBadgeLost, ListingScheduled, ListingLaunched,
+                             ListingPublishedByStaff, ListingUnpublished})
 
     def create(self, cur: Cursor[Any], t: Tables) -> None:
         cur.execute(
@@ -71,6 +84,12 @@ class BadgeChecksView(Projection):
 
     @handles(ListingCreated)
     def _created(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
+        row = {"listing_id": e.listing_id, "stream_id": e.originator_id, "slug": e.slug, "status": "draft", "plan": None,
+               "week": None, "launched_at": None, "attempts": 0, "last_checked_at": None, "last_result": None,
+               "last_reason": None, "checked_url": None, "next_check_at": None}
+        if self._keep(cur, e.originator_id, e.listing_id, row):
+            return
+        self.flush(cur, t)  # created twice in one batch: written as it comes, the first one stays
         cur.execute(
             f"INSERT INTO {t['checks']} (listing_id, stream_id, slug, status) VALUES (%s, %s, %s, 'draft') "
             "ON CONFLICT (listing_id) DO NOTHING",
@@ -79,6 +98,10 @@ class BadgeChecksView(Projection):
 
     @handles(ListingQueuedForFree)
     def _queued(self, cur: Cursor[Any], t: Tables, e: ListingQueuedForFree) -> None:
+        if self._kept(cur, e.originator_id, status="awaiting_badge", plan="free", week=e.week, attempts=0,
+                      last_checked_at=None, last_result=None, last_reason=None, checked_url=None,
+                      next_check_at=e.timestamp):
+            return
         cur.execute(
             f"""UPDATE {t['checks']} SET status = 'awaiting_badge', plan = 'free', week = %s, attempts = 0,
                     last_checked_at = NULL, last_result = NULL, last_reason = NULL, checked_url = NULL,
@@ -108,10 +131,14 @@ class BadgeChecksView(Projection):
 
     @handles(ListingBadgeLost)
     def _lost(self, cur: Cursor[Any], t: Tables, e: ListingBadgeLost) -> None:
+        if self._kept(cur, e.originator_id, status="awaiting_badge"):
+            return
         cur.execute(f"UPDATE {t['checks']} SET status = 'awaiting_badge' WHERE stream_id = %s", (e.originator_id,))
 
     @handles(ListingScheduled)
     def _scheduled(self, cur: Cursor[Any], t: Tables, e: ListingScheduled) -> None:
+        if self._kept(cur, e.originator_id, status="scheduled", plan=e.plan, week=e.week, next_check_at=None):
+            return
         cur.execute(
             f"UPDATE {t['checks']} SET status = 'scheduled', plan = %s, week = %s, next_check_at = NULL WHERE stream_id = %s",
             (e.plan, e.week, e.originator_id),
@@ -120,6 +147,9 @@ class BadgeChecksView(Projection):
     @handles(ListingLaunched, ListingPublishedByStaff)
     def _live(self, cur: Cursor[Any], t: Tables, e: ListingLaunched | ListingPublishedByStaff) -> None:
         follow_up = isinstance(e, ListingLaunched) and e.plan == "free"
+        if self._kept(cur, e.originator_id, status="live", plan=e.plan, week=e.week, launched_at=e.timestamp,
+                      next_check_at=e.timestamp + FOLLOW_UP_EVERY if follow_up else None):
+            return
         cur.execute(
             f"""UPDATE {t['checks']} SET status = 'live', plan = %s, week = %s, launched_at = %s, next_check_at = %s
                 WHERE stream_id = %s""",
@@ -128,5 +158,14 @@ class BadgeChecksView(Projection):
 
     @handles(ListingUnpublished)
     def _unpublished(self, cur: Cursor[Any], t: Tables, e: ListingUnpublished) -> None:
+        if self._kept(cur, e.originator_id, status="unpublished", next_check_at=None):
+            return
         cur.execute(f"UPDATE {t['checks']} SET status = 'unpublished', next_check_at = NULL WHERE stream_id = %s",
                     (e.originator_id,))
+
+
+    def flush(self, cur: Cursor[Any], t: Tables) -> None:
+        """Write the rows kept back in one statement."""
+        self._batch(cur)
+        bulk.insert(cur, t["checks"], KEPT_ROW, [tuple(r[c] for c, _ in KEPT_ROW) for r in self._taken()],
+                    "ON CONFLICT (listing_id) DO NOTHING")

@@ -63,6 +63,7 @@ from events.listing import (
 )
 from projections import bulk
 from projections.base import Projection, Tables, handles
+from projections.kept_rows import KeptRows
 from projections.review_tally import ReviewTally
 
 # profile key or listing key -> column of the compact row
@@ -74,14 +75,13 @@ KEPT_ROW = (("id", "bigint"), ("stream", "uuid"), ("slug", "text"), ("name", "te
             ("logo_url", "text"), ("url", "text"), ("categories", "jsonb"), ("status", "text"), ("plan", "text"),
             ("week", "date"), ("created_at", "timestamptz"), ("scheduled_at", "timestamptz"),
             ("launched_at", "timestamptz"), ("week_votes", "int"), ("first_vote_at", "timestamptz"))
-# Events whose handlers change a kept row in memory; every other event writes the kept rows first.
-KEPT_EVENTS = frozenset({ListingCreated, SlugClaimed, ListingQueuedForFree, ListingBadgeLost, ListingScheduled,
-                         ListingLaunched, ListingPublishedByStaff, ListingUnpublished})
 
 
-class LaunchesView(Projection):
+class LaunchesView(KeptRows, Projection):
     name = "launches_view"
     tables = ("listings", "votes", "vote_hours", "reviews", "weeks", "awards")
+    kept_events = frozenset({ListingCreated, SlugClaimed, ListingQueuedForFree, ListingBadgeLost, ListingScheduled,
+                             ListingLaunched, ListingPublishedByStaff, ListingUnpublished})
 
     def __init__(self, timezone: str = "UTC") -> None:
         ZoneInfo(timezone)  # refuse an unknown zone at start, not in the middle of a batch
@@ -130,14 +130,12 @@ class LaunchesView(Projection):
     @handles(ListingCreated)
     def _created(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
         p = e.profile
-        kept = self._batch(cur)
-        if e.originator_id not in kept and e.listing_id not in self._ids:
-            row = {"id": e.listing_id, "stream": e.originator_id, "slug": e.slug, "name": str(p.get("name") or ""),
-                   "tagline": p.get("tagline"), "logo_url": p.get("logo_url"), "url": p.get("website_url"),
-                   "categories": list(e.categories), "status": "draft", "plan": None, "week": None,
-                   "created_at": e.timestamp, "scheduled_at": None, "launched_at": None, "week_votes": 0,
-                   "first_vote_at": None}
-            kept[e.originator_id] = self._ids[e.listing_id] = row
+        row = {"id": e.listing_id, "stream": e.originator_id, "slug": e.slug, "name": str(p.get("name") or ""),
+               "tagline": p.get("tagline"), "logo_url": p.get("logo_url"), "url": p.get("website_url"),
+               "categories": list(e.categories), "status": "draft", "plan": None, "week": None,
+               "created_at": e.timestamp, "scheduled_at": None, "launched_at": None, "week_votes": 0,
+               "first_vote_at": None}
+        if self._keep(cur, e.originator_id, e.listing_id, row):
             # Its slug claim, which comes first in the same append, would have found no row to change.
             self._claims.pop(e.listing_id, None)
             return
@@ -236,34 +234,16 @@ class LaunchesView(Projection):
             (status, week, plan, e.originator_id),
         )
 
-    # ------------------------------------------------------------ batch memory
-    #
-    # The memory belongs to the batch's cursor (one transaction): a new cursor forgets it, so nothing kept
-    # outlives a rollback.
+    # ------------------------------------------------------------ batch memory (`projections/kept_rows.py`)
 
-    _batch_cursor: Any = None
-    _pending: dict[UUID, dict[str, Any]] = {}  # stream id -> the listing row kept back
-    _ids: dict[int, dict[str, Any]] = {}  # listing id -> the same rows
     _recount: set[UUID] = set()  # kept rows put live: their launch-week votes are read as they are written
     _claims: dict[int, str] = {}  # listing id -> the slug claimed last, for listings not kept back
 
-    def _batch(self, cur: Cursor[Any]) -> dict[UUID, dict[str, Any]]:
-        if self._batch_cursor is not cur:
-            self._batch_cursor, self._pending, self._ids, self._recount, self._claims = cur, {}, {}, set(), {}
-        return self._pending
+    def _new_batch(self) -> None:
+        self._recount, self._claims = set(), {}
 
-    def _kept(self, cur: Cursor[Any], stream: UUID, **changes: Any) -> bool:
-        """Change the kept-back row of `stream` in memory; False when it is not kept back (write it in SQL)."""
-        row = self._batch(cur).get(stream)
-        if row is not None:
-            row.update(changes)
-        return row is not None
-
-    def apply(self, cur: Cursor[Any], t: Tables, event: Any, position: int = 0, checked: bool = False) -> None:
-        """As `Projection.apply`; an event not handled in memory first writes the rows kept back."""
-        if type(event) not in KEPT_EVENTS and (self._batch(cur) or self._claims):
-            self.flush(cur, t)
-        super().apply(cur, t, event, position, checked)
+    def _keeps_any(self) -> bool:
+        return bool(self._pending or self._claims)
 
     def flush(self, cur: Cursor[Any], t: Tables) -> None:
         """Write the slugs claimed and the listings kept back, one statement each.
@@ -291,10 +271,10 @@ class LaunchesView(Projection):
             ).fetchall()
             for listing_id, n, first in counts:
                 self._ids[int(listing_id)].update(week_votes=int(n), first_vote_at=first)
+        self._recount = set()
         bulk.insert(cur, t["listings"], KEPT_ROW,
-                    [tuple(bulk.jsonb(r[c]) if kind == "jsonb" else r[c] for c, kind in KEPT_ROW) for r in kept.values()],
+                    [tuple(bulk.jsonb(r[c]) if kind == "jsonb" else r[c] for c, kind in KEPT_ROW) for r in self._taken()],
                     "ON CONFLICT (id) DO NOTHING")
-        self._pending, self._ids, self._recount = {}, {}, set()
 
     # ------------------------------------------------------------ community signals
 

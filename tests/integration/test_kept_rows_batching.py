@@ -1,7 +1,7 @@
 """Projections that keep a batch's new listings in memory and write them at `flush` end as event by event.
 
-`launches_view`, `content_view` and `history_view` keep rows (and slug
-claims) back. Every table of a generation is compared row by row (each row as
+`launches_view`, `content_view`, `history_view` and `badge_checks_view` keep
+rows (and slug claims) back. Every table of a generation is compared row by row (each row as
 text) between a catch-up in one batch, a rebuild one event per batch, and
 batches that failed and were applied event by event with a `flush` after each
 event.
@@ -24,7 +24,8 @@ from tests.integration.test_listing_view import AT, make, meta
 LATER = AT + timedelta(days=9)  # a week after the first listings went live
 
 
-KEEPING = ["launches_view", "content_view", "history_view"]
+KEEPING = ["launches_view", "content_view", "history_view", "badge_checks_view"]
+CLAIMING = ["launches_view", "content_view", "history_view"]  # those that read slug claims
 
 
 def _tables(c: Any, name: str = "launches_view") -> dict[str, list[str]]:
@@ -43,6 +44,7 @@ def _history(c: Any) -> None:
     make(c, "Launch Alpha", live=False)  # its slug is taken: created with a suffix
     queued = make(c, "Launch Queued", live=False)
     listing_cmd.queue_free(store, queued.listing_id, "2026-12-14", meta())
+    listing_cmd.badge_found(store, queued.listing_id, "https://launch-queued.example/", meta())  # read back in SQL
     paid = make(c, "Launch Paid", live=False)
     listing_cmd.schedule_paid(store, paid.listing_id, "2026-12-07", meta())
     for n in range(4):
@@ -75,8 +77,8 @@ def test_one_batch_writes_what_one_event_per_batch_writes(container: Any, monkey
         ("launch-alpha-2", "Launch Alpha", "Launch Alpha tagline", "draft", None, None, 0, 0, 0, False, 0),
         ("launch-beta", "Launch Beta", "Launch Beta tagline", "live", "free", "2026-11-23", 1, 1, 0, True, 1),
         ("launch-paid", "Launch Paid", "Launch Paid tagline", "scheduled", "paid", "2026-12-07", 0, 0, 0, False, 0),
-        ("launch-queued", "Launch Queued", "Launch Queued tagline", "awaiting_badge", "free", "2026-12-14", 0, 0, 0,
-         False, 0),
+        ("launch-queued", "Launch Queued", "Launch Queued tagline", "scheduled", "free", "2026-12-14", 0, 0, 0,
+         False, 0),  # queued, then its badge found: scheduled for its week
     ]
     monkeypatch.setattr(LaunchesView, "catch_up_batch", 1)
     container.runtime.rebuild("launches_view")  # every event in a batch (and a transaction) of its own
@@ -147,7 +149,7 @@ def test_a_listing_created_and_put_live_in_one_batch_counts_the_votes_already_th
     assert older_slug == "launch-delta-renamed"  # a claim for a row already written changes it at `flush`
 
 
-@pytest.mark.parametrize("name", KEEPING)
+@pytest.mark.parametrize("name", CLAIMING)
 def test_a_slug_claimed_for_a_listing_written_before_the_batch_moves_it(container: Any, name: str) -> None:
     view = container.runtime.projections[name]
     tables = container.runtime.tables(name)
