@@ -10,6 +10,11 @@ Tables (per generation):
 A founder profile shows its person's answers only while that person owns a
 live listing (`queries/interview.py`); both facts live here, so the founder
 page's cache follows this projection and `content_view` only.
+
+Listings created in a batch are kept in memory with their owners, changed
+there by the status events that follow, and written at `flush` in two
+statements (the pattern of `launches_view`, docs/projections.md): a catch-up
+over a directory's history sent three statements a listing before.
 """
 
 from __future__ import annotations
@@ -20,15 +25,21 @@ from psycopg import Cursor
 
 from events.account import InterviewAnswered
 from events.listing import ListingCreated, ListingOwnerAdded
+from projections import bulk
 from projections.base import Projection, Tables, handles
+from projections.kept_rows import KeptRows
 from projections.listing_status import LIVE, STATUS_EVENTS, status_after
 
 NAME = "interview_view"
+LISTING_ROW = (("stream_id", "uuid"), ("listing_id", "int"), ("live", "boolean"))
+OWNER_ROW = (("account_id", "text"), ("listing_id", "int"))
 
 
-class InterviewView(Projection):
+class InterviewView(KeptRows, Projection):
     name = NAME
     tables = ("answers", "listings", "owners")
+    # Answers touch no listing row, so they leave the kept rows kept too.
+    kept_events = frozenset({ListingCreated, InterviewAnswered, *STATUS_EVENTS})
 
     def create(self, cur: Cursor[Any], t: Tables) -> None:
         cur.execute(
@@ -60,6 +71,10 @@ class InterviewView(Projection):
 
     @handles(ListingCreated)
     def _created(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
+        row = {"stream_id": e.originator_id, "listing_id": e.listing_id, "live": False, "owners": e.owner_ids}
+        if self._keep(cur, e.originator_id, e.listing_id, row):
+            return
+        self.flush(cur, t)  # created twice in one batch: written as it comes, the first one stays
         cur.execute(f"INSERT INTO {t['listings']} (stream_id, listing_id, live) VALUES (%s, %s, false) "
                     "ON CONFLICT DO NOTHING", (e.originator_id, e.listing_id))
         for account_id in e.owner_ids:
@@ -76,5 +91,16 @@ class InterviewView(Projection):
 
     @handles(*STATUS_EVENTS)
     def _status(self, cur: Cursor[Any], t: Tables, e: Any) -> None:
-        cur.execute(f"UPDATE {t['listings']} SET live = %s WHERE stream_id = %s",
-                    (status_after(e) == LIVE, e.originator_id))
+        live = status_after(e) == LIVE
+        if self._kept(cur, e.originator_id, live=live):
+            return
+        cur.execute(f"UPDATE {t['listings']} SET live = %s WHERE stream_id = %s", (live, e.originator_id))
+
+    def flush(self, cur: Cursor[Any], t: Tables) -> None:
+        """Write the listings kept back and their owners: one statement each."""
+        self._batch(cur)
+        rows = self._taken()
+        bulk.insert(cur, t["listings"], LISTING_ROW, [(r["stream_id"], r["listing_id"], r["live"]) for r in rows],
+                    "ON CONFLICT DO NOTHING")
+        bulk.insert(cur, t["owners"], OWNER_ROW, [(a, r["listing_id"]) for r in rows for a in r["owners"]],
+                    "ON CONFLICT DO NOTHING")

@@ -1,7 +1,7 @@
 """Projections that keep a batch's new listings in memory and write them at `flush` end as event by event.
 
-`launches_view`, `content_view`, `history_view` and `badge_checks_view` keep
-rows (and slug claims) back. Every table of a generation is compared row by row (each row as
+`launches_view`, `content_view`, `history_view`, `badge_checks_view` and
+`interview_view` keep rows (and slug claims) back. Every table of a generation is compared row by row (each row as
 text) between a catch-up in one batch, a rebuild one event per batch, and
 batches that failed and were applied event by event with a `flush` after each
 event.
@@ -24,7 +24,7 @@ from tests.integration.test_listing_view import AT, make, meta
 LATER = AT + timedelta(days=9)  # a week after the first listings went live
 
 
-KEEPING = ["launches_view", "content_view", "history_view", "badge_checks_view"]
+KEEPING = ["launches_view", "content_view", "history_view", "badge_checks_view", "interview_view"]
 CLAIMING = ["launches_view", "content_view", "history_view"]  # those that read slug claims
 
 
@@ -45,6 +45,8 @@ def _history(c: Any) -> None:
     queued = make(c, "Launch Queued", live=False)
     listing_cmd.queue_free(store, queued.listing_id, "2026-12-14", meta())
     listing_cmd.badge_found(store, queued.listing_id, "https://launch-queued.example/", meta())  # read back in SQL
+    make(c, "Launch Owned", owner_ids=["owner-1", "owner-2"])  # owners kept with their row (interview_view)
+    listing_cmd.add_owner(store, queued.listing_id, "owner-added", meta())  # read back in SQL (interview_view)
     paid = make(c, "Launch Paid", live=False)
     listing_cmd.schedule_paid(store, paid.listing_id, "2026-12-07", meta())
     for n in range(4):
@@ -76,6 +78,7 @@ def test_one_batch_writes_what_one_event_per_batch_writes(container: Any, monkey
         ("launch-alpha", "Launch Alpha Two", "Back again", "live", "free", "2026-11-23", 4, 4, 1, False, 0),
         ("launch-alpha-2", "Launch Alpha", "Launch Alpha tagline", "draft", None, None, 0, 0, 0, False, 0),
         ("launch-beta", "Launch Beta", "Launch Beta tagline", "live", "free", "2026-11-23", 1, 1, 0, True, 1),
+        ("launch-owned", "Launch Owned", "Launch Owned tagline", "live", "free", "2026-11-16", 0, 0, 0, False, 0),
         ("launch-paid", "Launch Paid", "Launch Paid tagline", "scheduled", "paid", "2026-12-07", 0, 0, 0, False, 0),
         ("launch-queued", "Launch Queued", "Launch Queued tagline", "scheduled", "free", "2026-12-14", 0, 0, 0,
          False, 0),  # queued, then its badge found: scheduled for its week
@@ -92,6 +95,8 @@ def test_each_keeping_projection_writes_in_one_batch_what_it_writes_one_event_pe
     container.runtime.catch_up(name)
     in_one_batch = _tables(container, name)
     assert any(len(rows) >= 5 for rows in in_one_batch.values())  # the history's listings are there
+    if name == "interview_view":  # owners from a creation and one added later
+        assert len(in_one_batch["owners"]) == 3
     monkeypatch.setattr(type(container.runtime.projections[name]), "catch_up_batch", 1)
     container.runtime.rebuild(name)
     assert _tables(container, name) == in_one_batch

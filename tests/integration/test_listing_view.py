@@ -32,7 +32,7 @@ def make(c: Any, name: str, *, categories: tuple[str, ...] = ("notes-docs",), li
     """A listing through the commands (staff-published unless `live=False`)."""
     fields = {"name": name, "tagline": f"{name} tagline", "website_url": f"https://{listing_cmd.listing.slugify(name)}.example",
               **profile}
-    extra = {k: fields.pop(k) for k in ("socials", "faqs", "founders", "story", "milestones", "not_found_on_website")
+    extra = {k: fields.pop(k) for k in ("socials", "faqs", "founders", "story", "milestones", "not_found_on_website", "owner_ids")
              if k in fields}
     created = listing_cmd.create_listing(
         c.store, listing_cmd.CreateListing(profile=fields, categories=list(categories), **extra), meta(at))
