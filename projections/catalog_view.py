@@ -42,7 +42,7 @@ from events.listing import (
     ListingScheduled,
     ListingUnpublished,
 )
-from projections import bulk
+from projections import binary_arrays, bulk
 from projections.base import Projection, Tables, handles
 from projections.listing_cards import CARD_FIELDS
 
@@ -287,8 +287,8 @@ class CatalogView(Projection):
                 "votes, src) SELECT v.listing_id, v.stream_id, v.slug, ARRAY(SELECT jsonb_array_elements_text(v.categories)), "
                 f"v.status, v.week, v.launched_at, v.votes, v.src FROM {bulk.unnested(NEW_COLUMNS)} "
                 "ON CONFLICT (listing_id) DO NOTHING",
-                bulk.params([(x.listing_id, x.stream_id, x.slug, Jsonb(x.categories), x.status, x.week, x.launched_at,
-                              x.votes, Jsonb(x.src)) for x in created], len(NEW_COLUMNS)),
+                binary_arrays.columns(cur, NEW_COLUMNS, [(x.listing_id, x.stream_id, x.slug, x.categories, x.status,
+                                                          x.week, x.launched_at, x.votes, x.src) for x in created]),
             )
         changed = [x for x in listings if not x.new]
         if changed:
@@ -297,8 +297,8 @@ class CatalogView(Projection):
                 "status = v.status, week = v.week, launched_at = v.launched_at, votes = v.votes, "
                 f"src = CASE WHEN v.patch = '{{}}' THEN l.src ELSE l.src || v.patch END "
                 f"FROM {bulk.unnested(CHANGED_COLUMNS)} WHERE l.listing_id = v.listing_id",
-                bulk.params([(x.listing_id, Jsonb(x.categories), x.status, x.week, x.launched_at, x.votes,
-                              Jsonb(x.patch)) for x in changed], len(CHANGED_COLUMNS)),
+                binary_arrays.columns(cur, CHANGED_COLUMNS, [(x.listing_id, x.categories, x.status, x.week,
+                                                              x.launched_at, x.votes, x.patch) for x in changed]),
             )
         counts = [(slug, step) for slug, step in self._counts.items() if step]
         if counts:
