@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +18,13 @@ from projections.decoding import FastDecoder
 
 TOPIC_INDEX_LOCK = 7311006  # advisory lock (with hashtext of the index's name) of building the topic index
 CONCURRENT_FROM = 32 * 2**20  # a log of at least this many bytes (~60,000 events) is indexed without blocking appends
+
+log = logging.getLogger(__name__)
+# The topic index's validity (NULL when there is none) and the log's size: (index name, schema, table).
+_INDEX_STATE = ("SELECT i.indisvalid AS valid, pg_relation_size(t.oid) AS size FROM pg_class t "
+                "JOIN pg_namespace n ON n.oid = t.relnamespace "
+                "LEFT JOIN pg_class ic ON ic.relname = %s AND ic.relnamespace = n.oid "
+                "LEFT JOIN pg_index i ON i.indexrelid = ic.oid WHERE n.nspname = %s AND t.relname = %s")
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,40 @@ class EventLog:
                 clean.add(notification_id)
         return notes
 
+    def index_topics(self) -> threading.Thread | None:
+        """At a process's start: `ensure_topic_index`, in a thread of its own when the log is long.
+
+        A concurrent build over a long log takes as long as reading it (about
+        a second per 700,000 events here, minutes for a large directory), and
+        nothing needs the index to be right, only to be fast: until it is
+        valid, reads by topic walk the log's id range as they did before it.
+        So a long log's start does not wait for it (the thread, returned for
+        tests, is a daemon: a process stopped mid-build leaves an invalid
+        index, which the next start drops and builds again). A short log is
+        indexed here, in well under a second.
+        """
+        if self._topic_index_state()[1] < CONCURRENT_FROM:
+            self._index_and_say()
+            return None
+        thread = threading.Thread(target=self._index_and_say, name="launchdir-topic-index", daemon=True)
+        thread.start()
+        return thread
+
+    def _index_and_say(self) -> None:
+        try:
+            if self.ensure_topic_index():
+                log.info("the event log is now indexed by topic")
+        except Exception:  # a failed build costs speed, not correctness: the next start tries again
+            log.exception("indexing the event log by topic failed")
+
+    def _topic_index_state(self) -> tuple[bool | None, int]:
+        """(whether the topic index is valid, None when there is none; the log's size in bytes)."""
+        recorder = self._recorder()
+        schema, table = recorder.datastore.schema or "public", recorder.events_table_name
+        with recorder.datastore.get_connection() as conn:
+            row = conn.execute(_INDEX_STATE, (f"{table}_topic_idx", schema, table)).fetchone()
+        return (None, 0) if row is None else (row["valid"], int(row["size"]))
+
     def ensure_topic_index(self) -> bool:
         """Index the log by (topic, notification id) unless it is; True when this call built it.
 
@@ -109,12 +152,7 @@ class EventLog:
 
     @staticmethod
     def _build_topic_index(conn: Any, schema: str, table: str, name: str) -> bool:
-        row = conn.execute(
-            "SELECT i.indisvalid AS valid, pg_relation_size(t.oid) AS size FROM pg_class t "
-            "JOIN pg_namespace n ON n.oid = t.relnamespace "
-            "LEFT JOIN pg_class ic ON ic.relname = %s AND ic.relnamespace = n.oid "
-            "LEFT JOIN pg_index i ON i.indexrelid = ic.oid WHERE n.nspname = %s AND t.relname = %s",
-            (name, schema, table)).fetchone()
+        row = conn.execute(_INDEX_STATE, (name, schema, table)).fetchone()
         if row is None or row["valid"]:
             return False
         concurrently = SQL(" CONCURRENTLY" if row["size"] >= CONCURRENT_FROM else "")

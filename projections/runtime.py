@@ -97,8 +97,7 @@ class ProjectionRuntime:
         Failing projections and interrupted rebuilds are logged here, so every
         start says what is wrong.
         """
-        if self.events.ensure_topic_index():
-            log.info("the event log is now indexed by topic")
+        self.events.index_topics()  # a long log's index is built while the process serves
         with self.pool.connection() as conn, conn.transaction():
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (SETUP_LOCK,))
             upgrade_meta(conn)

@@ -85,3 +85,29 @@ def test_a_read_by_topics_gives_what_the_whole_log_filtered_gives(container: Any
     assert [(i, t) for i, t, _ in got] == wanted
     first = events.read_with_topics(0, head, some, limit=1)  # a batch stops at its limit, oldest first
     assert [(i, t) for i, t, _ in first] == wanted[:1]
+
+
+def test_a_long_logs_start_does_not_wait_for_its_index(container: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A concurrent build waits for the transactions writing to the log; the start goes on meanwhile."""
+    _drop(container)
+    monkeypatch.setattr(log_module, "CONCURRENT_FROM", 0)  # every log counts as long
+    with psycopg.connect(container.settings.database_url) as writer:
+        writer.execute("LOCK TABLE launchdir_events IN ROW EXCLUSIVE MODE")  # as an append in progress holds it
+        thread = container.runtime.events.index_topics()
+        assert thread is not None
+        container.runtime.setup()  # a whole start's set-up, while the build waits for the writer
+        thread.join(0.5)
+        building = _index(container)
+        assert thread.is_alive() and (building is None or building[0] is False)  # not usable yet
+        writer.rollback()  # the append ends: the build goes on
+    thread.join(30)
+    assert not thread.is_alive()
+    index = _index(container)
+    assert index is not None and index[0] is True
+
+
+def test_a_short_log_is_indexed_before_the_start_goes_on(container: Any) -> None:
+    _drop(container)
+    assert container.runtime.events.index_topics() is None  # built in the call
+    index = _index(container)
+    assert index is not None and index[0] is True
