@@ -39,7 +39,7 @@ from events.listing import (
     ListingScheduled,
     ListingUnpublished,
 )
-from projections import bulk
+from projections import binary_arrays
 from projections.base import Projection, Tables, handles
 from projections.kept_rows import KeptRows
 
@@ -167,5 +167,5 @@ class BadgeChecksView(KeptRows, Projection):
     def flush(self, cur: Cursor[Any], t: Tables) -> None:
         """Write the rows kept back in one statement."""
         self._batch(cur)
-        bulk.insert(cur, t["checks"], KEPT_ROW, [tuple(r[c] for c, _ in KEPT_ROW) for r in self._taken()],
-                    "ON CONFLICT (listing_id) DO NOTHING")
+        binary_arrays.insert(cur, t["checks"], KEPT_ROW, [tuple(r[c] for c, _ in KEPT_ROW) for r in self._taken()],
+                             "ON CONFLICT (listing_id) DO NOTHING")

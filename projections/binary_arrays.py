@@ -8,16 +8,22 @@ Here each column's array is built with one precompiled `struct` per element
 and one `bytes.join`, and handed to the driver as bytes it sends as they
 are, typed as the array.
 
-Only the element types the writers use are known: a `uuid` or `timestamptz`
-column is sent as text and cast in the statement (`%b::uuid[]`), as the
-driver's own text arrays were.
+Only the element types the writers use are known. A `uuid`, `timestamptz` or
+`date` column goes in PostgreSQL's binary form (16 bytes; microseconds or days
+since 2000-01-01 UTC) when every value is a `UUID`, an aware `datetime`, or a
+`date`; any other column of those types (strings, naive times) is sent as text and
+cast in the statement (`%b::uuid[]`), as the driver's own text arrays were.
+Text cost both sides a conversion per value: `str()` here, parsing there
+(docs/performance.md).
 """
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
+from uuid import UUID
 
 from psycopg import Cursor
 from psycopg.adapt import Dumper
@@ -30,6 +36,10 @@ _HEADER = struct.Struct(">iiIii")  # dimensions, has nulls, element type, length
 _EMPTY = struct.Struct(">iiI")
 _LENGTH = struct.Struct(">i")
 _NULL = _LENGTH.pack(-1)
+_UUID_LENGTH = _LENGTH.pack(16)
+_EPOCH = datetime(2000, 1, 1, tzinfo=timezone.utc)  # PostgreSQL's timestamp epoch
+_MICROSECOND = timedelta(microseconds=1)
+_EPOCH_DAY = date(2000, 1, 1).toordinal()
 
 
 class _Array(bytes):
@@ -49,6 +59,24 @@ def _text(value: Any) -> bytes:
     return _LENGTH.pack(len(data)) + data
 
 
+def _uuid(value: UUID) -> bytes:
+    return _UUID_LENGTH + value.bytes
+
+
+_TIMESTAMP = _fixed("q")
+
+
+def _timestamptz(value: datetime) -> bytes:
+    return _TIMESTAMP((value - _EPOCH) // _MICROSECOND)
+
+
+_DAY = _fixed("i")
+
+
+def _date(value: date) -> bytes:
+    return _DAY(value.toordinal() - _EPOCH_DAY)
+
+
 def _jsonb(value: Any) -> bytes:
     data = dumps(value)
     data = data if isinstance(data, bytes) else data.encode()
@@ -63,9 +91,22 @@ _KINDS: dict[str, tuple[int, int, Callable[[Any], bytes]]] = {
     "float8": (701, 1022, _fixed("d")),
     "text": (25, 1009, _text),
     "jsonb": (3802, 3807, _jsonb),
+    "uuid": (2950, 2951, _uuid),
+    "timestamptz": (1184, 1185, _timestamptz),
+    "date": (1082, 1182, _date),
 }
-WIRE = {"uuid": "text", "timestamptz": "text"}
-"""Element types sent as text and cast by the statement."""
+WIRE = {"uuid": "text", "timestamptz": "text", "date": "text"}
+"""Element types sent as text and cast by the statement when a value is not of the binary form's Python type."""
+
+
+def _binary(kind: str, values: Sequence[Any]) -> bool:
+    """Whether every value of a `uuid`, `timestamptz` or `date` column has a binary form here (None aside)."""
+    if kind == "uuid":
+        return all(type(v) is UUID for v in values if v is not None)
+    if kind == "date":
+        return all(type(v) is date for v in values if v is not None)
+    return all(isinstance(v, datetime) and v.tzinfo is not None and v.utcoffset() is not None
+               for v in values if v is not None)
 
 
 def _dump(self: Dumper, obj: Any) -> bytes:
@@ -82,7 +123,9 @@ _CLASSES: dict[int, tuple[type[_Array], type[Dumper]]] = {
 
 def encode(kind: str, values: Sequence[Any]) -> _Array:
     """`values` (None for NULL) as a one-dimensional binary array of element type `kind`."""
-    element, array_oid, one = _KINDS[WIRE.get(kind, kind)]
+    if kind in WIRE and not _binary(kind, values):
+        kind = WIRE[kind]
+    element, array_oid, one = _KINDS[kind]
     cls = _CLASSES[array_oid][0]
     if not values:
         return cls(_EMPTY.pack(0, 0, element))
@@ -97,7 +140,7 @@ def columns(cur: Cursor[Any], spec: Sequence[tuple[str, str]], rows: Sequence[Se
     The dumpers are registered on the cursor's own adapters (a cursor copies
     its connection's when it is made), so any cursor can send them.
     """
-    for kind in {WIRE.get(k, k) for _, k in spec}:
+    for kind in {k for _, k in spec} | {WIRE[k] for _, k in spec if k in WIRE}:
         cls, dumper = _CLASSES[_KINDS[kind][1]]
         cur.adapters.register_dumper(cls, dumper)
     transposed = list(zip(*rows, strict=True)) if rows else [() for _ in spec]

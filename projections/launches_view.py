@@ -61,7 +61,7 @@ from events.listing import (
     ListingVerified,
     SlugClaimed,
 )
-from projections import bulk
+from projections import binary_arrays
 from projections.base import Projection, Tables, handles
 from projections.kept_rows import KeptRows
 from projections.review_tally import ReviewTally
@@ -272,9 +272,8 @@ class LaunchesView(KeptRows, Projection):
             for listing_id, n, first in counts:
                 self._ids[int(listing_id)].update(week_votes=int(n), first_vote_at=first)
         self._recount = set()
-        bulk.insert(cur, t["listings"], KEPT_ROW,
-                    [tuple(bulk.jsonb(r[c]) if kind == "jsonb" else r[c] for c, kind in KEPT_ROW) for r in self._taken()],
-                    "ON CONFLICT (id) DO NOTHING")
+        binary_arrays.insert(cur, t["listings"], KEPT_ROW, [tuple(r[c] for c, _ in KEPT_ROW) for r in self._taken()],
+                             "ON CONFLICT (id) DO NOTHING")
 
     # ------------------------------------------------------------ community signals
 

@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime, timedelta, timezone
 from typing import Any
+from uuid import UUID
 
 import psycopg
 
 from projections import binary_arrays, bulk
 
 COLUMNS = (("i", "int"), ("b", "bigint"), ("f", "float8"), ("t", "text"), ("j", "jsonb"), ("y", "bool"),
-           ("u", "uuid"), ("at", "timestamptz"))
+           ("u", "uuid"), ("at", "timestamptz"), ("d", "date"))
 ROWS = [
     (1, 2**40, 0.1, "plain", {"a": [1, 2.5, None], "é": "ü"}, True, "9b2f6d1e-3c4a-4f5b-8a6c-7d8e9f0a1b2c",
-     "2026-11-18T12:00:00+00:00"),
-    (-2**31, -1, -1e300, "", [], False, None, None),
-    (None, None, None, None, None, None, None, None),
+     "2026-11-18T12:00:00+00:00", "2026-11-16"),
+    (-2**31, -1, -1e300, "", [], False, None, None, None),
+    (None, None, None, None, None, None, None, None, None),
     (7, 0, float("inf"), "naïve — “quoted” 日本", {"big": 2**70}, True, "00000000-0000-0000-0000-000000000000",
-     "2026-01-01T00:00:00.123456+02:00"),
+     "2026-01-01T00:00:00.123456+02:00", "1999-12-31"),
 ]
 
 
@@ -35,6 +37,33 @@ def test_encoded_arrays_hold_what_the_drivers_arrays_hold(session_db: str) -> No
         got = _stored(cur, binary_arrays.columns(cur, COLUMNS, ROWS))
         assert got == expected
         assert got[0][4] == '{"a": [1, 2.5, null], "é": "ü"}' and got[2] == (None,) * len(COLUMNS)
+
+
+def test_ids_and_aware_times_go_in_binary_and_anything_else_as_text(session_db: str) -> None:
+    """UUIDs and aware datetimes are sent in PostgreSQL's binary form; strings, naive times and dates as text."""
+    objects = [
+        (1, 0, 0.0, "a", None, True, UUID("9b2f6d1e-3c4a-4f5b-8a6c-7d8e9f0a1b2c"),
+         datetime(2026, 11, 18, 12, 0, tzinfo=timezone.utc), date(2026, 11, 16)),
+        (2, 0, 0.0, "b", None, True, UUID(int=0), datetime(1999, 12, 31, 23, 59, 59, 999999,
+                                                          tzinfo=timezone(timedelta(hours=-5))), date(1999, 12, 31)),
+        (3, 0, 0.0, "c", None, True, None, None, None),
+        (4, 0, 0.0, "d", None, True, UUID(int=2**128 - 1), datetime(2026, 1, 1, 0, 0, 0, 123456,
+                                                                     tzinfo=timezone(timedelta(hours=2))), date(1, 1, 1)),
+    ]
+    mixed = [row[:6] + ("00000000-0000-0000-0000-000000000001", datetime(2026, 11, 18, 12, 0), "2026-11-16")
+             for row in objects[:2]]
+    mixed += [row[:6] + (UUID(int=5), date(2026, 11, 18), date(2026, 11, 17)) for row in objects[2:]]
+    with psycopg.connect(session_db) as conn, conn.cursor() as cur:
+        cur.execute("SET TIME ZONE 'Europe/Paris'")  # a naive time is read in the session's zone, as the driver's is
+        # the driver's own arrays of the objects, and of the mixed columns' texts (it dumps no mixed list)
+        expected = _stored(cur, bulk.params(objects, len(COLUMNS)))
+        assert _stored(cur, binary_arrays.columns(cur, COLUMNS, objects)) == expected
+        as_text = [row[:6] + tuple(None if v is None else str(v) for v in row[6:]) for row in mixed]
+        assert _stored(cur, binary_arrays.columns(cur, COLUMNS, mixed)) == _stored(cur, bulk.params(as_text, len(COLUMNS)))
+        assert expected[1][7] == "2000-01-01 05:59:59.999999+01"  # before PostgreSQL's epoch, in the session's zone
+        binary = binary_arrays.columns(cur, COLUMNS, objects)
+        assert [type(a).oid for a in binary[6:]] == [2951, 1185, 1182]  # uuid[], timestamptz[], date[]
+        assert [type(a).oid for a in binary_arrays.columns(cur, COLUMNS, mixed)[6:]] == [1009] * 3  # text[]
 
 
 def test_no_rows_make_empty_arrays(session_db: str) -> None:
