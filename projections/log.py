@@ -97,9 +97,13 @@ class EventLog:
         So a long log's start does not wait for it (the thread, returned for
         tests, is a daemon: a process stopped mid-build leaves an invalid
         index, which the next start drops and builds again). A short log is
-        indexed here, in well under a second.
+        indexed here, in well under a second; a valid index (every start
+        after the first) costs the one look at its state.
         """
-        if self._topic_index_state()[1] < CONCURRENT_FROM:
+        valid, size = self._topic_index_state()
+        if valid:
+            return None
+        if size < CONCURRENT_FROM:
             self._index_and_say()
             return None
         thread = threading.Thread(target=self._index_and_say, name="launchdir-topic-index", daemon=True)

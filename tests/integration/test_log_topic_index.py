@@ -111,3 +111,13 @@ def test_a_short_log_is_indexed_before_the_start_goes_on(container: Any) -> None
     assert container.runtime.events.index_topics() is None  # built in the call
     index = _index(container)
     assert index is not None and index[0] is True
+
+
+def test_a_valid_index_starts_no_build(container: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every start after the first finds the index valid: no thread, even for a long log."""
+    _drop(container)
+    assert container.runtime.events.index_topics() is None
+    monkeypatch.setattr(log_module, "CONCURRENT_FROM", 0)  # every log counts as long
+    assert container.runtime.events.index_topics() is None  # valid already: nothing started
+    index = _index(container)
+    assert index is not None and index[0] is True
