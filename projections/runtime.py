@@ -37,6 +37,7 @@ from projections.generations import CHANNEL, REBUILD_LOCK, SETUP_LOCK, create_ge
 from projections.leases import Leases
 from projections.log import EventLog
 from projections.progress import BEHIND_RETRY, STUCK_RETRY, Progress, ReadModelBehind
+from projections.read_ahead import ReadAhead
 from projections.rebuild import RebuildBlocked
 from projections.rebuild import rebuild as rebuild_projection
 from projections.replica import ReplicaProgress
@@ -135,11 +136,14 @@ class ProjectionRuntime:
 
     # ------------------------------------------------------------ processing
 
-    def step(self, name: str, generation: int | None = None, batch: int = BATCH, upto: int | None = None) -> int:
+    def step(self, name: str, generation: int | None = None, batch: int = BATCH, upto: int | None = None,
+             ahead: ReadAhead | None = None) -> int:
         """Apply at most one batch to one generation; return the new position, or -1 when idle.
 
         A generation stopped at an event waits for its next attempt (idle until
-        then). Events staff skipped are passed over.
+        then). Events staff skipped are passed over. `ahead`: a catch-up's reader
+        of the same topics, `batch` and `upto`, which reads the next batch while
+        this one is applied.
         """
         gen = generation if generation is not None else self.generations[name]
         head = self.events.head() if upto is None else upto
@@ -154,8 +158,11 @@ class ProjectionRuntime:
             return -1
         start, skips = int(row[0]), {int(i) for i in row[2]}
         clean: set[int] = set()
-        notes = self.events.read(after=start, upto=head, topics=self.projections[name].topics(), limit=batch,
-                                 clean=clean)
+        if ahead is not None:
+            notes = ahead.read(start, clean)
+        else:
+            notes = self.events.read(after=start, upto=head, topics=self.projections[name].topics(), limit=batch,
+                                     clean=clean)
         end = notes[-1][0] if len(notes) == batch else head
         return batches.apply(self.pool, self.projections[name], gen, start, end, notes, skips, self.retry_policy,
                              self._after_move, self._stopped, clean)
@@ -171,16 +178,19 @@ class ProjectionRuntime:
             if start == 0:
                 deferred = self._defer_indexes(name, generation)
         position = -1
+        batch = self.projections[name].catch_up_batch
+        ahead = ReadAhead(self.events, self.projections[name].topics(), target, batch)
         try:
             with collector.paused() if long else nullcontext():  # its objects make no cycles (`projections/collector.py`)
                 while True:
-                    moved = self.step(name, generation, batch=self.projections[name].catch_up_batch, upto=target)
+                    moved = self.step(name, generation, batch=batch, upto=target, ahead=ahead)
                     if moved < 0:
                         return max(position, self._position_of(name, generation))
                     position = moved
                     if progress:
                         progress(position, target)
         finally:
+            ahead.close()
             if deferred:
                 self._build_indexes(name, generation)
 
