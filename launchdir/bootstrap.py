@@ -221,15 +221,12 @@ def ensure_catalog(c: Container, path: Path | None = None, update: bool = False)
 def _catch_up_all(c: Container) -> None:
     """Before serving, bring every projection to the head of the log, as far as each can go.
 
-    A projection stopped at an event it cannot apply is logged and left to the
-    runner's retries; it never keeps the server from starting, and the other
-    projections serve.
+    Several at a time (`ProjectionRuntime.catch_up_all`). A projection stopped
+    at an event it cannot apply is logged and left to the runner's retries; it
+    never keeps the server from starting, and the other projections serve.
     """
-    for name in c.runtime.projections:
-        try:
-            c.runtime.catch_up(name)
-        except Exception:  # the database failing under one projection: start, the runner keeps trying
-            log.exception("projection %s could not catch up before serving; the runner will retry", name)
+    for name, error in c.runtime.catch_up_all().items():  # the database failing under one: start, the runner retries
+        log.error("projection %s could not catch up before serving; the runner will retry", name, exc_info=error)
     for s in c.runtime.status():
         if s.status == "active" and s.failure is not None:
             log.error("serving while projection %s is %s", s.name, s.failure.describe())

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from typing import Any
 
@@ -53,6 +55,9 @@ log = logging.getLogger(__name__)
 BATCH = 1000
 """Events per transaction for the live runner: small enough that every projection it holds gets its turn soon.
 Catching up over a long log uses each projection's `catch_up_batch`."""
+
+CATCH_UPS_AT_ONCE = max(1, min(4, os.cpu_count() or 1))
+"""Projections a start catches up side by side (`catch_up_all`): one per core, each a thread and a connection."""
 
 LONG_CATCH_UP = 10_000
 """Log positions ahead from which a catch-up is long: the log is analysed first if it never was, and a generation
@@ -193,6 +198,26 @@ class ProjectionRuntime:
             ahead.close()
             if deferred:
                 self._build_indexes(name, generation)
+
+    def catch_up_all(self, names: Iterable[str] | None = None, at_once: int | None = None) -> dict[str, Exception]:
+        """Catch every projection (or `names`) up, `at_once` at a time; the errors of those that could not run.
+
+        Each catch-up is one Python thread and its connections, and one alone
+        leaves the second core mostly idle (Python and PostgreSQL take turns),
+        so a start over a long log catches up `CATCH_UPS_AT_ONCE` of them side
+        by side (docs/performance.md). A projection stopped at an event it
+        cannot apply is not an error here: its catch-up returns, as alone.
+        """
+        todo = list(self.projections if names is None else names)
+        failed: dict[str, Exception] = {}
+        with ThreadPoolExecutor(max_workers=max(1, at_once or CATCH_UPS_AT_ONCE),
+                                thread_name_prefix="launchdir-catch-up") as pool:
+            running = {name: pool.submit(self.catch_up, name) for name in todo}
+        for name, done in running.items():
+            error = done.exception()
+            if isinstance(error, Exception):
+                failed[name] = error
+        return failed
 
     def _defer_indexes(self, name: str, generation: int | None) -> bool:
         """Drop the GIN indexes of a generation about to catch up from position 0; True when there were any.
