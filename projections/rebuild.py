@@ -6,7 +6,8 @@ that lock is known to be interrupted. An interrupted rebuild is resumed from
 its position when the projection's code is unchanged (the generation row
 records a digest of it), else thrown away and built again from event 0. The
 switch retires the old generation in one transaction and announces it; the
-old tables are dropped after the new generation has caught up.
+old tables are dropped after the new generation has caught up, once their last
+readers are done (`projections/retired.py`).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from projections.base import Projection, Tables
 from projections.failures import CLEARED, FAILURE_COLUMNS, META, Failure, code_fingerprint, failure_of
 from projections.generations import CHANNEL, REBUILD_LOCK, SETUP_LOCK, create_generation
 from projections.repairs import Status
+from projections.retired import DROP_GRACE, DROP_PATIENCE, drop_retired
 
 log = logging.getLogger(__name__)
 
@@ -62,13 +64,15 @@ class Runtime(Protocol):
 
 
 def rebuild(rt: Runtime, projection: Projection, progress: Reporter | None, restart: bool,
-            refresh: Callable[[], None]) -> Status:
+            refresh: Callable[[], None], drop_grace: float = DROP_GRACE, drop_patience: float = DROP_PATIENCE) -> Status:
     """Build a fresh generation from event 0 while the old one serves, then switch reads to it.
 
     An interrupted rebuild (a generation left `building`) is resumed from
     its position when the projection's code is unchanged; otherwise, or
     with `restart`, it is thrown away and built again from event 0.
     `refresh` makes this process's runtime read the active generations again.
+    The retired generation's tables are dropped `drop_grace` seconds after the
+    switch, once no read holds them (`projections/retired.py`).
     """
     name = projection.name
     with psycopg.connect(rt.conninfo, autocommit=True) as guard:  # held until the switch: marks the rebuild live
@@ -79,10 +83,10 @@ def rebuild(rt: Runtime, projection: Projection, progress: Reporter | None, rest
             gen = _building(rt.pool, projection, restart)
             _fill(rt, name, gen, progress)
             deferred_indexes.build_in_parallel(rt.pool, name, gen)  # GIN indexes in one pass over the filled tables
-            old = _switch(rt.pool, name, gen)
+            _switch(rt.pool, name, gen)
             rt.catch_up(name, gen)
-            _drop_generations(rt.pool, projection, old)
             refresh()
+            drop_retired(rt.pool, projection, drop_grace, drop_patience)
         finally:  # at once: closing alone lets the server release it a little later
             guard.execute("SELECT pg_advisory_unlock(%s, hashtext(%s))", (REBUILD_LOCK, name))
     return next(s for s in rt.status() if s.name == name and s.generation == gen)
@@ -152,17 +156,3 @@ def _switch(pool: ConnectionPool, name: str, gen: int) -> list[int]:
         conn.execute(f"UPDATE {META} SET status='active', switched_at=now() WHERE name=%s AND generation=%s", (name, gen))
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"switch:{name}:{gen}:0"))
     return old
-
-
-def _drop_generations(pool: ConnectionPool, projection: Projection, generations: list[int]) -> None:
-    """Drop the tables and rows of retired generations, each in its own transaction (at most 10 s waiting for locks)."""
-    name = projection.name
-    for gen in generations:
-        with pool.connection() as conn, conn.transaction():
-            conn.execute("SET LOCAL lock_timeout = '10s'")
-            # The generation's row first, as a batch takes it before its tables: a batch still applying to the
-            # retired generation finishes first (or finds the row gone), instead of a deadlock between the two.
-            conn.execute(f"SELECT 1 FROM {META} WHERE name=%s AND generation=%s FOR UPDATE", (name, gen))
-            for table in Tables(name, gen, projection.tables).all():
-                conn.execute(f"DROP TABLE IF EXISTS {table} CASCADE")
-            conn.execute(f"DELETE FROM {META} WHERE name=%s AND generation=%s", (name, gen))

@@ -44,6 +44,7 @@ from projections.rebuild import RebuildBlocked
 from projections.rebuild import rebuild as rebuild_projection
 from projections.replica import ReplicaProgress
 from projections.repairs import Status
+from projections.retired import DROP_GRACE, DROP_PATIENCE
 
 __all__ = [  # names other modules import from here
     "BATCH", "BEHIND_RETRY", "CHANNEL", "META", "REBUILD_LOCK", "SETUP_LOCK", "SKIPS", "STUCK_RETRY", "Failure",
@@ -84,6 +85,8 @@ class ProjectionRuntime:
         self._threads: list[threading.Thread] = []
         self.followed: set[str] = set()  # positions kept by other feeders (the search index), learnt by notification
         self.long_catch_up = LONG_CATCH_UP
+        self.drop_grace = DROP_GRACE  # after a rebuild's switch, before its old tables go (projections/retired.py)
+        self.drop_patience = DROP_PATIENCE
 
     @property
     def positions(self) -> dict[str, int]:
@@ -510,7 +513,8 @@ class ProjectionRuntime:
         its position when the projection's code is unchanged; otherwise, or
         with `restart`, it is thrown away and built again from event 0.
         """
-        return rebuild_projection(self, self._known(name), progress, restart, self._refresh_generations)
+        return rebuild_projection(self, self._known(name), progress, restart, self._refresh_generations,
+                                  self.drop_grace, self.drop_patience)
 
     def _known(self, name: str) -> Projection:
         if name not in self.projections:
