@@ -79,9 +79,10 @@ class PostgresSearch:
                        "qn": r.text or "", "qc": r.corrected}
         match = where if not r.corrections else f"({MATCH}{' OR %(qn)s <%% name_lc' if r.fuzzy else ''}) AND {where}"
         ranked = r.order == "relevance" and bool(r.corrections)
-        # One connection, one statement for the count (and tier 1 when ranked), then the page, then the cards;
-        # in one transaction, which the forced plans' settings last for.
-        with self.reads.pool.connection() as raw, raw.transaction():
+        # One connection, one statement for the count (and tier 1 when ranked), then the page, then the cards.
+        # In autocommit: each statement travels with its planner settings, which last for its message only, so
+        # no BEGIN and COMMIT round trips (docs/performance.md, "Search under distinct queries").
+        with self.reads.pool.connection() as raw:
             conn = _Planned(raw, NAME_SIMILARITY)
             count, first = self._count(conn, table, match, where, params, r, ranked)
             if count.n == 0 or (count.exact and r.offset >= count.n):
@@ -201,30 +202,27 @@ PLAN_SETTINGS = sorted({name for names in PLANS.values() for name in names})
 
 
 class _Planned:
-    """A search's connection whose statements each run under a chosen plan.
+    """A search's connection (in autocommit) whose statements each run under a chosen plan.
 
-    Plans are forced with transaction-local planner settings, sent only when
-    the plan changes (the first time together with the search's other
-    settings) and in the same message as the statement they are for (bound on
-    the client, so a plan change costs no round trip of its own); statements
-    are never server-side prepared, so no cached plan made under other
-    settings is reused.
+    Plans are forced with transaction-local planner settings sent in the same
+    message as the statement they are for (bound on the client): a message of
+    several statements is one transaction, so they last for that statement
+    only, and no BEGIN or COMMIT is needed around the search. Statements are
+    never server-side prepared, so no cached plan made under other settings is
+    reused.
     """
 
     def __init__(self, conn: Any, word_similarity: float) -> None:
         self.conn = conn
-        self.plan = ""
-        self.first = [f"set_config('pg_trgm.word_similarity_threshold', '{word_similarity}', true)",
-                      "set_config('max_parallel_workers_per_gather', '0', true)",  # one search, one core
-                      "set_config('synchronize_seqscans', 'off', true)"]  # sequential reads start at block 0
+        self.common = [f"set_config('pg_trgm.word_similarity_threshold', '{word_similarity}', true)",
+                       "set_config('max_parallel_workers_per_gather', '0', true)",  # one search, one core
+                       "set_config('synchronize_seqscans', 'off', true)"]  # sequential reads start at block 0
+        self.settings = {plan: ", ".join(self.common + [
+            f"set_config('{name}', '{'off' if name in PLANS[plan] else 'on'}', true)" for name in PLAN_SETTINGS])
+            for plan in PLANS}
 
     def run(self, plan: str, sql: str, params: dict[str, Any]) -> list[Any]:
-        if plan != self.plan:
-            settings = self.first + [f"set_config('{name}', '{'off' if name in PLANS[plan] else 'on'}', true)"
-                                     for name in PLAN_SETTINGS]
-            self.first, self.plan = [], plan
-            return run_with_settings(self.conn, ", ".join(settings), sql, params)
-        return list(self.conn.execute(sql, params, prepare=False).fetchall())
+        return run_with_settings(self.conn, self.settings[plan], sql, params)
 
 
 TSQUERY = "to_tsquery('english', %(tsq)s)"

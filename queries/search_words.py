@@ -55,7 +55,7 @@ def correct(reads: ReadStore, tokens: list[str]) -> tuple[Correction, ...]:
     completions = begins if isinstance(begins, tuple) else None
     todo = [tok for tok in dict.fromkeys(tokens) if tok not in found]
     if todo or completions is None:
-        with reads.pool.connection() as conn, conn.transaction():  # the steps' planner settings are transaction-local
+        with reads.pool.connection() as conn:  # autocommit: each step's planner settings travel with its statement
             fresh = _corrections(reads, conn, todo) if todo else {}
             if completions is None:
                 completions = _completions(reads, conn, tokens[-1])
@@ -97,13 +97,13 @@ def _one_edit(reads: ReadStore, conn: Any, tokens: list[str]) -> dict[str, list[
     """
     words = reads.tables(VIEW)["words"]
     found = {}
-    for i, tok in enumerate(tokens):
+    for tok in tokens:
         # The variants travel as one space-separated text (folded words hold no spaces): binding several
         # hundred array elements one by one cost more of the server's CPU than the lookup itself.
         sql = (f"SELECT word FROM {words} WHERE word = ANY(string_to_array(%(variants)s, ' ')) "
                "ORDER BY levenshtein(word, %(tok)s), similarity(word, %(tok)s) DESC, word LIMIT %(n)s")
         params = {"variants": " ".join(sorted(one_edit_variants(tok))), "tok": tok, "n": MAX_CORRECTIONS}
-        rows = run_with_settings(conn, BTREE_ONLY, sql, params) if i == 0 else conn.execute(sql, params).fetchall()
+        rows = run_with_settings(conn, BTREE_ONLY, sql, params)
         found[tok] = [row[0] for row in rows]
     return found
 
