@@ -38,6 +38,7 @@ from api.problems import from_domain, status_of
 from api.registry import Operation
 from api.services import Principal
 from events.errors import Conflict, DomainError, FieldProblem, InvalidInput, RateLimited
+from projections.ddl import create_index
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,6 @@ CREATE TABLE IF NOT EXISTS {TABLE} (
     expires_at timestamptz NOT NULL,
     PRIMARY KEY (account, operation, key)
 );
-CREATE INDEX IF NOT EXISTS {TABLE}_expires ON {TABLE} (expires_at);
 """
 
 # Take the key when it is free, expired, or reserved by an owner whose lease ran out.
@@ -175,6 +175,7 @@ class PostgresIdempotency:
         with self.pool.connection() as conn, conn.transaction():
             conn.execute(f"SELECT pg_advisory_xact_lock({SETUP_LOCK})")
             conn.execute(DDL)
+            create_index(conn, f"{TABLE}_expires", f"CREATE INDEX IF NOT EXISTS {TABLE}_expires ON {TABLE} (expires_at)")
 
     async def run(
         self, principal: Principal | None, key: str | None, op: Operation, raw: dict[str, Any],

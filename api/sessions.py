@@ -27,6 +27,7 @@ from psycopg_pool import ConnectionPool
 
 from events.text import storable
 from projections.autocommit import autocommit
+from projections.ddl import create_index
 
 SESSIONS = "launchdir_web_sessions"
 FAILURES = "launchdir_signin_failures"
@@ -39,7 +40,6 @@ DDL = f"""
 CREATE TABLE IF NOT EXISTS {SESSIONS} (
     id text PRIMARY KEY, account_id text NOT NULL, created_at timestamptz NOT NULL,
     last_seen_at timestamptz NOT NULL, expires_at timestamptz NOT NULL, ip text, user_agent text);
-CREATE INDEX IF NOT EXISTS {SESSIONS}_account ON {SESSIONS} (account_id);
 CREATE TABLE IF NOT EXISTS {FAILURES} (
     key text PRIMARY KEY, failures int NOT NULL, first_at timestamptz NOT NULL, locked_until timestamptz);
 CREATE TABLE IF NOT EXISTS {SECRETS} (
@@ -51,6 +51,8 @@ def setup(pool: ConnectionPool) -> None:
     with pool.connection() as conn, conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(7311002)")
         conn.execute(DDL)
+        create_index(conn, f"{SESSIONS}_account",  # no lock at a start beside serving processes
+                     f"CREATE INDEX IF NOT EXISTS {SESSIONS}_account ON {SESSIONS} (account_id)")
 
 
 def signing_secret(pool: ConnectionPool, name: str = "links") -> bytes:

@@ -34,6 +34,30 @@ from eventsourcing.utils import retry
 class OneTripRecorder(es_postgres.PostgresApplicationRecorder):
     """Appends: lock, notify, insert and commit in one round trip."""
 
+    def create_table(self) -> None:
+        """The library's set-up, without re-creating the notification-id index when it exists.
+
+        Every process start runs it (each CLI command, each worker).
+        `CREATE UNIQUE INDEX IF NOT EXISTS` takes the events table's SHARE lock
+        before it finds the index, and holds it to the end of the set-up's
+        transaction: it waits for an append in flight and holds every append
+        back meanwhile. The table, type and function statements take no lock on
+        the table, and `CREATE OR REPLACE FUNCTION` keeps the function current.
+        """
+        name = self.notification_id_index_name
+        qualified = f"{self.datastore.schema}.{name}" if self.datastore.schema else name
+        with self.datastore.get_connection() as conn:
+            row = conn.execute("SELECT to_regclass(%s) IS NOT NULL AS present", (qualified,)).fetchone()
+        if not (row and row["present"]):
+            super().create_table()
+            return
+        every = self.sql_create_statements  # the library keeps positions in this list: put it back after
+        self.sql_create_statements = [s for s in every if "CREATE UNIQUE INDEX IF NOT EXISTS" not in s.as_string()]
+        try:
+            super().create_table()
+        finally:
+            self.sql_create_statements = every
+
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)  # as the library's insert_events
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
         rows = [self.construct_pg_stored_event(e.originator_id, e.originator_version, e.topic, e.state)

@@ -84,7 +84,8 @@ class Projection:
     def upgrade(self, cur: Cursor[Any], t: Tables) -> None:
         """Bring an existing generation up to what `create` makes now (idempotent; run at every start).
 
-        For additions that need no rebuild, such as a new index (`CREATE INDEX IF NOT EXISTS`).
+        For additions that need no rebuild, such as a new index: `projections.ddl.create_index`, which takes no lock
+        when the index exists (a running projector writes these tables while another process starts).
         """
 
     def prepare(self, cur: Cursor[Any], t: Tables, events: Sequence[Any]) -> None:

@@ -22,6 +22,7 @@ from typing import Any
 import psycopg
 
 from events.text import storable
+from projections.ddl import create_index
 
 META = "launchdir_projections"
 SKIPS = "launchdir_projection_skips"
@@ -37,7 +38,6 @@ CREATE TABLE IF NOT EXISTS {META} (
     switched_at timestamptz,
     PRIMARY KEY (name, generation)
 );
-CREATE UNIQUE INDEX IF NOT EXISTS {META}_one_active ON {META} (name) WHERE status = 'active';
 CREATE TABLE IF NOT EXISTS {SKIPS} (
     name text NOT NULL,
     event_id bigint NOT NULL,
@@ -65,8 +65,13 @@ CLEARED = ("blocked_event=NULL, blocked_topic=NULL, blocked_error=NULL, blocked_
 
 
 def upgrade_meta(conn: psycopg.Connection[Any]) -> None:
-    """Create the runtime's tables, and add the columns an older database lacks (idempotent, at every start)."""
+    """Create the runtime's tables, and add the columns an older database lacks (idempotent, at every start).
+
+    Nothing here locks the tables when they are complete (`projections/ddl.py`): running projectors write them.
+    """
     conn.execute(META_DDL)
+    create_index(conn, f"{META}_one_active",
+                 f"CREATE UNIQUE INDEX IF NOT EXISTS {META}_one_active ON {META} (name) WHERE status = 'active'")
     have = {r[0] for r in conn.execute(
         "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = %s",
         (META,),

@@ -11,6 +11,7 @@ from typing import Any
 from psycopg import Cursor
 
 from projections.base import Tables
+from projections.ddl import create_index, exists
 from projections.review_tally import ReviewTally
 
 PROFILE_ROW = 4080
@@ -109,13 +110,14 @@ def upgrade(cur: Cursor[Any], t: Tables) -> None:
     rebuild drops them and the listings table's search indexes, which that
     generation keeps updating until it is replaced).
     """
-    (exists,) = cur.execute("SELECT to_regclass(%s) IS NOT NULL", (t["search"],)).fetchone() or (False,)
-    if not exists:
+    if not exists(cur, t["search"]):
         create_search(cur, t, filled_from=t["listings"])
     words = t["words"]
-    cur.execute(f"CREATE INDEX IF NOT EXISTS {words}_prefix ON {words} (word text_pattern_ops)")  # completions
+    create_index(cur, f"{words}_prefix",  # completions
+                 f"CREATE INDEX IF NOT EXISTS {words}_prefix ON {words} (word text_pattern_ops)")
     profiles = t["profiles"]  # list_my_listings: the listings an account owns, any status
-    cur.execute(f"CREATE INDEX IF NOT EXISTS {profiles}_owners ON {profiles} USING gin ((state->'owner_ids'))")
+    create_index(cur, f"{profiles}_owners",
+                 f"CREATE INDEX IF NOT EXISTS {profiles}_owners ON {profiles} USING gin ((state->'owner_ids'))")
     target = f"toast_tuple_target={PROFILE_ROW}"
     (kept,) = cur.execute("SELECT %s = ANY(coalesce(reloptions, '{}')) FROM pg_class WHERE oid = %s::regclass",
                           (target, profiles)).fetchone() or (True,)
