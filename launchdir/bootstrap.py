@@ -44,7 +44,7 @@ from api.web_staff_votes import staff_vote_routes
 from commands import catalog as catalog_cmd
 from commands.ids import IdAllocator
 from commands.store import EventStore, LaunchdirEvents
-from launchdir.database import eventsourcing_env, resolve_database_url
+from launchdir.database import check_reachable, eventsourcing_env, resolve_database_url
 from launchdir.directory import Directory, search_backend, wire_directory
 from launchdir.ordering import order_settings, wire_orders
 from launchdir.read_models import all_projections
@@ -173,6 +173,7 @@ def replica_pool(replica: str | None, size: int) -> ConnectionPool | None:
 
 def bootstrap(settings: Settings, *, clock: Any = utc_now) -> Container:
     conninfo = resolve_database_url(settings.database_url, settings.data_dir)
+    check_reachable(conninfo)
     app = LaunchdirEvents(env=eventsourcing_env(conninfo, settings.db_pool_size))
     pool = ConnectionPool(conninfo, min_size=2, max_size=settings.db_pool_size, open=True, name="reads")
     store = EventStore(app, ids=IdAllocator(pool))

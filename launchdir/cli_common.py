@@ -47,8 +47,12 @@ def container(settings: Settings | None = None) -> Container:
     """The wired application for one process (built lazily: `--help` needs none of it)."""
     from launchdir import heap
     from launchdir.bootstrap import bootstrap
+    from launchdir.database import DatabaseUnreachable
 
-    c = bootstrap(settings or Settings.from_env())
+    try:
+        c = bootstrap(settings or Settings.from_env())
+    except DatabaseUnreachable as exc:  # a wrong DATABASE_URL: one plain line, no traceback
+        raise click.ClickException(str(exc)) from exc
     heap.settle()  # what the process lives with, out of the collector's way
     return c
 

@@ -152,6 +152,24 @@ def _remember_self(pgdata: Path) -> None:
         (pgdata / STARTS).write_text(json.dumps(starts))
 
 
+class DatabaseUnreachable(Exception):
+    """The database named cannot be reached; the message carries PostgreSQL's reason."""
+
+
+def check_reachable(conninfo: str, timeout: int = 10) -> None:
+    """Connect once before the pools do, so a wrong name or a stopped server is said at once and plainly.
+
+    The pools retry quietly until their timeout and then report only that no
+    connection came ("couldn't get a connection after 10.00 sec"), which hides a
+    database that does not exist or a password that is wrong.
+    """
+    try:
+        psycopg.connect(conninfo, connect_timeout=timeout).close()
+    except psycopg.OperationalError as exc:
+        reason = " ".join(str(exc).split())
+        raise DatabaseUnreachable(f"cannot connect to the database: {reason}") from exc
+
+
 def eventsourcing_env(conninfo: str, pool_size: int) -> dict[str, str]:
     """The environment the eventsourcing PostgreSQL factory reads."""
     p = conninfo_to_dict(conninfo)

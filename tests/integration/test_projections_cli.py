@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import uuid
 from types import SimpleNamespace
 from typing import Any
 
+import psycopg
 from click.testing import CliRunner
 
 from launchdir.cli_projections import projections
@@ -102,3 +104,13 @@ def test_rebuild_stopped_by_a_poison_event_says_how_to_go_on(fresh_db: str) -> N
     finally:
         runtime.stop()
         pool.close()
+
+
+def test_a_database_that_does_not_exist_is_named_at_once(databases: Any) -> None:
+    """Before, the pools retried for 10 s and said only "couldn't get a connection after 10.00 sec"."""
+    params = psycopg.conninfo.conninfo_to_dict(databases.admin)
+    params["dbname"] = "launchdir_never_created_" + uuid.uuid4().hex[:8]
+    result = CliRunner().invoke(projections, ["status"], env={"DATABASE_URL": psycopg.conninfo.make_conninfo(**params)})
+    assert result.exit_code == 1
+    assert "cannot connect to the database" in result.output and "does not exist" in result.output
+    assert "couldn't get a connection" not in result.output
