@@ -60,6 +60,14 @@ def test_projection_status_and_rebuild(cli_env: dict[str, str]) -> None:
     assert unknown.returncode != 0
 
 
+def _why_still_running(pgdata: Path, proc: subprocess.Popen[str]) -> str:
+    from launchdir.database import HANDLES, STARTS
+
+    files = {name: (pgdata / name).read_text() if (pgdata / name).exists() else None for name in (HANDLES, STARTS)}
+    output = proc.stdout.read()[-3000:] if proc.stdout else ""
+    return f"pid {proc.pid} exited {proc.returncode}; {files}; serve printed: {output}"
+
+
 def test_serve_starts_from_an_empty_data_directory_and_keeps_its_data(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env.update({"LAUNCHDIR_DATA_DIR": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)})
@@ -93,7 +101,8 @@ def test_serve_starts_from_an_empty_data_directory_and_keeps_its_data(tmp_path: 
         stop(proc)
     pgdata = tmp_path / "data" / "postgres"
     assert (pgdata / "PG_VERSION").exists()
-    assert not (pgdata / "postmaster.pid").exists()  # the embedded server was stopped on exit
+    # the embedded server was stopped on exit (on failure, say what the process list held and what serve printed)
+    assert not (pgdata / "postmaster.pid").exists(), _why_still_running(pgdata, proc)
     proc, body = start()  # a restart finds the same data and loads nothing twice
     try:
         assert '"categories":20' in body
