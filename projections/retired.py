@@ -23,6 +23,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from projections.base import Projection, Tables
+from projections.ddl import exists
 from projections.failures import META
 
 log = logging.getLogger(__name__)
@@ -64,8 +65,7 @@ def _drop_when_free(pool: ConnectionPool, name: str, tables: Tables, gen: int, d
                 if conn.execute(f"SELECT 1 FROM {META} WHERE name=%s AND generation=%s AND status='retired' "
                                 "FOR UPDATE", (name, gen)).fetchone() is None:
                     return True  # another process dropped it
-                present = [t for t in tables.all()
-                           if conn.execute("SELECT to_regclass(%s)", (t,)).fetchone() != (None,)]
+                present = [t for t in tables.all() if exists(conn, t)]
                 if present:
                     conn.execute(f"LOCK TABLE {', '.join(present)} IN ACCESS EXCLUSIVE MODE NOWAIT")
                 for table in present:
