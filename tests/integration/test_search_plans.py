@@ -17,7 +17,7 @@ from commands import community
 from commands import listing as listing_cmd
 from queries import listings as listings_q
 from queries.search_postgres import PostgresSearch
-from queries.search_words import correct, one_edit_variants
+from queries.search_words import AFFIX_MIN, _by_halves, _by_variants, correct, one_edit_variants
 from tests.integration.test_listing_view import AT, META, sync
 
 NOUNS = ["Editor", "Tracker", "Planner", "Notes"]
@@ -124,6 +124,27 @@ def test_one_edit_corrections_and_completions(crowd) -> None:  # type: ignore[no
     assert [i["slug"] for i in page(crowd, backend, q="slak")["items"]] == ["slack"]
     assert [i["slug"] for i in page(crowd, backend, q="emial campaigns")["items"]] == ["mailfox"]
     assert [i["slug"] for i in page(crowd, backend, q="mailf")["items"]] == ["mailfox"]
+
+
+def test_one_edit_by_halves_finds_what_the_variants_find(crowd) -> None:  # type: ignore[no-untyped-def]
+    """Every kind of edit at every position of long vocabulary words, and tokens two edits away: same answers."""
+    reads = crowd.services.reads
+    words = reads.tables("listing_view")["words"]
+    with crowd.pool.connection() as conn:
+        vocabulary = [r[0] for r in conn.execute(f"SELECT word FROM {words} WHERE length(word) >= %s ORDER BY word",
+                                                 (AFFIX_MIN - 1,)).fetchall()]
+        assert len(vocabulary) >= 10
+        rng = random.Random(7)
+        tokens = {v for word in vocabulary[:12] for v in one_edit_variants(word)
+                  if len(v) >= AFFIX_MIN and (v[0] in word[:2] or v[-1] in word[-2:] or rng.random() < 0.05)}
+        tokens |= {word[:2] + word[3:-2] + "q" + word[-1] for word in vocabulary}  # two edits: nothing, or others
+        tokens -= set(vocabulary)
+        found = 0
+        for tok in sorted(tokens):
+            expected = _by_variants(reads, conn, tok)
+            assert _by_halves(reads, conn, tok) == expected, tok
+            found += bool(expected)
+    assert found > len(tokens) // 2  # most of them are one edit from a vocabulary word
 
 
 def test_one_edit_variants() -> None:
