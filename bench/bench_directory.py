@@ -205,6 +205,14 @@ def search_path(n: int) -> str:
     return "/api/v1/listings?" + urlencode({"q": cased + " " * (turn >> len(letters) & 127)})
 
 
+def kept_size(c) -> str:  # type: ignore[no-untyped-def]
+    """A kept database's size as the generator states it: listings and the launch weeks they spread over."""
+    t = c.services.reads.tables("listing_view")
+    with c.pool.connection() as conn:
+        listings, weeks = conn.execute(f"SELECT count(*), count(DISTINCT week) FROM {t['listings']}").fetchone()
+    return f"{listings:,} listings over {weeks} week(s), a kept database"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--listings", type=int, default=100_000)
@@ -247,6 +255,8 @@ def main() -> None:
             in_process = search_in_process(c, args.rounds)
             print(_line("search, in process (typo queries)", in_process))
             listings_live = c.services.reads.position("listing_view")
+            size = (f"{args.listings:,} listings over {args.weeks} week(s)" if not args.database
+                    else kept_size(c))
         finally:
             c.close()
         pids: list[int] = []
@@ -275,7 +285,6 @@ def main() -> None:
             rss = sum(process_rss(pid) for pid in [pids[0], *children(pids[0])]) / 2**20
             print(f"  server RSS after the read benchmarks: {rss:.0f} MiB")
         if args.record:
-            size = (f"{args.listings:,} listings over {args.weeks} week(s)" if not args.database else "kept database")
             run = Run("bench_directory", f"{size}, {listings_live:,} log positions; {args.connections} connections, "
                       f"{args.seconds:.0f} s a load; {args.workers} server process{'es' if args.workers > 1 else ''}")
             run.add("get_listing under load", listing.rps, "req/s", bare=bare.rps)
