@@ -143,10 +143,10 @@ def _by_halves(reads: ReadStore, conn: Any, tok: str) -> list[str]:
     words = reads.tables(VIEW)["words"]
     k = len(tok) // 2
     swaps = " ".join(tok[:i] + tok[i + 1] + tok[i] + tok[i + 2:] for i in range(len(tok) - 1))
-    sql = (f"SELECT word FROM {words} WHERE ((word ~>=~ %(begins)s AND word ~<~ %(end)s) OR word LIKE %(ends)s) "
+    sql = (f"SELECT word FROM {words} WHERE ((word ~>=~ %(head)s AND word ~<~ %(head_end)s) OR word LIKE %(tail)s) "
            "AND word <> %(tok)s AND (levenshtein_less_equal(word, %(tok)s, 1) = 1 "
            f"OR word = ANY(string_to_array(%(swaps)s, ' '))) {ONE_EDIT_ORDER}")
-    params = {"begins": tok[:k], "end": tok[:k] + "\U0010ffff", "ends": "%" + tok[k + 1:], "tok": tok,
+    params = {"head": tok[:k], "head_end": tok[:k] + "\U0010ffff", "tail": "%" + tok[k + 1:], "tok": tok,
               "swaps": swaps, "n": MAX_CORRECTIONS}
     return [row[0] for row in run_with_settings(conn, NO_SEQSCAN, sql, params)]
 
@@ -157,11 +157,15 @@ COMPLETIONS = ("ARRAY(SELECT word FROM {words} WHERE word ~>=~ %(begins)s AND wo
 
 
 def _completions(reads: ReadStore, conn: Any, token: str) -> tuple[str, ...]:
-    if len(token) < MIN_CORRECTABLE:
+    if not _completable(token):
         return ()
     words = reads.tables(VIEW)["words"]
     (found,) = conn.execute(f"SELECT {COMPLETIONS.format(words=words)}", _begins(token)).fetchone()
     return tuple(found)
+
+
+def _completable(token: str | None) -> bool:
+    return token is not None and len(token) >= MIN_CORRECTABLE
 
 
 def _begins(token: str) -> dict[str, Any]:
@@ -172,7 +176,7 @@ def _candidates(reads: ReadStore, conn: Any, tokens: list[str], threshold: float
                 begins: str | None = None) -> tuple[list[tuple[str, list[str]]], tuple[str, ...]]:
     """Each token's trigram candidates, and the completions of `begins` (a column of every row, computed once)."""
     t = reads.tables(VIEW)
-    complete = begins is not None and len(begins) >= MIN_CORRECTABLE
+    complete = begins if _completable(begins) else None
     rows = run_with_settings(
         conn, f"set_config('pg_trgm.similarity_threshold', '{threshold}', true), {BITMAPS_BACK}",
         f"""SELECT tok, coalesce(
@@ -183,12 +187,12 @@ def _candidates(reads: ReadStore, conn: Any, tokens: list[str], threshold: float
                           - (length(tok) <= 4)::int
                     ORDER BY levenshtein_less_equal(word, tok, %(edits)s), similarity(word, tok) DESC, word
                     LIMIT %(n)s) END,
-                '{{}}'), {COMPLETIONS.format(words=t['words']) if complete else "NULL"}
+                '{{}}'), {"NULL" if complete is None else COMPLETIONS.format(words=t['words'])}
             FROM unnest(%(tokens)s::text[]) AS q(tok)""",
         {"min": MIN_CORRECTABLE, "edits": MAX_EDITS, "n": MAX_CORRECTIONS, "tokens": tokens}
-        | (_begins(begins) if complete and begins is not None else {}),
+        | ({} if complete is None else _begins(complete)),
     )
-    completions = tuple(rows[0][2]) if complete and rows else ()
+    completions = tuple(rows[0][2]) if complete is not None and rows else ()
     return [(tok, list(words)) for tok, words, _ in rows], completions
 
 
