@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import psycopg
@@ -67,9 +68,26 @@ def test_another_process_building_it_is_not_waited_for(container: Any) -> None:
     _drop(container)
     with psycopg.connect(container.settings.database_url, autocommit=True) as other:
         other.execute("SELECT pg_advisory_lock(%s, hashtext(%s))", (log_module.TOPIC_INDEX_LOCK, INDEX))
+        pid = other.info.backend_pid
         assert container.runtime.events.ensure_topic_index() is False
         assert _index(container) is None
+    _wait_for_backend_exit(container, pid)
     assert container.runtime.events.ensure_topic_index() is True  # its session ended: the lock went with it
+
+
+def _wait_for_backend_exit(c: Any, pid: int) -> None:
+    """Wait until the server has ended a closed connection's backend.
+
+    Closing a connection only tells the server; the backend exits, and its
+    session's advisory locks go, a moment later (on a loaded machine, later).
+    """
+    with c.pool.connection() as conn:
+        for _ in range(200):
+            if not conn.execute("SELECT EXISTS (SELECT FROM pg_stat_activity WHERE pid = %s) "
+                                "OR EXISTS (SELECT FROM pg_locks WHERE pid = %s)", (pid, pid)).fetchone()[0]:
+                return
+            time.sleep(0.05)
+    raise AssertionError(f"backend {pid} still running 10 s after its connection closed")
 
 
 def test_a_read_by_topics_gives_what_the_whole_log_filtered_gives(container: Any) -> None:
