@@ -136,6 +136,11 @@ DRAFT_POST = {"slug": "what-we-learned-from-1000-launches", "title": "What we le
               "summary": "Coming soon.", "tags": ["data"], "markdown": "# Draft\n\nNumbers to come.\n", "faqs": []}
 
 
+def _sentence_case(text: str) -> str:
+    """The first letter upper-cased, the rest as written (`str.capitalize` would turn "GPU" into "Gpu")."""
+    return text[:1].upper() + text[1:]
+
+
 class _Demo:
     def __init__(self, c: Any) -> None:
         self.c = c
@@ -187,8 +192,8 @@ class _Demo:
             return existing, False
         site = f"https://{slug}.example.com/"
         profile = {
-            "name": name, "tagline": template.format(who=who).capitalize(),
-            "short_description": f"{name} gives {who} {template.format(who=who).split(' for ')[0]}.",
+            "name": name, "tagline": _sentence_case(template.format(who=who)),
+            "short_description": f"{name} gives {who} {template.format(who=who).split(' for ')[0].rstrip(',')}.",
             "description": f"{name} is built for {who}. It started as an internal tool and grew into a product "
                            f"used by teams in {self.rng.randint(5, 60)} countries.",
             "website_url": site, "logo_url": f"{site}logo.png", "pricing_model": self.rng.choice(PRICING),
