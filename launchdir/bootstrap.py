@@ -58,12 +58,13 @@ from projections.reads import ReadStore
 from projections.runtime import ProjectionRuntime
 from workers.adapters.client_metadata import CimdFetcher
 from workers.adapters.dns import TxtLookup
+from workers.adapters.mailbox import MailboxMailer
 from workers.adapters.smtp import SmtpMailer
 from workers.claim_check import ClaimChecker, claim_crawl_settings
 from workers.badge_check import BadgeChecker, badge_crawl_settings
 from workers.badge_watch import LEASE as BADGE_LEASE
 from workers.badge_watch import BadgeWatch
-from workers.mail import DeferredMail, OutboxSender
+from workers.mail import DeferredMail, Mailer, OutboxSender
 from workers.scheduler import Scheduler
 from workers.views import ViewCounter
 
@@ -125,11 +126,17 @@ def rate_limiter(settings: Settings) -> RateLimiter:
 
 
 def mail_sender(services: Services, settings: Settings) -> OutboxSender | None:
-    """The outbox sender over SMTP when `SMTP_URL` is set (woken when the outbox projection moves); else None."""
-    if not settings.smtp_url:
-        return None
+    """The outbox sender (woken when the outbox projection moves): over SMTP when `SMTP_URL` is set, else into the
+    local mailbox when `mail_dir` is (the offline default of `Settings.from_env`); None: messages stay queued."""
     host = urlsplit(settings.base_url).hostname or "localhost"
-    mailer = SmtpMailer.from_url(settings.smtp_url, default_sender=f"launchdir <noreply@{host}>")
+    default_sender = f"launchdir <noreply@{host}>"
+    mailer: Mailer
+    if settings.smtp_url:
+        mailer = SmtpMailer.from_url(settings.smtp_url, default_sender=default_sender)
+    elif settings.mail_dir is not None:
+        mailer = MailboxMailer(settings.mail_dir, default_sender)
+    else:
+        return None
     sender = OutboxSender(services.store, services.reads, mailer, services.clock)
     services.runtime.on_move(sender.on_move)
     return sender

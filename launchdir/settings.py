@@ -15,6 +15,21 @@ def _flag(value: str | None) -> bool:
     return (value or "").strip().lower() in ("1", "true", "yes", "on")
 
 
+def _mail_dir(value: str | None, smtp_url: str | None, data_dir: Path) -> Path | None:
+    """`LAUNCHDIR_MAIL_DIR`: where mail goes without `SMTP_URL`; unset, `mail/` in the data directory; `off`: nowhere.
+
+    A fresh install has no mail server, yet a person who signs up needs the
+    link that confirms the address: the local mailbox is the offline default
+    that delivers it (docs/identity.md, "Email").
+    """
+    if smtp_url:
+        return None
+    chosen = (value or "").strip()
+    if chosen.lower() in ("off", "none", "0", "false", "no"):
+        return None
+    return Path(chosen).expanduser().absolute() if chosen else data_dir / "mail"
+
+
 def _list(value: str | None) -> list[str]:
     return [v.strip() for v in (value or "").split(",") if v.strip()]
 
@@ -89,6 +104,7 @@ class Settings:
     anthropic_api_key: str | None = None
     anthropic_model: str = "claude-sonnet-4-5"
     smtp_url: str | None = None
+    mail_dir: Path | None = None  # the local mailbox without SMTP_URL (workers/adapters/mailbox.py); None: outbox only
     crawl_allow_loopback: bool = False
     dns_nameservers: list[str] = field(default_factory=list)  # claim checks' resolvers (host[:port]); empty: the system's
     job_workers: int = 4
@@ -124,10 +140,11 @@ class Settings:
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
         e = dict(os.environ if env is None else env)
+        data_dir = _data_dir(e.get("LAUNCHDIR_DATA_DIR"))
         return cls(
             database_url=e.get("DATABASE_URL") or None,
             database_replica_url=e.get("DATABASE_REPLICA_URL") or None,
-            data_dir=_data_dir(e.get("LAUNCHDIR_DATA_DIR")),
+            data_dir=data_dir,
             host=e.get("LAUNCHDIR_HOST") or "127.0.0.1",
             port=int(e.get("LAUNCHDIR_PORT") or 8000),
             public_url=(e.get("LAUNCHDIR_PUBLIC_URL") or "").rstrip("/") or None,
@@ -143,6 +160,7 @@ class Settings:
             anthropic_api_key=e.get("ANTHROPIC_API_KEY") or None,
             anthropic_model=e.get("ANTHROPIC_MODEL") or "claude-sonnet-4-5",
             smtp_url=e.get("SMTP_URL") or None,
+            mail_dir=_mail_dir(e.get("LAUNCHDIR_MAIL_DIR"), e.get("SMTP_URL") or None, data_dir),
             crawl_allow_loopback=_flag(e.get("LAUNCHDIR_CRAWL_ALLOW_LOOPBACK")),
             dns_nameservers=_list(e.get("LAUNCHDIR_DNS_NAMESERVERS")),
             job_workers=int(e.get("LAUNCHDIR_JOB_WORKERS") or 4),

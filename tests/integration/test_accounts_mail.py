@@ -7,6 +7,7 @@ import email.policy
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime, timezone
 from email.message import EmailMessage
 from uuid import uuid4
@@ -124,6 +125,37 @@ def test_an_unreachable_server_is_recorded_and_retried_later(container) -> None:
     assert row is not None and row["status"] == "failed" and row["attempts"] == 1
     assert row["retry_at"] > datetime.now(timezone.utc) and "Connection" in row["last_error"]
     assert sender.run_once() == 0  # not due before retry_at
+
+
+def test_without_smtp_the_sign_up_mail_is_delivered_to_the_local_mailbox(container, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The offline default: one readable .eml file a message, the link whole in it, the outbox row sent."""
+    from launchdir.bootstrap import mail_sender
+
+    address = f"box-{uuid4().hex[:8]}@example.com"
+    cmd = account_cmd.RegisterAccount(account_id=uuid4(), email=address, password="long enough password")
+    account_cmd.register_account(container.store, cmd, _meta(), container.identity.links)
+    container.runtime.catch_up("mail_view")
+    box = tmp_path / "mail"
+    sender = mail_sender(container.services, replace(container.settings, smtp_url=None, mail_dir=box))
+    assert sender is not None and sender.run_once() == 1
+    [path] = [p for p in box.iterdir() if p.name.endswith(".eml")]
+    assert not [p for p in box.iterdir() if p.name.endswith(".tmp")]
+    raw = path.read_text(encoding="ascii")
+    message = email.message_from_string(raw, policy=email.policy.default)
+    assert message["To"] == address and message["Subject"] == "Confirm your email address for launchdir"
+    link = container.services.links["website"] + "verify?token="
+    assert link in message.get_content()
+    assert link in raw  # not quoted-printable: the link reads whole in the file itself
+    container.runtime.catch_up("mail_view")
+    [row] = mail_q.outbox(container.services.reads, to=address)
+    assert row["status"] == "sent" and row["attempts"] == 1
+    assert sender.run_once() == 0 and len(list(box.glob("*.eml"))) == 1
+
+
+def test_without_smtp_nor_mailbox_mail_stays_queued(container) -> None:  # type: ignore[no-untyped-def]
+    from launchdir.bootstrap import mail_sender
+
+    assert mail_sender(container.services, replace(container.settings, smtp_url=None, mail_dir=None)) is None
 
 
 def test_queueing_with_one_dedupe_key_queues_one_message(container) -> None:  # type: ignore[no-untyped-def]

@@ -3,7 +3,8 @@
 `SMTP_URL`: ``smtp://[user[:password]@]host[:port][?starttls=1&from=addr]``
 or ``smtps://...`` (TLS from the first byte, port 465 by default).
 The outbox sender (`workers/mail.py`) calls it for each due message; without
-`SMTP_URL` none is built and messages stay `queued` in the outbox.
+`SMTP_URL` the messages go to the local mailbox (`workers/adapters/mailbox.py`)
+or, with that off too, stay `queued` in the outbox.
 """
 
 from __future__ import annotations
@@ -13,8 +14,9 @@ import ssl
 from dataclasses import dataclass
 from datetime import datetime
 from email.message import EmailMessage
-from email.utils import format_datetime, make_msgid
 from urllib.parse import parse_qs, unquote, urlsplit
+
+from workers.adapters.mail_message import plain_message
 
 
 @dataclass(frozen=True)
@@ -49,14 +51,7 @@ class SmtpMailer:
         )
 
     def build(self, to: str, subject: str, text: str, at: datetime) -> EmailMessage:
-        msg = EmailMessage()
-        msg["From"] = self.sender
-        msg["To"] = to
-        msg["Subject"] = subject
-        msg["Date"] = format_datetime(at)
-        msg["Message-ID"] = make_msgid(domain=self.sender.rsplit("@", 1)[-1].strip(">") or None)
-        msg.set_content(text)
-        return msg
+        return plain_message(self.sender, to, subject, text, at)
 
     def send(self, to: str, subject: str, text: str, at: datetime) -> None:
         message = self.build(to, subject, text, at)
