@@ -56,7 +56,7 @@ class Identity:
     api_keys: ApiKeyVerifier
     authenticator: BearerAuthenticator
     challenge: Callable[..., str]
-    sender: MailSender | None  # None without SMTP_URL: mail stays queued in the outbox
+    sender: MailSender | None  # SMTP or the local mailbox; None with neither: mail stays queued in the outbox
     secure_cookies: bool
     deferred: DeferredWork  # sign-up and reset work, after the answer
 

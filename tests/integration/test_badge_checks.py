@@ -242,6 +242,7 @@ def _taken_over(watch: BadgeWatch, rounds: int = 200) -> list[Any]:
         time.sleep(0.02)
     return []
 
+
 def test_due_checks_run_in_one_process_at_a_time_and_move_on_when_it_stops(container: Any, site: FixtureServer,
                                                                           clock: Clock) -> None:
     """Two serving processes' watches against one database: only the lease holder checks; the other takes over."""

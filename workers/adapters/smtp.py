@@ -13,7 +13,6 @@ import smtplib
 import ssl
 from dataclasses import dataclass
 from datetime import datetime
-from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from workers.adapters.mail_message import plain_message
@@ -50,11 +49,8 @@ class SmtpMailer:
             starttls=starttls,
         )
 
-    def build(self, to: str, subject: str, text: str, at: datetime) -> EmailMessage:
-        return plain_message(self.sender, to, subject, text, at)
-
     def send(self, to: str, subject: str, text: str, at: datetime) -> None:
-        message = self.build(to, subject, text, at)
+        message = plain_message(self.sender, to, subject, text, at)
         context = ssl.create_default_context()
         smtp: smtplib.SMTP
         if self.tls:
