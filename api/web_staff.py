@@ -31,7 +31,7 @@ class StaffPages(WebPages):
         if (refused := self._staff_only(request, session)) is not None:
             return refused
         ctx = {"counts": accounts_q.counts(self.s.reads), "accounts": accounts_q.recent_accounts(self.s.reads),
-               "mail": mail_q.status_counts(self.s.reads), "smtp": self.id.sender is not None}
+               "mail": mail_q.status_counts(self.s.reads), "delivering": self.id.sender is not None}
         return self._render(request, "account/staff.html", ctx, session)
 
     def staff_outbox(self, request: Request, data: FormData, session: WebSession | None) -> Response:
@@ -40,4 +40,4 @@ class StaffPages(WebPages):
         to = (request.query_params.get("to") or "").strip().lower()[:254] or None
         messages = mail_q.outbox(self.s.reads, limit=100, to=to)
         return self._render(request, "account/outbox.html",
-                            {"messages": messages, "to": to or "", "smtp": self.id.sender is not None}, session)
+                            {"messages": messages, "to": to or "", "delivering": self.id.sender is not None}, session)

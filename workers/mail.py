@@ -10,7 +10,8 @@ Delivery is at least once: a sender that dies after the SMTP server accepted
 a message but before `EmailSent` is stored sends it again once the claim is
 stale (10 minutes).
 
-Without `SMTP_URL` no sender runs; messages stay `queued` in the outbox.
+Without `SMTP_URL` the sender delivers to the local mailbox (`workers/adapters/mailbox.py`); with that off
+too, no sender runs and messages stay `queued` in the outbox.
 
 `DeferredMail` runs, after the answer, the account commands whose mail would
 otherwise show in the response time (sign-up, password reset requests): the
