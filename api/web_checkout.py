@@ -36,6 +36,7 @@ from aggregates.order import OrderState
 from api.services import Services
 from api.web_checkout_quote import requote_endpoint, vat_label
 from commands import orders as cmd
+from events.countries import countries, country_name
 from events.errors import Conflict, DomainError, InvalidInput, NotFound, Unavailable
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -49,6 +50,8 @@ def money(cents: int) -> str:
 
 TEMPLATES.env.filters["money"] = money
 TEMPLATES.env.filters["vat_label"] = vat_label
+TEMPLATES.env.filters["country_name"] = country_name
+TEMPLATES.env.globals["countries"] = countries()
 
 
 @dataclass
@@ -119,7 +122,7 @@ class Checkout:
             return self._render(request, "checkout/missing.html", {}, 404)
         too_long = [k for k, v in form.items() if len(v) > FIELD_MAX[k]]
         if too_long or not form["name"] or len(form["country"]) != 2 or not form["country"].isalpha():
-            return self._view(request, state, token, "Enter your name and a two-letter country code "
+            return self._view(request, state, token, "Enter your name and choose your country "
                                                      "(and keep each field short).", 400, form)
         try:
             await run_in_threadpool(cmd.set_billing, self.s.store, token, form["name"], form["country"].upper(),

@@ -21,6 +21,7 @@ from starlette.responses import JSONResponse, Response
 from api.problems import from_domain
 from api.services import Services
 from commands import orders as cmd
+from events.countries import country_name
 from events.errors import DomainError, FieldProblem, InvalidInput
 from queries.orders import rate_percent, vat_doc
 
@@ -31,7 +32,7 @@ def vat_label(vat: dict[str, Any]) -> str:
     """The VAT row's words on the checkout page (the page and the live re-quote say the same)."""
     treatment = vat.get("treatment")
     if treatment == "standard":
-        return f"VAT {rate_percent(int(vat.get('rate_bp', 0)))} % ({vat.get('country')})"
+        return f"VAT {rate_percent(int(vat.get('rate_bp', 0)))} % ({country_name(vat.get('country'))})"
     if treatment == "reverse_charge":
         return "VAT reverse charge (0 %)"
     if treatment == "outside_scope":

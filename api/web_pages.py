@@ -41,6 +41,7 @@ from api.sessions import WebSession
 from api.vote_signals import FirstViews
 from api.web_forms import read_form
 from events import text as text_rule
+from events.countries import countries, country_name
 from events.errors import InvalidInput, Unavailable
 from queries import accounts as accounts_q
 
@@ -115,6 +116,8 @@ class WebPages:
         self.session_cookie = ("__Host-" if self.secure else "") + "ld_session"
         self.templates = Jinja2Templates(directory=str(TEMPLATE_DIR))
         self.templates.env.filters["when"] = self._when
+        self.templates.env.filters["country_name"] = country_name  # "EE" -> "Estonia" (events/countries.py)
+        self.templates.env.globals["countries"] = countries()  # the country menus' options
         self.first_views = FirstViews(self.s.store)  # a vote's "time since first page view" (docs/voting.md)
 
     def routes(self) -> list[BaseRoute]:

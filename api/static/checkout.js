@@ -1,4 +1,4 @@
-// Live re-quote on the checkout page: as the country or VAT number changes, ask the page's JSON endpoint
+// Live re-quote on the checkout page: as the country is chosen or the VAT number typed, ask the page's JSON endpoint
 // (the same VAT code as saving the billing details) and show the new VAT and total. Without this script,
 // saving the billing details re-quotes on the server.
 (() => {
@@ -22,7 +22,6 @@
 
   async function requote() {
     const code = (country.value || "").trim();
-    if (code.length === 1) return;  // still typing
     const mine = ++asked;
     const body = new URLSearchParams({country: code, vat_number: (number.value || "").trim()});
     try {
@@ -50,6 +49,6 @@
     timer = window.setTimeout(requote, 300);
   }
 
-  country.addEventListener("input", later);
+  country.addEventListener("change", requote);  // a menu: the choice is made at once
   number.addEventListener("input", later);
 })();

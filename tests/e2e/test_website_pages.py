@@ -215,7 +215,28 @@ def test_an_anonymous_visitor_browses_in_chromium(site: RunningServer, chromium)
         context.close()
 
 
-@pytest.mark.parametrize("path", ["/", "/listings/{slug}", "/launches/this"])
+def test_countries_are_shown_by_name_and_searched_from_a_menu(site: RunningServer, http: httpx.Client, chromium) -> None:  # type: ignore[no-untyped-def]
+    slug = next(item["slug"] for item in http.get("/api/v1/listings", params={"per_page": 50}).json()["items"]
+                if http.get(f"/api/v1/listings/{item['slug']}").json()["country"] == "EE")
+    assert re.search(r"<dt>Based in</dt><dd>([^<]*, )?Estonia", http.get(f"/listings/{slug}").text)
+    in_estonia = http.get("/api/v1/listings", params={"country": "EE", "per_page": 50}).json()
+    assert in_estonia["total"] >= 1 and slug in {item["slug"] for item in in_estonia["items"]}
+    context = chromium.new_context(java_script_enabled=False)  # a plain form: it works without scripts
+    page = context.new_page()
+    try:
+        page.goto(site.url + "/search")
+        page.get_by_label("Country").select_option(label="Estonia")
+        page.get_by_role("search", name="Search with filters").get_by_role("button", name="Search").click()
+        page.wait_for_url(re.compile(r"country=EE"))
+        assert page.get_by_label("Country").input_value() == "EE"  # the choice stays shown
+        names = page.locator("ol.cards li h3").all_inner_texts()
+        assert sorted(n.strip() for n in names) == sorted(item["name"] for item in in_estonia["items"])
+    finally:
+        context.close()
+    assert 'value="EE" selected' in http.get("/search", params={"country": "ee"}).text  # the API takes either case
+
+
+@pytest.mark.parametrize("path", ["/", "/listings/{slug}", "/launches/this", "/search?q=analytcs"])
 def test_axe_finds_no_serious_or_critical_violations(site: RunningServer, http: httpx.Client, chromium, path: str) -> None:  # type: ignore[no-untyped-def]
     if not AXE.exists():
         pytest.skip("axe-core is not installed: npm install --prefix tests/e2e/axe")
