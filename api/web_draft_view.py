@@ -11,7 +11,7 @@ from typing import Any
 
 from aggregates.draft import MAX_INVITES
 from api.web_draft_forms import MAPPINGS, ROW_KEYS, SLOT_SECTIONS, field_value
-from events.draft_fields import IN_PROGRESS, LIST_FIELDS
+from events.draft_fields import IN_PROGRESS, LIST_FIELDS, SOCIAL_LABELS
 
 GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("basics", "The basics", ("name", "tagline", "short_description", "description")),
@@ -56,11 +56,6 @@ STORY_LABELS: dict[str, str] = {
     "title": "Title", "story": "The story", "why_started": "Why you started", "problem": "The problem",
     "journey": "The journey", "challenges": "Challenges", "achievements": "Achievements", "lessons": "Lessons",
     "whats_next": "What's next",
-}
-SOCIAL_LABELS: dict[str, str] = {
-    "x": "X", "linkedin": "LinkedIn", "github": "GitHub", "facebook": "Facebook", "instagram": "Instagram",
-    "youtube": "YouTube", "tiktok": "TikTok", "mastodon": "Mastodon", "bluesky": "Bluesky", "discord": "Discord",
-    "reddit": "Reddit", "producthunt": "Product Hunt", "website": "Website", "custom": "Other link",
 }
 
 

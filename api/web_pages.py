@@ -42,6 +42,7 @@ from api.vote_signals import FirstViews
 from api.web_forms import read_form
 from events import text as text_rule
 from events.countries import countries, country_name
+from events.draft_fields import SOCIAL_LABELS
 from events.errors import InvalidInput, Unavailable
 from queries import accounts as accounts_q
 
@@ -118,6 +119,7 @@ class WebPages:
         self.templates.env.filters["when"] = self._when
         self.templates.env.filters["country_name"] = country_name  # "EE" -> "Estonia" (events/countries.py)
         self.templates.env.globals["countries"] = countries()  # the country menus' options
+        self.templates.env.filters["social_label"] = lambda key: SOCIAL_LABELS.get(key, key)  # "github" -> "GitHub"
         self.first_views = FirstViews(self.s.store)  # a vote's "time since first page view" (docs/voting.md)
 
     def routes(self) -> list[BaseRoute]:

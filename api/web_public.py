@@ -33,6 +33,7 @@ from api.executor import Executor
 from api.identity import Identity
 from api.ratelimit import LocalRateLimiter, OverLimit
 from api.web_pages import WebPages, text_problems
+from events.draft_fields import PRICING_MODELS, STAGES
 from queries import accounts as accounts_q
 from queries import community as community_q
 
@@ -112,6 +113,7 @@ class PublicSite(WebPages):
         self.base = identity.base_url.rstrip("/")
         env = self.templates.env
         env.filters.update(markdown=render_markdown, trend=trend_svg, money=money, ld=json_ld, page_name=page_name)
+        env.globals.update(pricing_models=PRICING_MODELS, stages=STAGES)  # the search filters' menus
 
     # ------------------------------------------------------------ reading
 

@@ -15,6 +15,11 @@ STRING_FIELDS: tuple[str, ...] = FIELD_NAMES[:13]
 LIST_FIELDS: tuple[str, ...] = FIELD_NAMES[13:]
 SECTIONS: tuple[str, ...] = ("faqs", "founders", "company_socials")
 SLOTS: tuple[str, ...] = FIELD_NAMES + SECTIONS
+# The values the drafter gives `pricing_model` and `stage` (owners may type others); the search page offers them.
+PRICING_MODELS: tuple[str, ...] = (
+    "free", "freemium", "free trial", "subscription", "one-time", "usage-based", "open source", "paid", "contact",
+)
+STAGES: tuple[str, ...] = ("pre-launch", "alpha", "beta", "launched")
 STATES: tuple[str, ...] = ("ai", "not_found", "edited", "manual", "override", "deleted")
 STATUSES: tuple[str, ...] = ("crawling", "drafting", "ready", "failed")
 IN_PROGRESS: tuple[str, ...] = ("crawling", "drafting")
@@ -33,6 +38,12 @@ SOCIAL_PLATFORMS: tuple[str, ...] = (
 )
 """The twelve platform keys of `company_socials` and `founder_socials` (besides `website` and `custom`)."""
 SOCIAL_KEYS: tuple[str, ...] = (*SOCIAL_PLATFORMS, "website", "custom")
+SOCIAL_LABELS: dict[str, str] = {
+    "x": "X", "linkedin": "LinkedIn", "github": "GitHub", "facebook": "Facebook", "instagram": "Instagram",
+    "youtube": "YouTube", "tiktok": "TikTok", "mastodon": "Mastodon", "bluesky": "Bluesky", "discord": "Discord",
+    "reddit": "Reddit", "producthunt": "Product Hunt", "website": "Website", "custom": "Other link",
+}
+"""How pages name each link key (the draft editor, the listing edit form, the public listing and founder pages)."""
 STORY_SECTIONS: tuple[str, ...] = (
     "title", "story", "why_started", "problem", "journey", "challenges", "achievements", "lessons", "whats_next",
 )

@@ -85,6 +85,7 @@ LAST = ["Lovelace", "Hopper", "Torvalds", "Hamilton", "Turing", "Perlman", "Thom
         "Lamport", "Goldwasser", "Knuth", "Keller", "Backus", "Sammet", "Wirth", "Goldberg", "Hoare", "Boyd"]
 COUNTRIES = ["US", "GB", "DE", "FR", "NL", "SE", "ES", "PT", "CA", "IN", "SG", "JP", "BR", "AU", "EE"]
 PRICING = ["free", "freemium", "subscription", "one-time", "usage-based"]
+DEMO_STAGES = ("launched", "beta", "launched", "alpha", "launched", "pre-launch")  # the search page's Stage menu finds each
 
 POSTS: list[dict[str, Any]] = [
     {"slug": "how-launch-weeks-work", "title": "How launch weeks work",
@@ -197,6 +198,7 @@ class _Demo:
             "description": f"{name} is built for {who}. It started as an internal tool and grew into a product "
                            f"used by teams in {self.rng.randint(5, 60)} countries.",
             "website_url": site, "logo_url": f"{site}logo.png", "pricing_model": self.rng.choice(PRICING),
+            "stage": DEMO_STAGES[n % len(DEMO_STAGES)],  # by number, not drawn: the draws of every later value stay as they were
             "country": self.rng.choice(COUNTRIES), "founded_year": self.rng.randint(2015, 2026),
             "features": ["Fast set-up", "Team workspaces", "An open API"][: self.rng.randint(1, 3)],
             "keywords": [category, who.split()[0]],

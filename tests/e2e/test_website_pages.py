@@ -13,6 +13,7 @@ from xml.etree import ElementTree
 import httpx
 import pytest
 
+from events.draft_fields import SOCIAL_LABELS
 from tests.conftest import RunningServer
 from tests.e2e.website_support import demo_server, offline
 
@@ -75,6 +76,9 @@ def test_the_listing_page_shows_the_profile_the_api_answers(http: httpx.Client) 
     assert ld["@type"] == "SoftwareApplication" and ld["name"] == doc["name"]
     assert ld["url"].endswith(f"/listings/{slug}")
     assert "/badges/" in page  # the listing's badge images
+    for key in doc["socials"]:  # links named as people write them ("X", "GitHub"), not by their keys
+        assert f'rel="noopener">{SOCIAL_LABELS[key]}</a>' in page, key
+    assert doc["socials"] and doc["stage"] and f"<dt>Stage</dt><dd>{doc['stage']}" in page
 
 
 def _quiet_positions(site: RunningServer) -> dict[str, int]:
@@ -215,25 +219,35 @@ def test_an_anonymous_visitor_browses_in_chromium(site: RunningServer, chromium)
         context.close()
 
 
-def test_countries_are_shown_by_name_and_searched_from_a_menu(site: RunningServer, http: httpx.Client, chromium) -> None:  # type: ignore[no-untyped-def]
+def _names_found(page, label: str, option: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """Choose `option` in the search form's menu `label` (nothing else), search, and read the cards' names."""
+    page.get_by_label(label).select_option(label=option)
+    page.get_by_role("search", name="Search with filters").get_by_role("button", name="Search").click()
+    page.locator("p.meta[role=status]").wait_for()
+    return sorted(n.strip() for n in page.locator("ol.cards li h3").all_inner_texts())
+
+
+def test_the_search_filters_are_menus_and_countries_are_shown_by_name(site: RunningServer, http: httpx.Client, chromium) -> None:  # type: ignore[no-untyped-def]
     slug = next(item["slug"] for item in http.get("/api/v1/listings", params={"per_page": 50}).json()["items"]
                 if http.get(f"/api/v1/listings/{item['slug']}").json()["country"] == "EE")
     assert re.search(r"<dt>Based in</dt><dd>([^<]*, )?Estonia", http.get(f"/listings/{slug}").text)
-    in_estonia = http.get("/api/v1/listings", params={"country": "EE", "per_page": 50}).json()
-    assert in_estonia["total"] >= 1 and slug in {item["slug"] for item in in_estonia["items"]}
+    wanted = {("Country", "Estonia"): {"country": "EE"}, ("Pricing", "Freemium"): {"pricing_model": "freemium"},
+              ("Stage", "Beta"): {"stage": "beta"}}
     context = chromium.new_context(java_script_enabled=False)  # a plain form: it works without scripts
     page = context.new_page()
     try:
-        page.goto(site.url + "/search")
-        page.get_by_label("Country").select_option(label="Estonia")
-        page.get_by_role("search", name="Search with filters").get_by_role("button", name="Search").click()
-        page.wait_for_url(re.compile(r"country=EE"))
-        assert page.get_by_label("Country").input_value() == "EE"  # the choice stays shown
-        names = page.locator("ol.cards li h3").all_inner_texts()
-        assert sorted(n.strip() for n in names) == sorted(item["name"] for item in in_estonia["items"])
+        for (label, option), query in wanted.items():
+            found = http.get("/api/v1/listings", params={**query, "per_page": 50}).json()
+            assert 1 <= found["total"] <= 50, (label, found["total"])  # the demo has some of each, all on one page
+            page.goto(site.url + "/search")
+            assert _names_found(page, label, option) == sorted(item["name"] for item in found["items"]), label
+            key, value = next(iter(query.items()))
+            assert f"{key}={value.upper() if key == 'country' else value}" in page.url
+            assert page.get_by_label(label).input_value().lower() == value.lower()  # the choice stays shown
     finally:
         context.close()
     assert 'value="EE" selected' in http.get("/search", params={"country": "ee"}).text  # the API takes either case
+    assert '<option value="open-beta" selected>' in http.get("/search", params={"stage": "open-beta"}).text  # kept
 
 
 @pytest.mark.parametrize("path", ["/", "/listings/{slug}", "/launches/this", "/search?q=analytcs"])

@@ -14,12 +14,12 @@ from typing import Any
 
 from workers.adapters.websites import CrawledPage, CrawlResult
 
-from events.draft_fields import SOCIAL_KEYS
+from events.draft_fields import PRICING_MODELS, SOCIAL_KEYS, STAGES
 
 from .model import FIELD_NAMES, LIST_FIELDS, SECTIONS
 from .socials import platform_for
 from .verify import strings_in
-from .vocab import PRICING_MODELS, STAGES, is_video_url
+from .vocab import is_video_url
 
 TOOL_NAME = "record_profile"
 MAX_PAGE_TEXT = 12_000

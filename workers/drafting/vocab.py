@@ -20,6 +20,8 @@ from collections.abc import Iterable
 
 import httpx
 
+from events.draft_fields import PRICING_MODELS, STAGES
+
 from .pricing_words import (
     FIRST_AFTER_WORDS,
     FIRST_WORDS,
@@ -34,10 +36,6 @@ from .pricing_words import (
 from .socials import host_matches, normalised_host
 from .text import contains_phrase, normalise
 
-PRICING_MODELS: tuple[str, ...] = (
-    "free", "freemium", "free trial", "subscription", "one-time", "usage-based", "open source", "paid", "contact",
-)
-STAGES: tuple[str, ...] = ("pre-launch", "alpha", "beta", "launched")
 
 PRICING_ALIASES: dict[str, str] = {
     "one time": "one-time", "onetime": "one-time", "lifetime": "one-time", "one-off": "one-time",
