@@ -206,8 +206,11 @@ def test_unresolvable_host_is_unreachable_not_blocked() -> None:
     with pytest.raises(SiteUnreachable) as caught:
         check_url("https://no-such-host.example/", resolver=failing_resolver)
     assert caught.value.reason == "dns_error"
-    with pytest.raises(SiteUnreachable):
+    # what the founder reads: the name and what to do, not the resolver's errno
+    assert caught.value.detail.startswith("no-such-host.example was not found") and "Errno" not in caught.value.detail
+    with pytest.raises(SiteUnreachable) as caught:
         check_url("https://empty.example/", resolver=resolver_for())
+    assert caught.value.detail.startswith("empty.example was not found")
 
 
 def test_garbage_from_the_resolver_is_refused() -> None:

@@ -254,8 +254,9 @@ def _is_localhost_name(host: str) -> bool:
 def _resolve(host: str, resolver: Resolver) -> tuple[IPAddress, ...]:
     try:
         raw = list(resolver(host))
-    except (OSError, UnicodeError) as exc:
-        raise SiteUnreachable("dns_error", f"{host} could not be resolved: {exc}") from None
+    except (OSError, UnicodeError):  # the resolver's own words ("[Errno -2] Name or service not known") help nobody
+        raise SiteUnreachable("dns_error", f"{host} was not found: no address is registered for that name "
+                                           "(check its spelling)") from None
     addresses: list[IPAddress] = []
     for item in raw:
         try:
@@ -265,7 +266,8 @@ def _resolve(host: str, resolver: Resolver) -> tuple[IPAddress, ...]:
         if address not in addresses:
             addresses.append(address)
     if not addresses:
-        raise SiteUnreachable("dns_error", f"{host} has no addresses")
+        raise SiteUnreachable("dns_error", f"{host} was not found: no address is registered for that name "
+                                           "(check its spelling)")
     return tuple(addresses)
 
 
