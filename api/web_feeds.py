@@ -35,7 +35,7 @@ WEEKS_IN_SITEMAP = 12
 STATIC_PATHS = ["/", "/launches", "/launches/this", "/categories", "/leaderboards/community-weekly",
                 "/leaderboards/community-all-time", "/leaderboards/billboard", "/leaderboards/domain-rating",
                 "/leaderboards/revenue", "/awards", "/founders", "/blog", "/updates", "/voting",
-                "/about/votes"]
+                "/about/votes", "/about", "/pricing"]
 Entry = dict[str, Any]  # id, title, url, updated, summary, author
 
 

@@ -21,6 +21,7 @@ from starlette.routing import BaseRoute, Route
 from api.executor import Executor
 from api.identity import Identity
 from api.ratelimit import Limits, LocalRateLimiter
+from api.web_about_pages import AboutPages
 from api.web_page_cache import STALE_SECONDS, never_busy
 from api.web_content_pages import ContentPages
 from api.web_feeds import FeedPages
@@ -84,4 +85,5 @@ def public_site(identity: Identity, executor: Executor, *, rate_limits: bool = T
     routes = static_routes() + directory.routes() + content.routes() + feeds.routes() + votes.routes()
     routes += ReviewPages(identity, limited=rate_limits).routes() + StaffReviewPages(identity).routes()  # docs/reviews.md
     routes += VoteMethodPage(identity, reader, limiter).routes()  # /about/votes
+    routes += AboutPages(identity, reader, limiter).routes()  # /about, /pricing
     return PublicWebsite(routes, directory)

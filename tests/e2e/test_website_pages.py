@@ -52,7 +52,7 @@ def test_every_page_type_answers_with_demo_data(http: httpx.Client) -> None:
              "/leaderboards/community-all-time", "/leaderboards/billboard", "/leaderboards/domain-rating",
              "/leaderboards/revenue", "/awards", "/founders", f"/founders/{founder}", "/blog", f"/blog/{post}",
              "/search?q=analytics", "/search?q=analytics&sort=votes&status=live", f"/compare?a={slug}&b={other}",
-             "/compare", "/updates", "/voting", "/launches?section=most-voted&page=2"]
+             "/compare", "/updates", "/voting", "/launches?section=most-voted&page=2", "/about", "/pricing"]
     for path in pages:
         r = http.get(path)
         assert r.status_code == 200, path
@@ -79,6 +79,30 @@ def test_the_listing_page_shows_the_profile_the_api_answers(http: httpx.Client) 
     for key in doc["socials"]:  # links named as people write them ("X", "GitHub"), not by their keys
         assert f'rel="noopener">{SOCIAL_LABELS[key]}</a>' in page, key
     assert doc["socials"] and doc["stage"] and f"<dt>Stage</dt><dd>{doc['stage']}" in page
+
+
+def test_every_address_the_site_document_names_is_a_page(http: httpx.Client) -> None:
+    urls = http.get("/api/v1/site").json()["urls"]
+    assert {"about", "pricing", "blog", "launches"} <= set(urls)
+    for name, path in urls.items():
+        r = http.get(path, follow_redirects=True)
+        assert r.status_code == 200 and "text/html" in r.headers["content-type"], (name, path, r.status_code)
+
+
+def test_the_pricing_page_prices_every_product_as_the_api_does(http: httpx.Client) -> None:
+    site = http.get("/api/v1/site").json()
+    products = http.get("/api/v1/products").json()["items"]
+    page = http.get("/pricing").text
+    assert len(products) >= 5
+    for product in products:
+        row = re.search(rf'<tr id="{product["code"]}">(.*?)</tr>', page, re.S)
+        assert row, product["code"]
+        cents = product["price_cents"]
+        price = f"${cents // 100:,}" if cents % 100 == 0 else f"${cents / 100:,.2f}"
+        assert product["name"] in row.group(1) and f">{price}<" in row.group(1).replace("from ", ""), product["code"]
+    weeks = site["free_queue_weeks"]
+    assert f"{weeks['min']} to {weeks['max']} weeks out" in page  # the free plan's terms, from the site's settings
+    assert 'href="/submit"' in page and 'href="/pricing"' in http.get("/about").text
 
 
 def _quiet_positions(site: RunningServer) -> dict[str, int]:
@@ -250,7 +274,7 @@ def test_the_search_filters_are_menus_and_countries_are_shown_by_name(site: Runn
     assert '<option value="open-beta" selected>' in http.get("/search", params={"stage": "open-beta"}).text  # kept
 
 
-@pytest.mark.parametrize("path", ["/", "/listings/{slug}", "/launches/this", "/search?q=analytcs"])
+@pytest.mark.parametrize("path", ["/", "/listings/{slug}", "/launches/this", "/search?q=analytcs", "/pricing"])
 def test_axe_finds_no_serious_or_critical_violations(site: RunningServer, http: httpx.Client, chromium, path: str) -> None:  # type: ignore[no-untyped-def]
     if not AXE.exists():
         pytest.skip("axe-core is not installed: npm install --prefix tests/e2e/axe")
@@ -273,7 +297,8 @@ def test_axe_finds_no_serious_or_critical_violations(site: RunningServer, http: 
 def test_screenshots_at_390_and_1440(site: RunningServer, http: httpx.Client, chromium) -> None:  # type: ignore[no-untyped-def]
     """Not a check of looks (people look at them): the pages render at both widths without horizontal scrolling."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    pages = {"home": "/", "listing": f"/listings/{_a_live_slug(http)}", "week": "/launches/this"}
+    pages = {"home": "/", "listing": f"/listings/{_a_live_slug(http)}", "week": "/launches/this", "pricing": "/pricing",
+             "about": "/about", "search": "/search?country=EE"}  # a country chosen: the menu's longest names stay inside
     for width in (390, 1440):
         context = chromium.new_context(viewport={"width": width, "height": 900})
         offline(context)
