@@ -128,6 +128,8 @@ def test_sign_in_sign_out_and_the_session_ends_server_side(server) -> None:  # t
         page = client.get("/account")
         assert page.status_code == 200 and address in page.text and page.headers["cache-control"] == "no-store"
         assert 'href="/account/apps"' in page.text  # connected apps are one click away
+        for path in ("/submit", "/drafts", "/my/listings", "/my/orders", "/my/claims"):  # and the founder's work
+            assert f'href="{path}"' in page.text, path
         cookie = client.cookies.get("ld_session")
         r = client.post("/signout", data={"csrf_token": _csrf(page)})
         assert r.status_code == 303
