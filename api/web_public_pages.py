@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import timezone
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -46,6 +47,9 @@ def ids_of(*groups: list[dict[str, Any]]) -> list[int]:
 LISTING_PAGE_READS = ("listing_view", "catalog_view", "launches_view", "reviews_view", "updates_view")
 # What a launch week's board shows: its launches, scheduled listings and awards, the site's facts and categories.
 WEEK_PAGE_READS = ("launches_view", "catalog_view")
+# What the home page shows: this and last week, today's, trending and upcoming launches, categories, the site's facts
+# and the latest updates.
+HOME_PAGE_READS = ("launches_view", "catalog_view", "updates_view")
 Render = Callable[[Request], Awaitable[tuple[Response, int | None]]]
 
 
@@ -56,6 +60,7 @@ class DirectoryPages(PublicSite):
         super().__init__(*args, **kwargs)
         self.signed_out = PageCache(self.s.runtime, LISTING_PAGE_READS, busy, stale_seconds)
         self.signed_out_weeks = PageCache(self.s.runtime, WEEK_PAGE_READS, busy, stale_seconds)
+        self.signed_out_home = PageCache(self.s.runtime, HOME_PAGE_READS, busy, stale_seconds)
         self._refreshes: set[asyncio.Task[None]] = set()
 
     def routes(self) -> list[BaseRoute]:
@@ -73,6 +78,11 @@ class DirectoryPages(PublicSite):
         ]
 
     async def home(self, request: Request) -> Response:
+        """The home page; a signed-out visitor's is kept like a listing page, and per hour: trending is of the hour."""
+        hour = self.s.now().astimezone(timezone.utc).strftime("%Y-%m-%dT%H")  # the hour list_launches' trending is of
+        return await self.kept(request, self.signed_out_home, self._home, period=hour)
+
+    async def _home(self, request: Request) -> tuple[Response, int | None]:
         week = await self.op(request, "get_launch_week", {"week": "this"})
         today = await self.op(request, "list_launches", {"section": "today", "per_page": 10})
         trending = await self.op(request, "list_launches", {"section": "trending", "per_page": 6})
@@ -82,22 +92,27 @@ class DirectoryPages(PublicSite):
         updates = await run_in_threadpool(updates_q.latest_updates, self.s.reads, Paging(page=1, per_page=5))
         featured = [x for x in week["launches"] + last["launches"] if x.get("featured")]
         ld = self.item_list(f"Launches of {week['label']}", [x["listing"] for x in week["launches"]])
-        return await self.show(request, "public/home.html", {
+        page = await self.show(request, "public/home.html", {
             "week": week, "today": today["items"], "trending": trending["items"], "upcoming": upcoming["items"],
             "featured": featured, "last_awards": last.get("awards", []), "categories": categories["items"],
             "updates": updates["items"], "jsonld": ld,
             "listing_ids": ids_of(week["launches"], today["items"], trending["items"], featured),
         })
+        return page, None
 
     async def listing(self, request: Request) -> Response:
         """A listing's profile; a signed-out visitor's is rendered once per move of what it shows (`api.web_page_cache`)."""
         return await self.kept(request, self.signed_out, self._listing)
 
-    async def kept(self, request: Request, cache: PageCache, render: Render) -> Response:
-        """The page `render` builds; for a signed-out visitor, the one `cache` keeps while it is valid."""
+    async def kept(self, request: Request, cache: PageCache, render: Render, period: str = "") -> Response:
+        """The page `render` builds; for a signed-out visitor, the one `cache` keeps while it is valid.
+
+        Kept per address and day; `period` narrows that for a page that changes more often by the clock
+        alone (the home page's trending, by the hour).
+        """
         if self.id.sessions.lookup(request.cookies.get(self.session_cookie)) is not None:
             return (await render(request))[0]
-        key = (request.url.path, request.url.query, self.s.today())
+        key = (request.url.path, request.url.query + (f"#{period}" if period else ""), self.s.today())
         hit = cache.get(key)
         if hit is not None:
             if cache.claim_refresh(key):

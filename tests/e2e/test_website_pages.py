@@ -15,6 +15,7 @@ import pytest
 
 from events.draft_fields import SOCIAL_LABELS
 from tests.conftest import RunningServer
+from tests.e2e.test_web_accounts import _csrf, _signed_in
 from tests.e2e.website_support import demo_server, offline
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
@@ -116,14 +117,16 @@ def _quiet_positions(site: RunningServer) -> dict[str, int]:
             return before
 
 
-def test_a_signed_out_listing_page_is_the_same_for_every_new_browser_and_each_gets_its_cookie(site: RunningServer) -> None:
+@pytest.mark.parametrize("path", ["/listings/{slug}", "/"])
+def test_a_signed_out_page_is_the_same_for_every_new_browser_and_each_gets_its_cookie(site: RunningServer,
+                                                                                     path: str) -> None:
     # The second browser is answered from the kept signed-out page; it still needs a CSRF cookie of its own.
     for _ in range(5):  # again if a projection moved meanwhile (then the second answer was rendered anew)
         quiet = _quiet_positions(site)
         with httpx.Client(base_url=site.url, timeout=20) as first, httpx.Client(base_url=site.url, timeout=20) as second:
-            slug = _a_live_slug(first)
-            a, b = first.get(f"/listings/{slug}"), second.get(f"/listings/{slug}")
-            again = first.get(f"/listings/{slug}")  # a browser that has its cookie gets none again
+            address = path.format(slug=_a_live_slug(first))
+            a, b = first.get(address), second.get(address)
+            again = first.get(address)  # a browser that has its cookie gets none again
         if dict(site.container.runtime.positions) == quiet:
             break
     assert a.status_code == b.status_code == again.status_code == 200
@@ -132,6 +135,26 @@ def test_a_signed_out_listing_page_is_the_same_for_every_new_browser_and_each_ge
     assert "set-cookie" not in again.headers
     for r in (a, b, again):
         assert r.headers["content-type"].startswith("text/html") and r.headers["cache-control"] == "no-store"
+
+
+def _home_count(page: str, slug: str) -> int:
+    """The votes the home page's "This week" ranking shows on `slug`'s card."""
+    start = page.index(f'href="/listings/{slug}"', page.index('id="week-h"'))
+    m = re.compile(r'<span class="n">(\d+)</span>').search(page, start)
+    assert m, f"no vote count after {slug}"
+    return int(m.group(1))
+
+
+def test_the_kept_home_page_shows_a_vote_as_soon_as_the_rankings_do(site: RunningServer) -> None:
+    slug = httpx.get(site.url + "/api/v1/launches/weeks/this").json()["launches"][-1]["listing"]["slug"]
+    with httpx.Client(base_url=site.url, timeout=20) as visitor, \
+            httpx.Client(base_url=site.url, timeout=20, follow_redirects=False) as person:
+        _signed_in(site, person)
+        token = _csrf(person.get(f"/listings/{slug}"))
+        shown = _home_count(visitor.get("/").text, slug)  # rendered and kept for signed-out visitors
+        r = person.post(f"/listings/{slug}/vote", data={"csrf_token": token}, headers={"accept": "application/json"})
+        assert r.status_code == 200 and r.json()["voted"] is True  # answered once the rankings show it
+        assert _home_count(visitor.get("/").text, slug) == shown + 1  # the kept page was dropped, not shown again
 
 
 def test_week_and_boards_carry_item_lists_and_the_billboard_is_labelled_paid(http: httpx.Client) -> None:
