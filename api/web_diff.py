@@ -1,11 +1,14 @@
-"""A readable before/after of a version's changes for the staff pages.
+"""A readable before/after of a version's changes for the owner's and the staff's pages.
 
 Each changed field becomes two runs of segments: the value before, with what
 went away marked, and the value after, with what came in marked. Text is
 compared word by word; lists, objects (socials, the story) and lists of
 objects (FAQs, founders, milestones) line by line, one item or key per line.
-The templates render the marks as `<del>` and `<ins>` with words a screen
-reader says, so the page needs no script and no colour to be understood.
+Fields and the keys inside them read as the forms name them
+(`api/field_labels.py`: "Founded (year)", "Question: ...; Answer: ...",
+"GitHub: ..."), in the forms' order. The templates render the marks as `<del>`
+and `<ins>` with words a screen reader says, so the page needs no script and
+no colour to be understood.
 """
 
 from __future__ import annotations
@@ -16,7 +19,11 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
+from api.field_labels import FIELD_LABELS, ITEM_LABELS, field_label, key_label
+
 WORDS = re.compile(r"\S+\s*|\s+")  # a word with the spaces after it, so a change reads as whole words
+FIELD_ORDER = {name: i for i, name in enumerate(FIELD_LABELS)}
+ITEM_ORDER = {name: i for i, name in enumerate(ITEM_LABELS)}
 
 
 @dataclass(frozen=True)
@@ -29,15 +36,21 @@ class Segment:
 
 @dataclass(frozen=True)
 class FieldDiff:
-    field: str
+    field: str  # the key (what staff put back)
     before: list[Segment]
     after: list[Segment]
     lines: bool  # compared line by line (show with line breaks kept)
+    label: str = ""  # what the page calls the field
+
+    def __post_init__(self) -> None:
+        if not self.label:
+            object.__setattr__(self, "label", field_label(self.field))
 
 
 def field_diffs(changes: dict[str, dict[str, Any]]) -> list[FieldDiff]:
-    """The before/after of every field of a version, in the version's order."""
-    return [diff(field, change.get("before"), change.get("after")) for field, change in changes.items()]
+    """The before/after of every field of a version, in the forms' order (fields no form names last)."""
+    ordered = sorted(changes.items(), key=lambda item: FIELD_ORDER.get(item[0], len(FIELD_ORDER)))
+    return [diff(field, change.get("before"), change.get("after")) for field, change in ordered]
 
 
 def diff(field: str, before: Any, after: Any) -> FieldDiff:
@@ -46,7 +59,7 @@ def diff(field: str, before: Any, after: Any) -> FieldDiff:
             and "\n" not in (before or "") + (after or ""):
         old, new, lines = WORDS.findall(before or ""), WORDS.findall(after or ""), False
     else:
-        old, new, lines = _lines(before), _lines(after), True
+        old, new, lines = _lines(field, before), _lines(field, after), True
     was: list[Segment] = []
     now: list[Segment] = []
     for op, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
@@ -61,25 +74,28 @@ def diff(field: str, before: Any, after: Any) -> FieldDiff:
     return FieldDiff(field, _merged(was), _merged(now), lines)
 
 
-def _lines(value: Any) -> list[str]:
+def _lines(field: str, value: Any) -> list[str]:
     """One line per list item or object key (each ending in a newline), so line diffs stay aligned."""
     if value is None or value == "" or value == [] or value == {}:
         return []
     if isinstance(value, str):
         return [line + "\n" for line in value.split("\n")]
     if isinstance(value, dict):
-        return [f"{k}: {_flat(v)}\n" for k, v in value.items()]
+        return [f"{key_label(k)}: {_flat(v)}\n" for k, v in value.items()]
     if isinstance(value, list):
+        if field == "not_found_on_website":  # field keys: name them as the form does
+            return [field_label(str(v)) + "\n" for v in value]
         return [_flat(v) + "\n" for v in value]
     return [_flat(value) + "\n"]
 
 
 def _flat(value: Any) -> str:
-    """A value on one line: text as it is, an object as `key: value` pairs, anything else as JSON."""
+    """A value on one line: text as it is, an object as `Part: value` pairs in reading order, else JSON."""
     if isinstance(value, str):
         return " ".join(value.split("\n"))
     if isinstance(value, dict):
-        return "; ".join(f"{k}: {_flat(v)}" for k, v in value.items() if v not in (None, ""))
+        keys = sorted(value, key=lambda k: ITEM_ORDER.get(k, len(ITEM_ORDER)))
+        return "; ".join(f"{key_label(k)}: {_flat(value[k])}" for k in keys if value[k] not in (None, ""))
     return json.dumps(value, ensure_ascii=False, default=str)
 
 

@@ -11,7 +11,8 @@ from typing import Any
 
 from aggregates.draft import MAX_INVITES
 from api.web_draft_forms import MAPPINGS, ROW_KEYS, SLOT_SECTIONS, field_value
-from events.draft_fields import IN_PROGRESS, LIST_FIELDS, SOCIAL_LABELS
+from api.field_labels import FIELD_LABELS
+from events.draft_fields import IN_PROGRESS, LIST_FIELDS, SOCIAL_LABELS, STORY_LABELS
 
 GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("basics", "The basics", ("name", "tagline", "short_description", "description")),
@@ -20,14 +21,7 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("media", "Logo and video", ("logo_url", "demo_video_url")),
     ("lists", "Categories, features and keywords", ("categories", "features", "usps", "tags", "keywords")),
 )
-LABELS: dict[str, str] = {
-    "name": "Name", "tagline": "Tagline", "short_description": "Short description", "description": "Description",
-    "stage": "Stage", "pricing_model": "Pricing model", "pricing_summary": "Pricing summary",
-    "founded_year": "Founded (year)", "country": "Country", "city": "City", "contact_email": "Contact email",
-    "logo_url": "Logo URL", "demo_video_url": "Demo video URL", "categories": "Categories", "features": "Features",
-    "usps": "What sets it apart", "tags": "Tags", "keywords": "Keywords",
-    "faqs": "FAQs", "founders": "Founders", "company_socials": "Company links",
-}
+LABELS: dict[str, str] = FIELD_LABELS
 HINTS: dict[str, str] = {
     "tagline": "One line, up to 500 characters.", "short_description": "Up to 500 characters.",
     "description": "Up to 20,000 characters.", "country": "Two-letter code, e.g. DE.",
@@ -51,11 +45,6 @@ REASONS: dict[str, str] = {
     "too_large": "The site's pages were too large to read.",
     "crawl_failed": "Reading the site failed unexpectedly.",
     "drafting_failed": "Drafting failed three times.",
-}
-STORY_LABELS: dict[str, str] = {
-    "title": "Title", "story": "The story", "why_started": "Why you started", "problem": "The problem",
-    "journey": "The journey", "challenges": "Challenges", "achievements": "Achievements", "lessons": "Lessons",
-    "whats_next": "What's next",
 }
 
 

@@ -30,15 +30,12 @@ from api.web_founder_pages import FounderPages, nested_problems
 from commands import interview as interview_cmd
 from commands import my_listings as cmd
 from commands.my_listing_inputs import AddMilestone, DeleteMilestone, PostListingUpdate, SetFounderStory
-from events.draft_fields import STORY_SECTIONS
+from events.draft_fields import STORY_LABELS, STORY_SECTIONS
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import catalog as catalog_q
 from queries import interview as interview_q
 
 VIEWS = ["listing_view", "history_view"]
-STORY_LABELS = {"title": "Title", "story": "The story", "why_started": "Why we started", "problem": "The problem",
-                "journey": "The journey", "challenges": "Challenges", "achievements": "Achievements",
-                "lessons": "Lessons learned", "whats_next": "What's next"}
 NOTICES = {"posted": "Your update is posted.", "added": "The milestone is added.", "deleted": "The milestone is deleted.",
            "story": "Your founder story is saved.", "answers": "Your answers are saved."}
 Handler = Callable[[Any, Any, str, Any], cmd.Written]

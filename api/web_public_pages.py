@@ -23,6 +23,7 @@ from api.csrf import Csrf
 from api.web_page_cache import STALE_SECONDS, CachedPage, Key, PageCache, never_busy
 from api.web_public import PageProblem, PublicSite
 from api.web_review_section import review_section
+from queries import launches as launches_q
 from queries import updates as updates_q
 from queries.paging import Paging
 
@@ -152,7 +153,14 @@ class DirectoryPages(PublicSite):
     async def _listing(self, request: Request) -> tuple[Response, int | None]:
         """The page and the listing it shows."""
         slug = request.path_params["slug"]
-        doc = await self.op(request, "get_listing", {"slug": slug})
+        try:
+            doc = await self.op(request, "get_listing", {"slug": slug})
+        except PageProblem as exc:
+            upcoming = await run_in_threadpool(launches_q.upcoming_card, self.s.reads, slug) if exc.status == 404 else None
+            if upcoming is None:
+                raise
+            return await self.show(request, "public/upcoming.html", {
+                "l": upcoming, "description": upcoming.get("tagline") or "", "og_image": upcoming.get("logo_url")}), None
         alternatives = await self.op(request, "get_alternatives", {"slug": slug, "per_page": 6})
         others = await self.with_ids(alternatives["items"])
         badges = await self.op(request, "get_badges", {"slug": slug})

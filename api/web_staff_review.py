@@ -29,6 +29,7 @@ from starlette.routing import BaseRoute, Route
 
 from api.identity import Identity
 from api.sessions import WebSession
+from api.field_labels import field_label
 from api.web_diff import field_diffs
 from api.web_pages import WebPages
 from commands import review as review_cmd
@@ -178,7 +179,8 @@ class WebStaffReview(WebPages):
     def _shown(versions: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Versions with their readable diff and whether fields of them can be put back."""
         return [{**v, "diffs": field_diffs(v["changes"]), "revertible": v["kind"] in REVERTIBLE,
-                 "who": v["actor_email"] or v["actor"]} for v in versions]
+                 "who": v["actor_email"] or v["actor"],
+                 "reverted_labels": [field_label(f) for f in v.get("reverted_fields") or []]} for v in versions]
 
 
 def staff_review_routes(identity: Identity) -> list[BaseRoute]:

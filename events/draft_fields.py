@@ -47,3 +47,9 @@ SOCIAL_LABELS: dict[str, str] = {
 STORY_SECTIONS: tuple[str, ...] = (
     "title", "story", "why_started", "problem", "journey", "challenges", "achievements", "lessons", "whats_next",
 )
+STORY_LABELS: dict[str, str] = {
+    "title": "Title", "story": "The story", "why_started": "Why we started", "problem": "The problem",
+    "journey": "The journey", "challenges": "Challenges", "achievements": "Achievements", "lessons": "Lessons learned",
+    "whats_next": "What's next",
+}
+"""How pages name each section of a founder story (the draft editor, the story form, the version history)."""

@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from projections.listing_cards import UPCOMING_STATUSES
 from projections.reads import ReadStore
 from queries.paging import PageInfo, Paging, page_of
 from queries.weeks import (
@@ -141,6 +142,22 @@ def card(row: tuple[Any, ...]) -> dict[str, Any]:
         "category": cats[0] if cats else None, "categories": cats, "status": status,
         "launch_week": week.isoformat() if week else None, "votes": int(votes), "verified": bool(verified),
     }
+
+
+def upcoming_card(reads: ReadStore, slug: str) -> dict[str, Any] | None:
+    """The card of a listing queued or scheduled for a launch week, or None.
+
+    What the site shows at a listing's address before its launch: the badge a
+    founder pastes on their homepage, the upcoming feed and a future week's board
+    all link there weeks before the listing is live (get_listing answers live
+    listings only).
+    """
+    t = reads.tables(VIEW)
+    with reads.pool.connection() as conn:
+        row = conn.execute(
+            f"""SELECT {CARD_COLUMNS} FROM {t['listings']} l WHERE l.slug = %s AND l.status = ANY(%s)
+                ORDER BY l.id DESC LIMIT 1""", (slug, list(UPCOMING_STATUSES))).fetchone()
+    return card(row) if row else None
 
 
 def first_week(reads: ReadStore) -> date | None:

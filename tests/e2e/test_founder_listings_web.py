@@ -91,7 +91,7 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
 
             page.goto(f"{base}/my/listings/{listing_id}/history")
             edited = page.locator("article.version").nth(1)
-            assert "tagline" in edited.inner_text() and who.email in edited.inner_text()
+            assert "Tagline" in edited.inner_text() and who.email in edited.inner_text()
             assert edited.locator("ins").first.inner_text() != ""
 
             # updates, milestones, story, interview

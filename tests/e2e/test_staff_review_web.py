@@ -120,7 +120,7 @@ def test_staff_revert_a_field_in_the_browser_and_the_public_profile_changes(serv
         page.goto(f"{server.url}/staff/listings/{slug}/history")
         reviewed = page.locator(f"#version-{edit}")
         assert reviewed.locator(".review").inner_text() == "reverted"
-        assert "put back: tagline" in reviewed.inner_text()
+        assert "put back: Tagline" in reviewed.inner_text()
         assert page.get_by_role("heading", name=re.compile(r"Version \d+: revert")).count() == 1
     finally:
         context.close()

@@ -43,6 +43,31 @@ def _a_live_slug(http: httpx.Client) -> str:
     return str(http.get("/api/v1/launches", params={"section": "most-voted", "per_page": 1}).json()["items"][0]["listing"]["slug"])
 
 
+def _an_upcoming_slug(http: httpx.Client, status: str = "scheduled") -> str:
+    items = http.get("/api/v1/listings", params={"status": "upcoming", "per_page": 50}).json()["items"]
+    return str(next(x for x in items if x["status"] == status)["slug"])
+
+
+def test_an_upcoming_listing_has_a_page_and_every_link_to_it_answers(http: httpx.Client) -> None:
+    """Its badge (on the founder's homepage weeks before launch), the upcoming feed and next week's board link there."""
+    items = http.get("/api/v1/listings", params={"status": "upcoming", "per_page": 50}).json()["items"]
+    for status in ("scheduled", "awaiting_badge"):
+        card = next(x for x in items if x["status"] == status)
+        assert http.get(f"/api/v1/listings/{card['slug']}").status_code == 404  # get_listing answers live listings
+        page = http.get(f"/listings/{card['slug']}")
+        assert page.status_code == 200 and "Launching soon" in page.text, status
+        assert f"<h1>{card['name']}</h1>" in page.text and f'href="/launches/{card["launch_week"]}"' in page.text
+        assert 'class="vote"' not in page.text  # votes open at launch
+        badge = http.get(f"/api/v1/listings/{card['slug']}/badges").json()["badges"][0]
+        assert badge["link_url"].endswith(f"/listings/{card['slug']}")  # where the pasted badge takes people
+    for path in ("/launches?section=upcoming", "/", "/launches/next"):
+        linked = set(re.findall(r'href="/listings/([a-z0-9-]+)"', http.get(path).text))
+        assert linked, path
+        for slug in linked:
+            assert http.get(f"/listings/{slug}").status_code == 200, (path, slug)
+    assert http.get("/listings/no-such-listing").status_code == 404
+
+
 def test_every_page_type_answers_with_demo_data(http: httpx.Client) -> None:
     slug = _a_live_slug(http)
     founder = http.get("/api/v1/founders", params={"per_page": 1}).json()["items"][0]["slug"]
@@ -189,7 +214,8 @@ def test_unknown_pages_are_html_404s_with_search(http: httpx.Client) -> None:
     assert api.status_code == 404 and api.headers["content-type"] == "application/problem+json"
     assert http.get("/launches/not-a-week").status_code == 400
     upcoming = http.get("/api/v1/listings", params={"status": "upcoming", "per_page": 1}).json()["items"][0]["slug"]
-    assert http.get(f"/listings/{upcoming}").status_code == 404  # not public until live
+    soon = http.get(f"/listings/{upcoming}")  # its card and launch week only: the profile is public once live
+    assert soon.status_code == 200 and "Launching soon" in soon.text and 'id="reviews' not in soon.text
 
 
 def test_robots_txt_keeps_crawlers_off_signed_in_and_private_pages(http: httpx.Client) -> None:
@@ -297,11 +323,12 @@ def test_the_search_filters_are_menus_and_countries_are_shown_by_name(site: Runn
     assert '<option value="open-beta" selected>' in http.get("/search", params={"stage": "open-beta"}).text  # kept
 
 
-@pytest.mark.parametrize("path", ["/", "/listings/{slug}", "/launches/this", "/search?q=analytcs", "/pricing"])
+@pytest.mark.parametrize("path", ["/", "/listings/{slug}", "/listings/{upcoming}", "/launches/this", "/search?q=analytcs",
+                                  "/pricing"])
 def test_axe_finds_no_serious_or_critical_violations(site: RunningServer, http: httpx.Client, chromium, path: str) -> None:  # type: ignore[no-untyped-def]
     if not AXE.exists():
         pytest.skip("axe-core is not installed: npm install --prefix tests/e2e/axe")
-    url = site.url + path.format(slug=_a_live_slug(http))
+    url = site.url + path.format(slug=_a_live_slug(http), upcoming=_an_upcoming_slug(http))
     for scheme in ("light", "dark"):
         context = chromium.new_context(color_scheme=scheme)
         offline(context)
@@ -320,7 +347,8 @@ def test_axe_finds_no_serious_or_critical_violations(site: RunningServer, http: 
 def test_screenshots_at_390_and_1440(site: RunningServer, http: httpx.Client, chromium) -> None:  # type: ignore[no-untyped-def]
     """Not a check of looks (people look at them): the pages render at both widths without horizontal scrolling."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    pages = {"home": "/", "listing": f"/listings/{_a_live_slug(http)}", "week": "/launches/this", "pricing": "/pricing",
+    pages = {"home": "/", "listing": f"/listings/{_a_live_slug(http)}", "upcoming": f"/listings/{_an_upcoming_slug(http)}",
+             "week": "/launches/this", "pricing": "/pricing",
              "about": "/about", "search": "/search?country=EE"}  # a country chosen: the menu's longest names stay inside
     for width in (390, 1440):
         context = chromium.new_context(viewport={"width": width, "height": 900})

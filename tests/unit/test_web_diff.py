@@ -24,6 +24,25 @@ def test_lists_objects_and_lists_of_objects_are_compared_line_by_line() -> None:
     assert d.lines and d.before == [Segment("same", "Sync\n"), Segment("del", "Search\n")]
     assert d.after == [Segment("same", "Sync\n"), Segment("ins", "Share\n")]
     story = diff("story", {"title": "A", "lessons": "Many"}, {"title": "B", "lessons": "Many"})
-    assert story.before == [Segment("del", "title: A\n"), Segment("same", "lessons: Many\n")]
+    assert story.before == [Segment("del", "Title: A\n"), Segment("same", "Lessons learned: Many\n")]
     faqs = field_diffs({"faqs": {"before": [], "after": [{"question": "Free?", "answer": "Yes."}]}})
-    assert faqs[0].after == [Segment("ins", "question: Free?; answer: Yes.\n")] and faqs[0].before == []
+    assert faqs[0].after == [Segment("ins", "Question: Free?; Answer: Yes.\n")] and faqs[0].before == []
+
+
+def test_fields_read_as_the_forms_name_them_in_the_forms_order() -> None:
+    """A created listing's version lists every field: by label, in form order, items' parts in reading order."""
+    created = field_diffs({
+        "socials": {"before": None, "after": {"github": "https://github.example/a", "x": "https://x.example/a"}},
+        "faqs": {"before": None, "after": [{"answer": "Yes.", "question": "Free?"}]},
+        "founded_year": {"before": None, "after": "2021"},
+        "not_found_on_website": {"before": None, "after": ["stage", "usps"]},
+        "name": {"before": None, "after": "Abacus"},
+        "a_field_no_form_names": {"before": None, "after": "x"},
+    })
+    assert [d.label for d in created] == ["Name", "Founded (year)", "FAQs", "Links", "Not found on the website",
+                                          "A field no form names"]
+    assert [d.field for d in created][:2] == ["name", "founded_year"]  # the key stays for staff's put-back
+    by_label = {d.label: d for d in created}
+    assert by_label["FAQs"].after == [Segment("ins", "Question: Free?; Answer: Yes.\n")]
+    assert by_label["Links"].after == [Segment("ins", "GitHub: https://github.example/a\nX: https://x.example/a\n")]
+    assert by_label["Not found on the website"].after == [Segment("ins", "Stage\nWhat sets it apart\n")]

@@ -1,0 +1,43 @@
+"""The words a person reads for a draft's or a listing's fields, in the order the pages show them.
+
+One table for the draft editor, the version history and the staff's review,
+so a field is called the same on every page (and a version's changes read
+as the form that made them, not as the profile's keys).
+"""
+
+from __future__ import annotations
+
+from events.draft_fields import SOCIAL_LABELS, STORY_LABELS
+
+FIELD_LABELS: dict[str, str] = {
+    "name": "Name", "tagline": "Tagline", "short_description": "Short description", "description": "Description",
+    "headline": "Headline", "summary": "Summary", "website_url": "Website",
+    "stage": "Stage", "pricing_model": "Pricing model", "pricing_summary": "Pricing summary",
+    "founded_year": "Founded (year)", "country": "Country", "city": "City", "contact_email": "Contact email",
+    "logo_url": "Logo URL", "demo_video_url": "Demo video URL", "categories": "Categories", "features": "Features",
+    "usps": "What sets it apart", "tags": "Tags", "keywords": "Keywords",
+    "faqs": "FAQs", "founders": "Founders", "company_socials": "Company links", "socials": "Links",
+    "story": "Founder story", "milestones": "Milestone", "updates": "Update",
+    "seo_title": "Search engine title", "seo_description": "Search engine description",
+    "not_found_on_website": "Not found on the website",
+}
+"""Every field's label; the order is the order fields are listed in a version's changes."""
+
+ITEM_LABELS: dict[str, str] = {
+    "question": "Question", "answer": "Answer", "name": "Name", "title": "Title", "role": "Role", "bio": "Bio",
+    "date": "Date", "body": "Text", "description": "Description", "url": "Link",
+}
+"""The parts of an item of a list (an FAQ, a founder, a milestone, an update), in the order they read."""
+
+KEY_LABELS: dict[str, str] = {**ITEM_LABELS, **STORY_LABELS, **SOCIAL_LABELS}
+"""Any key inside a field's value: an item's part, a story's section, a link's kind."""
+
+
+def field_label(name: str) -> str:
+    """A field's label; a field without one reads as its key in words (`seo` -> `Seo`)."""
+    return FIELD_LABELS.get(name) or name.replace("_", " ").capitalize()
+
+
+def key_label(key: str) -> str:
+    """The label of a key inside a value (`why_started` -> `Why we started`, `github` -> `GitHub`)."""
+    return KEY_LABELS.get(key, key)
