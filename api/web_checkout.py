@@ -38,6 +38,7 @@ from api.web_checkout_quote import requote_endpoint, vat_label
 from commands import orders as cmd
 from events.countries import countries, country_name
 from events.errors import Conflict, DomainError, InvalidInput, NotFound, Unavailable
+from queries import updates as updates_q
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 InvoiceRenderer = Callable[[OrderState], bytes]
@@ -91,14 +92,18 @@ class Checkout:
     def _load(self, token: str) -> OrderState:
         return cmd.load_by_token(self.s.store, token)
 
-    def _view(self, request: Request, state: OrderState, token: str, error: str = "", status: int = 200,
-              form: dict[str, str] | None = None) -> Response:
+    async def _view(self, request: Request, state: OrderState, token: str, error: str = "", status: int = 200,
+                    form: dict[str, str] | None = None) -> Response:
+        ids = {int(line["listing_id"]) for line in state.lines if line.get("listing_id")}
+        names = await run_in_threadpool(updates_q.listing_names, self.s.reads, ids) if ids else {}
         now = self.s.clock()
         expired = state.status == "expired" or state.is_due_to_expire(now)
         ctx = {
             "order": state, "token": token, "error": error, "expired": expired,
             "payable": state.is_payable(now), "test_mode": self.provider is None,
-            "form": form or {**{"name": "", "country": "", "address": "", "vat_number": ""}, **state.billing},
+            "form": form or {"name": "", "address": "", "vat_number": "",
+                             "country": state.vat.get("country") or "", **state.billing},  # the quote's country first
+            "names": names,
             "lines": state.lines, "fulfilled": state.fulfilled, "tasks": state.tasks,
             "not_fulfilled": state.not_fulfilled,
         }
@@ -110,7 +115,7 @@ class Checkout:
             state = await run_in_threadpool(self._load, token)
         except NotFound:
             return self._render(request, "checkout/missing.html", {}, 404)
-        return self._view(request, state, token)
+        return await self._view(request, state, token)
 
     async def _billing(self, request: Request) -> Response:
         token = request.path_params["token"]
@@ -122,13 +127,13 @@ class Checkout:
             return self._render(request, "checkout/missing.html", {}, 404)
         too_long = [k for k, v in form.items() if len(v) > FIELD_MAX[k]]
         if too_long or not form["name"] or len(form["country"]) != 2 or not form["country"].isalpha():
-            return self._view(request, state, token, "Enter your name and choose your country "
+            return await self._view(request, state, token, "Enter your name and choose your country "
                                                      "(and keep each field short).", 400, form)
         try:
             await run_in_threadpool(cmd.set_billing, self.s.store, token, form["name"], form["country"].upper(),
                                     form["address"], form["vat_number"], self._meta(state), self.s.orders)
         except (InvalidInput, Conflict) as exc:
-            return self._view(request, state, token, exc.detail, 400 if isinstance(exc, InvalidInput) else 409, form)
+            return await self._view(request, state, token, exc.detail, 400 if isinstance(exc, InvalidInput) else 409, form)
         return RedirectResponse(self._here(token), status_code=303)
 
     async def _pay(self, request: Request) -> Response:
@@ -151,7 +156,7 @@ class Checkout:
             await run_in_threadpool(cmd.start_payment, self.s.store, state.number, provider.name, session.reference,
                                     self._meta(state))
         except (InvalidInput, Conflict, Unavailable) as exc:
-            return self._view(request, state, token, exc.detail, 409)
+            return await self._view(request, state, token, exc.detail, 409)
         return RedirectResponse(session.url, status_code=303)
 
     async def _test_page(self, request: Request) -> Response:
@@ -176,7 +181,7 @@ class Checkout:
             await run_in_threadpool(self._confirm, state, cmd.PaymentStatus(
                 True, state.total_cents, state.reference, state.number), "test")
         except DomainError as exc:
-            return self._view(request, state, token, exc.detail, 409)
+            return await self._view(request, state, token, exc.detail, 409)
         return RedirectResponse(self._here(token), status_code=303)
 
     def _confirm(self, state: OrderState, status: cmd.PaymentStatus, source: str) -> None:

@@ -35,6 +35,7 @@ from commands.order_inputs import CreateCheckout, QuoteOrder
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import catalog as catalog_q
 from queries import orders as q
+from queries import updates as updates_q
 from queries.paging import Paging
 
 VIEWS = ["orders_view"]
@@ -150,7 +151,8 @@ class MyOrderPages(FounderPages):
             order = q.get_order(self.s.reads, session.account_id, number, self.s.links, self.s.clock())
         except NotFound:
             return self._missing(request, session, "order")
-        return self._render(request, "founder/my/order.html", {"o": order, "nav_here": "orders"}, session)
+        names = updates_q.listing_names(self.s.reads, {int(x["listing_id"]) for x in order["lines"] if x.get("listing_id")})
+        return self._render(request, "founder/my/order.html", {"o": order, "names": names, "nav_here": "orders"}, session)
 
 
 def _form_field(path: str, codes: list[str]) -> str:

@@ -30,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from api.executor import Executor
+from api.field_labels import field_label
 from api.identity import Identity
 from api.ratelimit import LocalRateLimiter, OverLimit
 from api.web_pages import WebPages, text_problems
@@ -89,6 +90,11 @@ def page_name(url: str) -> str:
     return (host + path) if host else (url or "")
 
 
+def paragraphs(text: str | None) -> list[str]:
+    """A long text's paragraphs: each line that is not blank (a profile's description keeps the site's paragraphs)."""
+    return [line.strip() for line in (text or "").splitlines() if line.strip()]
+
+
 def money(cents: int | None, currency: str = "USD") -> str:
     if cents is None:
         return ""
@@ -112,7 +118,8 @@ class PublicSite(WebPages):
         self.limiter = limiter
         self.base = identity.base_url.rstrip("/")
         env = self.templates.env
-        env.filters.update(markdown=render_markdown, trend=trend_svg, money=money, ld=json_ld, page_name=page_name)
+        env.filters.update(markdown=render_markdown, trend=trend_svg, money=money, ld=json_ld, page_name=page_name,
+                           paragraphs=paragraphs, field_label=field_label)
         env.globals.update(pricing_models=PRICING_MODELS, stages=STAGES)  # the search filters' menus
 
     # ------------------------------------------------------------ reading

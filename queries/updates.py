@@ -95,6 +95,15 @@ def listing_named(reads: ReadStore, listing_id: int) -> dict[str, Any] | None:
     return {"slug": row[0], "name": row[1] or row[0], "status": row[2]} if row else None
 
 
+def listing_names(reads: ReadStore, listing_ids: set[int]) -> dict[int, str]:
+    """The name of each listing (an order's lines name the listing they are for, in any status)."""
+    t = reads.tables(VIEW)
+    with reads.pool.connection() as conn:
+        rows = conn.execute(f"SELECT listing_id, coalesce(name, slug) FROM {t['listings']} WHERE listing_id = ANY(%s)",
+                            (sorted(listing_ids),)).fetchall()
+    return {int(r[0]): str(r[1]) for r in rows}
+
+
 def follows(reads: ReadStore, listing_id: int, account_id: str) -> bool:
     t = reads.tables(VIEW)
     with reads.pool.connection() as conn:

@@ -23,6 +23,7 @@ from typing import Any
 
 from stdnum.eu import vat as eu_vat
 
+from events.countries import country_name
 from events.errors import FieldProblem, InvalidInput
 
 _DATA = json.loads(resources.files("aggregates.order").joinpath("vat_rates.json").read_text(encoding="utf-8"))
@@ -67,10 +68,10 @@ def check_number(vat_number: str, country: str) -> str:
     prefix = VAT_PREFIX.get(country, country)
     if not number.startswith(prefix):
         raise InvalidInput("the VAT number is not from the billing country", [
-            FieldProblem("vat_number", "country", f"A VAT number of {country} starts with {prefix}.")])
+            FieldProblem("vat_number", "country", f"A VAT number of {country_name(country)} starts with {prefix}.")])
     if not eu_vat.is_valid(number):
         raise InvalidInput("the VAT number is not valid", [
-            FieldProblem("vat_number", "check_digits", f"{number} is not a valid VAT number of {country} "
+            FieldProblem("vat_number", "check_digits", f"{number} is not a valid VAT number of {country_name(country)} "
                                                        "(format or check digits).")])
     return number
 
@@ -88,7 +89,7 @@ def decide_vat(seller_country: str, billing_country: str | None, vat_number: str
                            "Outside the EU: no EU VAT is charged (you may owe tax where you are).")
     rate = STANDARD_RATES_BP[country]
     if not number:
-        return VatDecision(rate, country, "standard", "none", "", f"Standard VAT of {country}.")
+        return VatDecision(rate, country, "standard", "none", "", f"Standard VAT of {country_name(country)}.")
     checked = check_number(number, country)
     check = "format"
     if registered is not None:
@@ -98,6 +99,6 @@ def decide_vat(seller_country: str, billing_country: str | None, vat_number: str
         check = "vies"
     if country == seller:
         return VatDecision(rate, country, "standard", check, checked,
-                           f"Domestic supply in {country}: VAT is charged even to businesses.")
+                           f"Domestic supply in {country_name(country)}: VAT is charged even to businesses.")
     return VatDecision(0, country, "reverse_charge", check, checked,
                        "Reverse charge: VAT to be accounted for by the customer (Art. 196 Directive 2006/112/EC).")

@@ -98,6 +98,17 @@ def test_vat_and_total_follow_the_country_chosen_and_the_vat_number_typed(live: 
         context.close()
 
 
+def test_the_checkout_names_the_listing_and_starts_from_the_country_of_the_order(live: RunningServer,
+                                                                                 http: httpx.Client, owner: Person) -> None:
+    lid = new_listing(live, owner, "Named Listing")
+    r = http.post("/orders/checkout", json=_body(lid, billing_country="DE"), headers=owner.headers(**ik()))
+    assert r.status_code == 201, r.text
+    page = httpx.get(r.json()["checkout_url"]).text
+    assert page.count("<td>Named Listing") == len(ITEMS) and f"listing {lid}" not in page  # each line names it
+    assert '<option value="DE" selected>Germany</option>' in page  # chosen on the order form: not asked again
+    assert "Standard VAT of Germany." in page
+
+
 def test_without_javascript_saving_the_billing_details_re_quotes(live: RunningServer, http: httpx.Client,
                                                                 owner: Person, chromium: Any) -> None:
     lid, order = _checkout(live, http, owner, "No Script")

@@ -19,8 +19,11 @@ import httpx
 import httpx2
 import pytest
 from mcp.client.client import Client
+from markupsafe import escape
 from mcp.client.streamable_http import streamable_http_client
 
+from api.field_labels import field_label
+from api.web_public import paragraphs
 from queries import badge_checks as badge_q
 from tests.conftest import Databases, RunningServer, free_port
 from tests.conftest import test_settings as settings_for
@@ -132,6 +135,8 @@ def test_free_flow_from_draft_to_live(live: RunningServer, http: httpx.Client, c
         mine = http.get(f"/me/listings/{listing_id}", headers=who.headers()).json()
         assert mine["badge_check"] is not None and mine["badge_check"]["result"] == "found"  # the owner sees it too
         assert http.get(f"/listings/{slug}").status_code == 404  # scheduled is not live yet
+        soon = httpx.get(f"{live.url}/listings/{slug}")  # where the pasted badge takes people: the upcoming page
+        assert soon.status_code == 200 and f'href="/launches/{chosen["week"]}"' in soon.text
         again = problem(http.post(f"/me/listings/{listing_id}/free", headers=who.headers(**ik())), 409)
         assert "already scheduled" in again["detail"]
 
@@ -144,6 +149,13 @@ def test_free_flow_from_draft_to_live(live: RunningServer, http: httpx.Client, c
     assert status_of(http, who, listing_id) == "live"
     public = http.get(f"/listings/{slug}")
     assert public.status_code == 200, public.text
+    page = httpx.get(f"{live.url}/listings/{slug}").text  # the same address: the kept upcoming page is gone
+    doc = public.json()
+    assert "Launching soon" not in page and doc["description"].count("\n") >= 1
+    for para in paragraphs(doc["description"]):  # the site's paragraphs kept
+        assert f"<p>{escape(para)}</p>" in page
+    assert doc["not_found_on_website"]  # named as the forms name them, not by their keys
+    assert ", ".join(field_label(f) for f in doc["not_found_on_website"]) in page
     live_again = problem(http.post(f"/me/listings/{listing_id}/free", headers=who.headers(**ik())), 409)
     assert "already live" in live_again["detail"]
 
