@@ -66,6 +66,23 @@ def test_a_description_leaves_out_prices_bylines_buzzwords_and_comments() -> Non
         assert other not in description
 
 
+def test_an_faqs_answers_stay_out_of_the_description_when_its_questions_read_as_headings() -> None:
+    """Each question of an FAQ is a short line ending in "?": it does not end the FAQ section, a real heading does."""
+    result = draft({"/": page(
+        "<h1>Anvil</h1><p>Anvil is an open-source load testing tool for HTTP and gRPC services.</p>"
+        "<h2 id='faq'>FAQ</h2>"
+        "<details><summary>Can I run Anvil on more than one machine?</summary><p>Yes. Start workers with the "
+        "worker command and point the controller at them.</p></details>"
+        "<details><summary>Do you offer commercial support?</summary><p>A few maintainers offer support contracts "
+        "through their own consultancies.</p></details>"
+        "<h2>Reports</h2><p>Every run writes one self-contained HTML report you can attach to a ticket.</p>",
+        title="Anvil")})
+    description = str(result.value("description"))
+    assert description.startswith("Anvil is an open-source load testing tool")
+    assert "Start workers" not in description and "support contracts" not in description
+    assert "self-contained HTML report" in description  # a heading after the FAQ is the product's story again
+
+
 def test_buzzwords_stuffed_into_meta_keywords_are_no_keywords() -> None:
     result = draft({"/": page("<h1>Granero</h1><p>Granero organiza las clases de tu academia.</p>", title="Granero",
                               lang="es").replace("</title>", "</title><meta name='keywords' content='Web3, metaverso, "

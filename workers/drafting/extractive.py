@@ -531,8 +531,8 @@ class _Reader:
                 if short and _ASIDE.search(normalise(line)):  # "From the blog", "Sponsors", "FAQ"
                     aside = True
                     continue
-                if is_heading(line):  # any other heading starts a section about the product again
-                    aside = False
+                if is_heading(line):  # any other heading starts a section about the product again,
+                    aside = aside and line.rstrip().endswith("?")  # but not an FAQ's next question
                     continue
                 # about people who are not its founders: on an about page, or in a home page's team paragraph that
                 # names a founder beside them ("… fundaron Turnero en 2021. Hoy nos acompaña como asesor …")
