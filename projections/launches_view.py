@@ -70,8 +70,6 @@ from projections.review_tally import ReviewTally
 EDITABLE_COLUMNS = {"name": "name", "tagline": "tagline", "logo_url": "logo_url", "website_url": "url"}
 # Approved reviews and the sum of their ratings (the top-rated badge divides them).
 TALLY = ReviewTally("id", "bigint", {"reviews": "count(*)", "rating_sum": "coalesce(sum(r.rating), 0)"})
-# Votes counted at `flush` or before the next other event, a run of them in one statement.
-VOTES_KEPT = frozenset({VoteCast, VoteRestored})
 # The columns of a listing row kept back and written at `flush`; the others keep their defaults.
 KEPT_ROW = (("id", "bigint"), ("stream", "uuid"), ("slug", "text"), ("name", "text"), ("tagline", "text"),
             ("logo_url", "text"), ("url", "text"), ("categories", "jsonb"), ("status", "text"), ("plan", "text"),
@@ -241,17 +239,8 @@ class LaunchesView(KeptRows, Projection):
     _recount: set[UUID] = set()  # kept rows put live: their launch-week votes are read as they are written
     _claims: dict[int, str] = {}  # listing id -> the slug claimed last, for listings not kept back
 
-    _votes: list[tuple[int, str, Any]] = []  # a run of votes cast or restored, written together (`_write_votes`)
-
     def _new_batch(self) -> None:
-        self._recount, self._claims, self._votes = set(), {}, []
-
-    def apply(self, cur: Cursor[Any], t: Tables, event: Any, position: int = 0, checked: bool = False) -> None:
-        """As `KeptRows.apply`; any event but a counted vote first writes the run of votes kept before it."""
-        self._batch(cur)
-        if self._votes and type(event) not in VOTES_KEPT:
-            self._write_votes(cur, t)
-        super().apply(cur, t, event, position, checked)
+        self._recount, self._claims = set(), {}
 
     def _keeps_any(self) -> bool:
         return bool(self._pending or self._claims)
@@ -266,8 +255,6 @@ class LaunchesView(KeptRows, Projection):
         otherwise).
         """
         kept = self._batch(cur)
-        if self._votes:
-            self._write_votes(cur, t)
         if self._claims:
             cur.execute(f"UPDATE {t['listings']} l SET slug = c.slug FROM unnest(%s::bigint[], %s::text[]) AS c(id, slug) "
                         "WHERE l.id = c.id", (list(self._claims), list(self._claims.values())))
@@ -292,13 +279,11 @@ class LaunchesView(KeptRows, Projection):
 
     @handles(VoteCast)
     def _vote(self, cur: Cursor[Any], t: Tables, e: VoteCast) -> None:
-        self._batch(cur)
-        self._votes.append((e.listing_id, e.account_id, e.timestamp))
+        self._count_vote(cur, t, e.listing_id, e.account_id, e.timestamp)
 
     @handles(VoteRestored)  # staff restored a voided vote: it counts again at its own time
     def _restored(self, cur: Cursor[Any], t: Tables, e: VoteRestored) -> None:
-        self._batch(cur)
-        self._votes.append((e.listing_id, e.account_id, e.cast_at))
+        self._count_vote(cur, t, e.listing_id, e.account_id, e.cast_at)
 
     @handles(VoteWithdrawn)
     def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn) -> None:
@@ -308,39 +293,21 @@ class LaunchesView(KeptRows, Projection):
     def _voided(self, cur: Cursor[Any], t: Tables, e: VoteVoided) -> None:
         self._uncount_vote(cur, t, e.listing_id, e.account_id)
 
-    def _write_votes(self, cur: Cursor[Any], t: Tables) -> None:
-        """Count a run of votes in one statement, as one statement a vote counted them.
-
-        A run holds only votes cast or restored, with nothing else between them
-        (`apply` writes it before any other event), so no listing's week moves
-        within it: each vote is stored unless the person's vote is there already
-        (the first of the run wins, as `ON CONFLICT DO NOTHING` one at a time
-        would), and each stored vote adds one to its listing, to its launch week's
-        count when cast before that week ended (the earliest such vote is the
-        tie-break), and to its hour.
-        """
-        firsts: dict[tuple[int, str], Any] = {}
-        for listing_id, account_id, at in self._votes:
-            firsts.setdefault((listing_id, account_id), at)
-        self._votes = []
-        votes = [(listing_id, account_id, at) for (listing_id, account_id), at in firsts.items()]
-        counted = f"(w.week IS NOT NULL AND i.cast_at < {self._week_end('w.week')})"
+    def _count_vote(self, cur: Cursor[Any], t: Tables, listing_id: int, account_id: str, at: Any) -> None:
+        counted = f"(l.week IS NOT NULL AND ins.cast_at < {self._week_end('l.week')})"
         cur.execute(
             f"""WITH ins AS (
-                    INSERT INTO {t['votes']} (listing_id, account_id, cast_at)
-                    SELECT * FROM unnest(%s::bigint[], %s::text[], %s::timestamptz[])
+                    INSERT INTO {t['votes']} (listing_id, account_id, cast_at) VALUES (%s, %s, %s)
                     ON CONFLICT DO NOTHING RETURNING listing_id, cast_at),
                 upd AS (
-                    UPDATE {t['listings']} l SET votes = l.votes + a.n, week_votes = l.week_votes + a.counted,
-                        first_vote_at = least(l.first_vote_at, a.first)
-                    FROM (SELECT i.listing_id, count(*) AS n, count(*) FILTER (WHERE {counted}) AS counted,
-                                 min(i.cast_at) FILTER (WHERE {counted}) AS first
-                          FROM ins i JOIN {t['listings']} w ON w.id = i.listing_id GROUP BY i.listing_id) a
-                    WHERE l.id = a.listing_id RETURNING 1)
+                    UPDATE {t['listings']} l SET votes = l.votes + 1,
+                        week_votes = l.week_votes + {counted}::int,
+                        first_vote_at = CASE WHEN {counted} THEN least(l.first_vote_at, ins.cast_at) ELSE l.first_vote_at END
+                    FROM ins WHERE l.id = ins.listing_id RETURNING 1)
                 INSERT INTO {t['vote_hours']} (listing_id, hour, n)
-                SELECT listing_id, date_trunc('hour', cast_at, 'UTC'), count(*) FROM ins GROUP BY 1, 2
-                ON CONFLICT (listing_id, hour) DO UPDATE SET n = {t['vote_hours']}.n + excluded.n""",
-            ([v[0] for v in votes], [v[1] for v in votes], [v[2] for v in votes]),
+                SELECT listing_id, date_trunc('hour', cast_at, 'UTC'), 1 FROM ins
+                ON CONFLICT (listing_id, hour) DO UPDATE SET n = {t['vote_hours']}.n + 1""",
+            (listing_id, account_id, at),
         )
 
     def _uncount_vote(self, cur: Cursor[Any], t: Tables, listing_id: int, account_id: str) -> None:
