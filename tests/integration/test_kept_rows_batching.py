@@ -15,7 +15,9 @@ from uuid import uuid4
 
 import pytest
 
+from aggregates.community import vote_stream
 from commands import community
+from commands import votes as votes_cmd
 from commands import listing as listing_cmd
 from events.listing import SlugClaimed
 from projections.launches_view import LaunchesView
@@ -52,6 +54,10 @@ def _history(c: Any) -> None:
     for n in range(4):
         community.cast_vote(store, a.listing_id, f"voter-{n}", meta())
     community.withdraw_vote(store, a.listing_id, "voter-1", meta())
+    stream = str(vote_stream(a.listing_id, "voter-3"))  # voided, then restored: counted again in a run of votes
+    votes_cmd.void_votes(store, [stream], "checked", meta())
+    votes_cmd.restore_votes(store, [stream], "checked", meta())
+    community.cast_vote(store, a.listing_id, "voter-1", meta())  # back again, in the same run as the restore
     community.follow(store, a.listing_id, "voter-2", meta())
     listing_cmd.unpublish(store, a.listing_id, "check", meta())
     listing_cmd.edit_listing(store, a.listing_id, {"tagline": "Back again", "name": "Launch Alpha Two"}, meta())
@@ -75,7 +81,7 @@ def test_one_batch_writes_what_one_event_per_batch_writes(container: Any, monkey
                             f"verified, jsonb_array_length(featured_weeks) FROM {table} "
                             "WHERE slug LIKE 'launch-%' ORDER BY slug").fetchall()
     assert rows == [
-        ("launch-alpha", "Launch Alpha Two", "Back again", "live", "free", "2026-11-23", 4, 4, 1, False, 0),
+        ("launch-alpha", "Launch Alpha Two", "Back again", "live", "free", "2026-11-23", 5, 5, 1, False, 0),
         ("launch-alpha-2", "Launch Alpha", "Launch Alpha tagline", "draft", None, None, 0, 0, 0, False, 0),
         ("launch-beta", "Launch Beta", "Launch Beta tagline", "live", "free", "2026-11-23", 1, 1, 0, True, 1),
         ("launch-owned", "Launch Owned", "Launch Owned tagline", "live", "free", "2026-11-16", 0, 0, 0, False, 0),
