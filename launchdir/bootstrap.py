@@ -50,6 +50,7 @@ from launchdir.ordering import order_settings, wire_orders
 from launchdir.read_models import all_projections
 from launchdir.settings import Settings
 from launchdir.submission import DraftWorkers, draft_ports, job_queue, wire_submission
+from launchdir.notices import wire_notices
 from launchdir.updates import wire_updates
 from launchdir.vote_review import VoteReview
 from projections.leases import JOB_APP_NAME, JOB_LOCK, Leases
@@ -272,6 +273,7 @@ def web_app(c: Container) -> Any:
     config.extra_routes.extend(draft_routes(identity))  # /submit, /drafts, /drafts/{id}: the founder's drafts
     wire_orders(c.services, c.settings, config)  # /checkout/*, /webhooks/stripe, fulfilment (docs/orders.md)
     wire_updates(config, c.services, identity)  # followers emailed of listing updates; /unsubscribe/<token>
+    wire_notices(config, c.services)  # founders emailed when a listing is scheduled or live, or an order paid
     config.extra_routes.extend(staff_review_routes(identity))  # /staff/review, /staff/listings/{slug}/history, /staff/audit
     config.extra_routes.extend(claim_routes(identity))  # /claims/confirm (emailed claim links), /staff/claims
     config.extra_routes.extend(staff_vote_routes(identity, VoteReview(c.store, c.services.reads, c.runtime)))  # /staff/votes

@@ -20,6 +20,7 @@ from projections.launches_view import LaunchesView
 from projections.leaderboard_view import LeaderboardView
 from projections.listing_view import ListingView
 from projections.mail_view import MailView
+from projections.notices_view import NoticesView
 from projections.oauth_view import OAuthView
 from projections.orders_view import OrdersView
 from projections.reviews_view import ReviewsView
@@ -47,4 +48,5 @@ def all_projections(timezone: str = "UTC") -> list[Projection]:
         InterviewView(),  # founder-interview answers and who owns a live listing
         ReviewsView(),  # review texts for listing pages and the staff's review list (docs/reviews.md)
         VoteIntegrityView(),  # votes with their integrity signals: the staff vote report (docs/voting.md)
+        NoticesView(),  # what founders are mailed of: scheduled, live, badge missing, order paid (docs/notices.md)
     ]

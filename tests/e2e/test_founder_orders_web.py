@@ -13,8 +13,9 @@ from __future__ import annotations
 import os
 import re
 import tempfile
+import time
 from contextlib import closing
-from datetime import datetime, timezone
+from datetime import date, datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ import httpx
 from aggregates.base import Meta
 from api.web_founder_pages import money
 from commands import account as account_cmd
+from queries import mail as mail_q
 from tests.conftest import RunningServer
 from tests.e2e.founder_support_listings import (
     axe_violations,
@@ -38,6 +40,18 @@ from tests.e2e.submission_support import PASSWORD, person, saved_listing
 API = "/api/v1"
 SCOPES = ("account:read", "listings:write", "orders:write")
 SHOTS = Path(os.environ.get("LAUNCHDIR_SCREENSHOTS") or tempfile.mkdtemp(prefix="founder-shots-"))
+
+
+def _founder_mails(live: RunningServer, address: str) -> list[dict[str, Any]]:
+    """The founder's notice mails in the outbox, oldest first, once both notices are there (or 15 s)."""
+    c: Any = live.container
+    deadline = time.monotonic() + 15
+    while True:
+        c.runtime.wait_for(["mail_view"], c.store.position(), timeout=5)
+        mails = [m for m in mail_q.outbox(c.services.reads, to=address) if m["kind"].startswith("notice_")]
+        if len(mails) >= 2 or time.monotonic() > deadline:
+            return mails[::-1]
+        time.sleep(0.1)
 
 
 def test_buy_a_launch_in_the_browser_and_see_the_listing_scheduled(live: RunningServer, http: httpx.Client,
@@ -83,6 +97,11 @@ def test_buy_a_launch_in_the_browser_and_see_the_listing_scheduled(live: Running
         assert page.locator("#listing-plan").inner_text().strip() == "paid"
         reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("fulfilled",))
         assert "done" in page.locator("#line-0 .fulfilment").inner_text()
+        mails = _founder_mails(live, who.email)  # a receipt, then the launch week, by mail
+        assert [m["kind"] for m in mails] == ["notice_paid", "notice_scheduled"]
+        invoice = http.get(f"/orders/{number}", headers=who.headers()).json()["invoice_number"]
+        assert f"Invoice {invoice}, and what each line has done: {base}/my/orders/{number}" in mails[0]["text"]
+        assert mails[1]["subject"].endswith(date.fromisoformat(week).strftime("the week of Monday %-d %B %Y"))
         assert axe_violations(page) == []
         shots = screenshots(page, f"{base}/my/orders/{number}", SHOTS, "order")
         shots += screenshots(page, f"{base}/my/listings/{listing_id}/order", SHOTS, "order-form")

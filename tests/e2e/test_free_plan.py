@@ -25,6 +25,7 @@ from mcp.client.streamable_http import streamable_http_client
 from api.field_labels import field_label
 from api.web_public import paragraphs
 from queries import badge_checks as badge_q
+from queries import mail as mail_q
 from tests.conftest import Databases, RunningServer, free_port
 from tests.conftest import test_settings as settings_for
 from tests.e2e.submission_support import Person, ik, person
@@ -106,6 +107,12 @@ def status_of(http: httpx.Client, who: Person, listing_id: int) -> str:
     return str(http.get(f"/me/listings/{listing_id}", headers=who.headers()).json()["status"])
 
 
+def notices_to(c: Any, who: Person, kind: str) -> list[dict[str, Any]]:
+    """The founder's mails of one notice kind in the outbox, once `mail_view` has caught up."""
+    c.runtime.wait_for(["mail_view"], c.store.position(), timeout=5)
+    return [m for m in mail_q.outbox(c.services.reads, to=who.email) if m["kind"] == kind]
+
+
 def problem(r: httpx.Response, status: int) -> dict[str, Any]:
     assert r.status_code == status, r.text
     assert r.headers["content-type"] == "application/problem+json"
@@ -139,6 +146,8 @@ def test_free_flow_from_draft_to_live(live: RunningServer, http: httpx.Client, c
         assert soon.status_code == 200 and f'href="/launches/{chosen["week"]}"' in soon.text
         again = problem(http.post(f"/me/listings/{listing_id}/free", headers=who.headers(**ik())), 409)
         assert "already scheduled" in again["detail"]
+        [scheduled] = wait_until(lambda: notices_to(c, who, "notice_scheduled"))  # the founder is told by mail
+        assert f"{live.url}/listings/{slug}" in scheduled["text"] and "badge" in scheduled["text"]
 
         from launchdir.bootstrap import launch_scheduler
 
@@ -158,6 +167,9 @@ def test_free_flow_from_draft_to_live(live: RunningServer, http: httpx.Client, c
     assert ", ".join(field_label(f) for f in doc["not_found_on_website"]) in page
     live_again = problem(http.post(f"/me/listings/{listing_id}/free", headers=who.headers(**ik())), 409)
     assert "already live" in live_again["detail"]
+    [went_live] = wait_until(lambda: notices_to(c, who, "notice_live"))
+    assert went_live["subject"] == f"{doc['name']} is live on launchdir"
+    assert f"{live.url}/listings/{slug}" in went_live["text"]
 
 
 def test_a_site_without_the_badge_stays_awaiting_badge(live: RunningServer, http: httpx.Client) -> None:

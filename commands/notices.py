@@ -1,0 +1,156 @@
+"""Telling founders what happened to their listing or order: the emails and the command that queues them.
+
+`mail_notice` queues one email per recipient through the outbox, each with the
+dedupe key `notice:<notice key>:<account id>` (the outbox queues a key once, so
+a retry or a restart never mails anyone twice), and records the notice's marker
+(`aggregates/notices.py`) in the same append. Recipients are the listing's
+owners, or the account that placed the order, with a confirmed address.
+
+These are the mails of one's own listing or order, so they carry no
+unsubscribe link: they are few (a launch week, a launch, a payment) and each
+says something the founder has to act on or keep (docs/notices.md).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from aggregates import mail, notices
+from aggregates.base import Meta
+from commands.store import EventStore
+from events.base import Event
+from events.errors import InvalidInput
+from events.mail import EmailQueued
+
+log = logging.getLogger(__name__)
+SITE = "launchdir"
+KINDS = ("scheduled", "live", "badge_lost", "paid")
+BADGE_REASONS = {
+    "not_found": "the badge's link was not on the page",
+    "unreachable": "the page could not be reached",
+    "timeout": "the page took too long to answer",
+    "blocked": "the page refused our check",
+}
+
+
+@dataclass(frozen=True)
+class Recipient:
+    account_id: str
+    email: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One notice as its email shows it: what happened (`kind`), to what, and the links to point at."""
+
+    key: str
+    kind: str
+    week: str | None = None
+    plan: str | None = None
+    checked_url: str | None = None
+    reason: str | None = None
+    listing: dict[str, Any] | None = None  # slug, name, listing_id (listing notices)
+    order: dict[str, Any] | None = None  # the order's document (`paid`)
+    listing_names: dict[int, str] | None = None  # the name of each listing an order's lines are for
+
+
+def dedupe_key(notice_key: str, account_id: str) -> str:
+    return f"notice:{notice_key}:{account_id}"
+
+
+def _week_words(week: str | None) -> str:
+    try:
+        return "the week of Monday " + date.fromisoformat(week or "").strftime("%-d %B %Y")
+    except ValueError:
+        return "its launch week"
+
+
+def _money(cents: int, currency: str = "USD") -> str:
+    symbol = "$" if currency.upper() == "USD" else currency.upper() + " "
+    return f"{symbol}{cents // 100:,}.{cents % 100:02d}"
+
+
+def notice_email(notice: Notice, website: str) -> tuple[str, str]:
+    """The subject and plain-text body of a notice's email (the same for every recipient)."""
+    base = website if website.endswith("/") else website + "/"
+    if notice.kind == "paid":
+        return _paid_email(notice.order or {}, notice.listing_names or {}, base)
+    listing = notice.listing or {}
+    name = str(listing.get("name") or listing.get("slug") or "Your listing")
+    public = f"{base}listings/{listing.get('slug')}"
+    mine = f"{base}my/listings/{listing.get('listing_id')}"
+    week = _week_words(notice.week)
+    if notice.kind == "scheduled":
+        subject = f"{name} is scheduled to launch in {week}"
+        badge = (f"Keep our badge on your homepage until then: it is checked again when the week begins, and "
+                 f"{name} goes live only if it is there ({mine}/badge).\n\n" if notice.plan == "free" else "")
+        text = (f"{name} has its launch week on {SITE}: {week}. It goes live when that week begins, and people "
+                f"can vote for it until the week ends.\n\n{badge}"
+                f"Until then its page shows it as launching soon: {public}\n\n"
+                f"Your listing, to keep it current: {mine}\n")
+    elif notice.kind == "live":
+        subject = f"{name} is live on {SITE}"
+        text = (f"{name} is live on {SITE}, among the launches of {week}. People can find it, vote for it and "
+                f"follow it now: {public}\n\n"
+                f"Share that link: votes come only from people signed in on the website, and the week's three "
+                f"most voted launches get an award when the week ends.\n\n"
+                f"Post updates and milestones, or edit the profile, from your listing: {mine}\n")
+    elif notice.kind == "badge_lost":
+        why = BADGE_REASONS.get(notice.reason or "", (notice.reason or "not found").replace("_", " "))
+        subject = f"{name} did not go live: our badge was not found on your homepage"
+        text = (f"The launch week of {name} has begun, but our badge was not found on {notice.checked_url} "
+                f"({why}).\n\n{name} stays in the queue and goes live as soon as a later check finds the badge. "
+                f"The badge to paste, and a button to check again: {mine}/badge\n")
+    else:
+        raise ValueError(f"unknown notice kind {notice.kind!r}")
+    return subject[: mail.SUBJECT_MAX], text
+
+
+def _paid_email(order: dict[str, Any], names: dict[int, str], base: str) -> tuple[str, str]:
+    number = str(order.get("number") or "")
+    currency = str(order.get("currency") or "USD")
+    lines = "".join(f"- {_line_name(line, names)}: {_money(int(line.get('amount_cents') or 0), currency)}\n"
+                    for line in order.get("lines") or [])
+    vat = order.get("vat") or {}
+    totals = (f"Subtotal: {_money(int(order.get('subtotal_cents') or 0), currency)}\n"
+              f"VAT: {_money(int(vat.get('amount_cents') or 0), currency)}\n"
+              f"Total paid: {_money(int(order.get('total_cents') or 0), currency)}\n")
+    subject = f"Payment received for order {number}"
+    text = (f"Thank you: the payment of order {number} is confirmed.\n\n{lines}\n{totals}\n"
+            f"Invoice {order.get('invoice_number')}, and what each line has done: {base}my/orders/{number}\n")
+    return subject, text
+
+
+def _line_name(line: dict[str, Any], names: dict[int, str]) -> str:
+    product = str(line.get("name") or line.get("product") or "")
+    listing = names.get(int(line["listing_id"])) if line.get("listing_id") is not None else None
+    return f"{product}, {listing}" if listing else product
+
+
+def mail_notice(store: EventStore, notice: Notice, recipients: Sequence[Recipient], website: str, meta: Meta) -> int:
+    """Queue the notice's email to each recipient and mark it mailed, in one append; returns how many were new."""
+    subject, text = notice_email(notice, website)
+
+    def decision(load: Any) -> list[Event]:
+        events: list[Event] = []
+        for person in recipients:
+            message = load(mail.message_id(dedupe_key(notice.key, person.account_id)), mail)
+            try:
+                events += mail.decide_queue(message, person.email, subject, text, "notice_" + notice.kind,
+                                            person.account_id, meta)
+            except InvalidInput as exc:  # an address the outbox refuses: skip it, tell the others
+                log.warning("notice %s: not mailing %s: %s", notice.key, person.account_id, exc.detail)
+        marker = load(notices.notice_stream(notice.key), notices)
+        return events + notices.decide_mailed(marker, notice.key, len(recipients), meta)
+
+    appended = store.decide_across(decision)
+    return sum(isinstance(e, EmailQueued) for e in appended.events)
+
+
+def is_mailed(store: EventStore, key: str) -> bool:
+    state: notices.NoticeState = store.load(notices.notice_stream(key), notices)
+    return state.mailed

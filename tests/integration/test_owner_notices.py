@@ -1,0 +1,165 @@
+"""Owners' notices against real PostgreSQL: the owners of a listing are mailed once when it is scheduled, when it
+goes live and when its badge was missing at its week's start; the buyer of an order gets a receipt; re-runs,
+restarts and a rebuild of `notices_view` mail nobody twice; old notices and staff launches mail nobody."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta, timezone
+from typing import Any
+from uuid import uuid4
+
+from aggregates.base import Meta
+from aggregates.weeks import week_of, weeks_after
+from commands import account as account_cmd
+from commands import free_plan
+from commands import listing as listing_cmd
+from commands import notices as notices_cmd
+from commands import orders as orders_cmd
+from commands.order_inputs import CreateCheckout
+from queries import mail as mail_q
+from queries import notices as notices_q
+from workers.notices import OwnerNotices
+
+VIEWS = ("listing_view", "orders_view", "updates_view", "accounts_view", "mail_view", "notices_view")
+NOW = datetime.now(timezone.utc)
+
+
+def _meta(at: datetime = NOW, actor: str = "staff:test") -> Meta:
+    return Meta(at=at, actor=actor, channel="cli")
+
+
+def _person(c: Any, verified: bool = True) -> tuple[str, str]:
+    email = f"founder-{uuid4().hex[:10]}@example.com"
+    reg = account_cmd.register_account(c.store, account_cmd.RegisterAccount(
+        account_id=uuid4(), email=email, password=None, verified=verified), _meta(), c.identity.links)
+    assert reg.account_id is not None
+    return reg.account_id, email
+
+
+def _listing(c: Any, name: str, owners: list[str]) -> tuple[int, str]:
+    created = listing_cmd.create_listing(c.store, listing_cmd.CreateListing(
+        profile={"name": name, "tagline": "Does things", "website_url": "https://example.com/"},
+        categories=["notes-docs"], owner_ids=owners), _meta())
+    return created.listing_id, created.slug
+
+
+def _caught_up(c: Any) -> None:
+    for name in VIEWS:
+        c.runtime.catch_up(name)
+
+
+def _notices(c: Any, clock: datetime = NOW) -> OwnerNotices:
+    return OwnerNotices(c.store, c.services.reads, c.services.links["website"], lambda: clock)
+
+
+def _mails(c: Any, address: str) -> list[dict[str, Any]]:
+    return [m for m in mail_q.outbox(c.services.reads, to=address) if m["kind"].startswith("notice_")]
+
+
+def _monday(week: str) -> datetime:
+    return datetime.combine(date.fromisoformat(week), time(0, 1), tzinfo=timezone.utc)
+
+
+def test_a_free_listing_s_owners_hear_once_when_it_is_scheduled_and_when_it_goes_live(container: Any) -> None:
+    c = container
+    owner, owner_email = _person(c)
+    cofounder, cofounder_email = _person(c)
+    unconfirmed, unconfirmed_email = _person(c, verified=False)
+    listing_id, slug = _listing(c, "Quillnote", [owner, cofounder, unconfirmed])
+    week = weeks_after(NOW.date(), 3)
+    listing_cmd.queue_free(c.store, listing_id, week, _meta())
+    listing_cmd.badge_found(c.store, listing_id, "https://example.com/", _meta())
+    _caught_up(c)
+
+    assert _notices(c).run_once() == 2
+    _caught_up(c)
+    [scheduled] = _mails(c, owner_email)
+    assert len(_mails(c, cofounder_email)) == 1 and not _mails(c, unconfirmed_email)
+    monday = date.fromisoformat(week).strftime("%-d %B %Y")
+    assert scheduled["kind"] == "notice_scheduled"
+    assert scheduled["subject"] == f"Quillnote is scheduled to launch in the week of Monday {monday}"
+    website = c.services.links["website"]
+    assert f"{website}listings/{slug}" in scheduled["text"]
+    assert f"{website}my/listings/{listing_id}/badge" in scheduled["text"]  # free: keep the badge until then
+    assert _notices(c).run_once() == 0  # a restart: the marker says mailed
+
+    listing_cmd.launch_if_due(c.store, listing_id, _meta(_monday(week), "system:scheduler"))
+    _caught_up(c)
+    assert _notices(c).run_once() == 2
+    _caught_up(c)
+    assert [m["subject"] for m in _mails(c, owner_email)] == [
+        "Quillnote is live on launchdir", f"Quillnote is scheduled to launch in the week of Monday {monday}"]
+    live = _mails(c, cofounder_email)[0]
+    assert live["kind"] == "notice_live" and f"{website}listings/{slug}" in live["text"]
+    assert f"the week of Monday {monday}" in live["text"]
+
+    c.runtime.rebuild("notices_view")  # the markers replay: nothing is mailed again
+    _caught_up(c)
+    assert notices_q.pending(c.services.reads, NOW - timedelta(days=2)) == []
+    assert _notices(c).run_once() == 0
+    _caught_up(c)
+    assert len(_mails(c, owner_email)) == 2
+
+
+def test_a_missing_badge_at_the_week_s_start_is_told_with_the_reason(container: Any) -> None:
+    c = container
+    owner, owner_email = _person(c)
+    listing_id, _slug = _listing(c, "Badgeless", [owner])
+    week = weeks_after(NOW.date(), 2)
+    listing_cmd.queue_free(c.store, listing_id, week, _meta())
+    listing_cmd.badge_found(c.store, listing_id, "https://example.com/", _meta())
+    gone = free_plan.BadgeOutcome(found=False, checked_url="https://example.com/", reason="not_found")
+    free_plan.record_check(c.store, listing_id, gone, week, None, _meta(_monday(week), "system:badges"))
+    assert free_plan.load(c.store, listing_id).status == "awaiting_badge"
+    _caught_up(c)
+
+    assert _notices(c).run_once() == 2  # scheduled, then held back
+    _caught_up(c)
+    lost = [m for m in _mails(c, owner_email) if m["kind"] == "notice_badge_lost"]
+    assert [m["subject"] for m in lost] == ["Badgeless did not go live: our badge was not found on your homepage"]
+    assert "https://example.com/ (the badge's link was not on the page)" in lost[0]["text"]
+    assert f"my/listings/{listing_id}/badge" in lost[0]["text"]
+
+
+def test_the_buyer_of_an_order_gets_a_receipt_naming_the_listing_and_the_invoice(container: Any) -> None:
+    c = container
+    buyer, buyer_email = _person(c)
+    listing_id, _slug = _listing(c, "Ledgerly", [buyer])
+    meta = _meta(actor=f"account:{buyer}")
+    body = CreateCheckout.model_validate({"items": [{"product": "launch", "listing_id": listing_id,
+                                                     "week": week_of(NOW.date())}], "billing_country": "US"})
+    placed = orders_cmd.create_checkout(c.store, body, buyer, meta, NOW.date(), c.services.orders)
+    orders_cmd.set_billing(c.store, placed.token, "Buyer", "US", "", "", meta, c.services.orders)
+    state = orders_cmd.load(c.store, placed.number)
+    orders_cmd.start_payment(c.store, placed.number, "test", "test_1", meta)
+    orders_cmd.confirm_payment(c.store, placed.number, provider="test", reference="test_1",
+                               amount_cents=state.total_cents, source="test", event_id="", meta=meta)
+    _caught_up(c)
+
+    assert _notices(c).run_once() == 1
+    _caught_up(c)
+    [receipt] = _mails(c, buyer_email)
+    paid = orders_cmd.load(c.store, placed.number)
+    assert receipt["kind"] == "notice_paid"
+    assert receipt["subject"] == f"Payment received for order {placed.number}"
+    assert f"Invoice {paid.invoice_number}" in receipt["text"]
+    assert f"{c.services.links['website']}my/orders/{placed.number}" in receipt["text"]
+    assert ", Ledgerly: $" in receipt["text"]  # the line names the listing it is for
+    total = f"${paid.total_cents // 100:,}.{paid.total_cents % 100:02d}"
+    assert f"Total paid: {total}" in receipt["text"]
+
+
+def test_old_notices_and_staff_launches_mail_nobody(container: Any) -> None:
+    c = container
+    owner, owner_email = _person(c)
+    staff_made, _ = _listing(c, "Staffpick", [owner])
+    listing_cmd.staff_publish(c.store, staff_made, _meta())
+    old, _ = _listing(c, "Oldnews", [owner])
+    long_ago = NOW - timedelta(days=3)
+    listing_cmd.queue_free(c.store, old, week_of(long_ago.date()), _meta(long_ago))
+    listing_cmd.badge_found(c.store, old, "https://example.com/", _meta(long_ago))  # live at once, 3 days ago
+    _caught_up(c)
+
+    assert _notices(c).run_once() == 0
+    assert _mails(c, owner_email) == []
+    assert not notices_cmd.is_mailed(c.store, notices_q.pending(c.services.reads, NOW - timedelta(days=7))[0]["key"])
