@@ -88,8 +88,8 @@ def notice_email(notice: Notice, website: str) -> tuple[str, str]:
         subject = f"{name} is scheduled to launch in {week}"
         badge = (f"Keep our badge on your homepage until then: it is checked again when the week begins, and "
                  f"{name} goes live only if it is there ({mine}/badge).\n\n" if notice.plan == "free" else "")
-        text = (f"{name} has its launch week on {SITE}: {week}. It goes live when that week begins, and people "
-                f"can vote for it until the week ends.\n\n{badge}"
+        text = (f"{name} has its launch week on {SITE}: {week}. It goes live when that week begins, and the votes "
+                f"people cast that week rank it among the week's launches.\n\n{badge}"
                 f"Until then its page shows it as launching soon: {public}\n\n"
                 f"Your listing, to keep it current: {mine}\n")
     elif notice.kind == "live":
@@ -101,7 +101,7 @@ def notice_email(notice: Notice, website: str) -> tuple[str, str]:
                 f"Post updates and milestones, or edit the profile, from your listing: {mine}\n")
     elif notice.kind == "badge_lost":
         why = BADGE_REASONS.get(notice.reason or "", (notice.reason or "not found").replace("_", " "))
-        subject = f"{name} did not go live: our badge was not found on your homepage"
+        subject = f"{name} did not go live: we could not find our badge on your homepage"
         text = (f"The launch week of {name} has begun, but our badge was not found on {notice.checked_url} "
                 f"({why}).\n\n{name} stays in the queue and goes live as soon as a later check finds the badge. "
                 f"The badge to paste, and a button to check again: {mine}/badge\n")

@@ -116,7 +116,7 @@ def test_a_missing_badge_at_the_week_s_start_is_told_with_the_reason(container: 
     assert _notices(c).run_once() == 2  # scheduled, then held back
     _caught_up(c)
     lost = [m for m in _mails(c, owner_email) if m["kind"] == "notice_badge_lost"]
-    assert [m["subject"] for m in lost] == ["Badgeless did not go live: our badge was not found on your homepage"]
+    assert [m["subject"] for m in lost] == ["Badgeless did not go live: we could not find our badge on your homepage"]
     assert "https://example.com/ (the badge's link was not on the page)" in lost[0]["text"]
     assert f"my/listings/{listing_id}/badge" in lost[0]["text"]
 
