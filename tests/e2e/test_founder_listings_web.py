@@ -149,6 +149,7 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
             open_dashboard(page, base, listing_id)
             assert page.locator("#listing-status").inner_text().strip() == "scheduled"
             assert page.locator("#listing-plan").inner_text().strip() == "free"
+            assert "if the badge is missing when its week begins" in page.locator("#launch-mail").inner_text()
 
             assert axe_violations(page) == []
             shots = screenshots(page, f"{base}/my/listings/{listing_id}", SHOTS, "listing-dashboard")
