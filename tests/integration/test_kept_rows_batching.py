@@ -1,7 +1,7 @@
 """Projections that keep a batch's new listings in memory and write them at `flush` end as event by event.
 
-`launches_view`, `content_view`, `history_view`, `badge_checks_view` and
-`interview_view` keep rows (and slug claims) back. Every table of a generation is compared row by row (each row as
+`launches_view`, `content_view`, `history_view`, `badge_checks_view`,
+`interview_view` and `notices_view` keep rows (and slug claims) back. Every table of a generation is compared row by row (each row as
 text) between a catch-up in one batch, a rebuild one event per batch, and
 batches that failed and were applied event by event with a `flush` after each
 event.
@@ -16,17 +16,20 @@ from uuid import uuid4
 import pytest
 
 from aggregates.community import vote_stream
+from aggregates.listing import listing_stream
+from commands import notices as notices_cmd
 from commands import community
 from commands import votes as votes_cmd
 from commands import listing as listing_cmd
-from events.listing import SlugClaimed
+from events.listing import ListingScheduled, SlugClaimed
 from projections.launches_view import LaunchesView
+from projections.notices_view import notice_key
 from tests.integration.test_listing_view import AT, make, meta
 
 LATER = AT + timedelta(days=9)  # a week after the first listings went live
 
 
-KEEPING = ["launches_view", "content_view", "history_view", "badge_checks_view", "interview_view"]
+KEEPING = ["launches_view", "content_view", "history_view", "badge_checks_view", "interview_view", "notices_view"]
 CLAIMING = ["launches_view", "content_view", "history_view"]  # those that read slug claims
 
 
@@ -47,6 +50,10 @@ def _history(c: Any) -> None:
     queued = make(c, "Launch Queued", live=False)
     listing_cmd.queue_free(store, queued.listing_id, "2026-12-14", meta())
     listing_cmd.badge_found(store, queued.listing_id, "https://launch-queued.example/", meta())  # read back in SQL
+    scheduled = [e for e in store.stream(listing_stream(queued.listing_id)) if isinstance(e, ListingScheduled)][-1]
+    key = notice_key("scheduled", scheduled.originator_id, scheduled.originator_version)  # its notice, mailed to nobody
+    notices_cmd.mail_notice(store, notices_cmd.Notice(key, "scheduled", listing={"slug": "q", "name": "Q"}), [],
+                            "http://x/", meta())  # in the batch that keeps its row back (notices_view)
     make(c, "Launch Owned", owner_ids=["owner-1", "owner-2"])  # owners kept with their row (interview_view)
     listing_cmd.add_owner(store, queued.listing_id, "owner-added", meta())  # read back in SQL (interview_view)
     paid = make(c, "Launch Paid", live=False)
@@ -100,7 +107,11 @@ def test_each_keeping_projection_writes_in_one_batch_what_it_writes_one_event_pe
     _history(container)
     container.runtime.catch_up(name)
     in_one_batch = _tables(container, name)
-    assert any(len(rows) >= 5 for rows in in_one_batch.values())  # the history's listings are there
+    if name == "notices_view":  # two listings scheduled (free and paid); staff launches make no notice
+        notices = in_one_batch["notices"]
+        assert len(notices) == 2 and sum(",0)" in row for row in notices) == 1  # one marked mailed, to nobody
+    else:
+        assert any(len(rows) >= 5 for rows in in_one_batch.values())  # the history's listings are there
     if name == "interview_view":  # owners from a creation and one added later
         assert len(in_one_batch["owners"]) == 3
     monkeypatch.setattr(type(container.runtime.projections[name]), "catch_up_batch", 1)
