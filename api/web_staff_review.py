@@ -36,10 +36,15 @@ from commands import review as review_cmd
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import audit as audit_q
 from queries import history as history_q
+from queries import listings as listings_q
 from queries.paging import Paging
 
 VIEWS = ["listing_view", "history_view"]
 REVERTIBLE = {"edited", "story", "milestone_added", "milestone_deleted", "revert"}
+STANDING_NOTICES = {  # after the take-down and put-back forms (`api/web_staff_listing.py`)
+    "taken-down": "The listing was taken down: it left every public page, and its owners were mailed the reason.",
+    "put-back": "The listing is live again, in its own launch week.",
+}
 NOTICES = {
     "accepted": "Version {v} was accepted.",
     "reverted": "Version {v}: the chosen fields were put back (a new version records it).",
@@ -81,8 +86,9 @@ class WebStaffReview(WebPages):
             return self._message(request, session, "No such listing", f"No listing has the slug {slug[:220]!r}.", 404,
                                  [("/staff/review", "Review queue")])
         here = f"/staff/listings/{slug}/history"
-        ctx = {"slug": slug, "page": found, "versions": self._shown(found["items"]), "notice": self._notice(request),
-               "here": here, "more": self._more(request, found)}
+        notice = self._notice(request) or STANDING_NOTICES.get(request.query_params.get("notice", ""))
+        ctx = {"slug": slug, "page": found, "versions": self._shown(found["items"]), "notice": notice,
+               "here": here, "more": self._more(request, found), "standing": listings_q.standing(self.s.reads, slug)}
         return self._render(request, "staff/history.html", ctx, session)
 
     def audit(self, request: Request, data: FormData, session: WebSession | None) -> Response:

@@ -28,7 +28,7 @@ from events.mail import EmailQueued
 
 log = logging.getLogger(__name__)
 SITE = "launchdir"
-KINDS = ("scheduled", "live", "badge_lost", "paid")
+KINDS = ("scheduled", "live", "badge_lost", "unpublished", "paid")
 BADGE_REASONS = {
     "not_found": "the badge's link was not on the page",
     "unreachable": "the page could not be reached",
@@ -56,6 +56,7 @@ class Notice:
     listing: dict[str, Any] | None = None  # slug, name, listing_id (listing notices)
     order: dict[str, Any] | None = None  # the order's document (`paid`)
     listing_names: dict[int, str] | None = None  # the name of each listing an order's lines are for
+    contact: str | None = None  # the site's contact address (`unpublished`: where to answer)
 
 
 def dedupe_key(notice_key: str, account_id: str) -> str:
@@ -105,6 +106,13 @@ def notice_email(notice: Notice, website: str) -> tuple[str, str]:
         text = (f"The launch week of {name} has begun, but our badge was not found on {notice.checked_url} "
                 f"({why}).\n\n{name} stays in the queue and goes live as soon as a later check finds the badge. "
                 f"The badge to paste, and a button to check again: {mine}/badge\n")
+    elif notice.kind == "unpublished":
+        subject = f"{name} was taken down from {SITE}"
+        answer = (f"If you think this is a mistake, write to {notice.contact} and name {name}.\n" if notice.contact
+                  else "")
+        text = (f"The {SITE} team took {name} down. The reason given: {notice.reason}\n\n"
+                f"It no longer shows in the directory, in search or in its launch week. You still own it, and its "
+                f"profile and history are kept: {mine}\n\n{answer}")
     else:
         raise ValueError(f"unknown notice kind {notice.kind!r}")
     return subject[: mail.SUBJECT_MAX], text

@@ -39,6 +39,7 @@ from api.web_drafts import draft_routes
 from api.web_founder import founder_routes
 from api.web_invites import invite_routes
 from api.web_site import public_site
+from api.web_staff_listing import staff_listing_routes
 from api.web_staff_review import staff_review_routes
 from api.web_staff_votes import staff_vote_routes
 from commands import catalog as catalog_cmd
@@ -275,6 +276,7 @@ def web_app(c: Container) -> Any:
     wire_updates(config, c.services, identity)  # followers emailed of listing updates; /unsubscribe/<token>
     wire_notices(config, c.services)  # founders emailed when a listing is scheduled or live, or an order paid
     config.extra_routes.extend(staff_review_routes(identity))  # /staff/review, /staff/listings/{slug}/history, /staff/audit
+    config.extra_routes.extend(staff_listing_routes(identity))  # /staff/listings/{slug}/take-down and /put-back
     config.extra_routes.extend(claim_routes(identity))  # /claims/confirm (emailed claim links), /staff/claims
     config.extra_routes.extend(staff_vote_routes(identity, VoteReview(c.store, c.services.reads, c.runtime)))  # /staff/votes
     config.extra_routes.extend(founder_routes(identity, lambda i, by: watch.check(i, by=by).position))  # /my/*, /claim

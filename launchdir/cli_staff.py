@@ -123,6 +123,20 @@ def staff_publish(slug: str, week: str | None, plan: str, actor: str | None) -> 
     run_staff(actor, lambda c, meta: publish(c.store, _listing_id(c, slug), meta, week=week, plan=plan), f"{slug}: live")
 
 
+@staff.command("unpublish")
+@click.argument("slug")
+@click.option("--reason", required=True, help="Why (3-500 characters); the listing's owners are mailed it.")
+@actor_option
+def staff_unpublish(slug: str, reason: str, actor: str | None) -> None:
+    """Take the listing SLUG down from every public read, saying why (recorded with who and when).
+
+    `launchdir staff publish SLUG --week W` puts it back.
+    """
+    from commands.listing import unpublish
+
+    run_staff(actor, lambda c, meta: unpublish(c.store, _listing_id(c, slug), reason, meta), f"{slug}: taken down")
+
+
 @staff.command("close-week")
 @click.argument("week", required=False)
 @actor_option

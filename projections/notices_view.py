@@ -8,6 +8,7 @@ event carries. Kinds:
 - `live` (`ListingLaunched`): the listing went live, at its week's start or at once;
 - `badge_lost` (`ListingBadgeLost`): a free listing's week began without our
   badge on its homepage, so it waits for a later check;
+- `unpublished` (`ListingUnpublished`): staff took the listing down, saying why;
 - `paid` (`OrderPaid`): the payment of an order is confirmed.
 
 `mailed_at` is set by the notice's marker (`NoticeMailed`), so the process
@@ -25,7 +26,7 @@ from uuid import UUID
 
 from psycopg import Cursor
 
-from events.listing import ListingBadgeLost, ListingLaunched, ListingScheduled
+from events.listing import ListingBadgeLost, ListingLaunched, ListingScheduled, ListingUnpublished
 from events.notices import NoticeMailed
 from events.order import OrderPaid
 from projections import bulk
@@ -64,6 +65,10 @@ class NoticesView(Projection):
     @handles(ListingBadgeLost)
     def _badge_lost(self, cur: Cursor[Any], t: Tables, e: ListingBadgeLost) -> None:
         self._add(cur, "badge_lost", e, checked_url=e.checked_url, reason=e.reason)
+
+    @handles(ListingUnpublished)
+    def _unpublished(self, cur: Cursor[Any], t: Tables, e: ListingUnpublished) -> None:
+        self._add(cur, "unpublished", e, reason=e.reason)
 
     @handles(OrderPaid)
     def _paid(self, cur: Cursor[Any], t: Tables, e: OrderPaid) -> None:

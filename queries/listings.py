@@ -280,6 +280,15 @@ def live_listing_id(reads: ReadStore, slug: str) -> int | None:
     return int(row[0]) if row else None
 
 
+def standing(reads: ReadStore, slug: str) -> dict[str, Any] | None:
+    """Where the listing at `slug` stands, in any status (staff pages): id, status, launch week and plan; or None."""
+    t = reads.tables(VIEW)
+    with reads.pool.connection() as conn:
+        row = conn.execute(f"SELECT listing_id, status, week, plan FROM {t['listings']} WHERE slug = %s",
+                           (slug,)).fetchone()
+    return {"listing_id": int(row[0]), "status": str(row[1]), "week": row[2], "plan": row[3]} if row else None
+
+
 def live_community(reads: ReadStore, slug: str) -> dict[str, Any] | None:
     """The `community` part of a live listing's document (votes, followers, ...), or None when it is not live.
 

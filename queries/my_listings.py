@@ -33,7 +33,7 @@ NEXT_STEPS = {
     "awaiting_badge": "Queued for a free launch week: put our badge on your homepage; it is checked automatically.",
     "scheduled": "Scheduled: it goes live when its launch week starts.",
     "live": "Live: people can find it and vote for it.",
-    "unpublished": "Taken down by the site team; contact us to publish it again.",
+    "unpublished": "Taken down by the site team, who emailed the owners why; contact us to publish it again.",
 }
 
 

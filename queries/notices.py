@@ -18,6 +18,7 @@ VIEW = "notices_view"
 LISTINGS = "listing_view"
 ORDERS = "orders_view"
 ACCOUNTS = "accounts_view"
+CATALOG = "catalog_view"
 ORDER_KINDS = frozenset({"paid"})
 
 
@@ -70,3 +71,11 @@ def addresses(reads: ReadStore, account_ids: list[str]) -> list[tuple[str, str]]
             (account_ids,),
         ).fetchall()
     return [(str(r[0]), str(r[1])) for r in rows]
+
+
+def contact_address(reads: ReadStore) -> str | None:
+    """The site's contact address (site setting `contact_email`), if one is set."""
+    t = reads.tables(CATALOG)
+    with reads.pool.connection() as conn:
+        row = conn.execute(f"SELECT doc->>'contact_email' FROM {t['site']} WHERE key = 'site'").fetchone()
+    return str(row[0]) if row and row[0] else None

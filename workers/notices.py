@@ -1,7 +1,7 @@
 """The owners' notices: a process manager that mails founders what happened to their listing or order.
 
-It follows `notices_view` (a listing scheduled, live, or held back for a
-missing badge; an order paid). For each notice made within `MAX_AGE` and not
+It follows `notices_view` (a listing scheduled, live, held back for a
+missing badge or taken down by staff; an order paid). For each notice made within `MAX_AGE` and not
 mailed yet, it reads the listing (slug, name, owners) or the order, the
 recipients' confirmed addresses, and runs `commands.notices.mail_notice`, which
 queues the emails and the notice's marker in one append. The outbox dedupes
@@ -90,7 +90,8 @@ class OwnerNotices:
         listing = notices_q.listing_of(self.reads, item["stream_id"])
         if listing is None:
             return None
-        return notices_cmd.Notice(**common, listing=listing)
+        contact = notices_q.contact_address(self.reads) if item["kind"] == "unpublished" else None
+        return notices_cmd.Notice(**common, listing=listing, contact=contact)
 
     def on_move(self, projection: str, _position: int) -> None:
         """Projection listener: a new notice wakes the loop at once."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from aggregates.base import Emitter, Meta, one
 from aggregates.listing.state import ListingState, require_listing
 from events.base import Event
-from events.errors import Conflict
+from events.errors import Conflict, FieldProblem, InvalidInput
 from events.listing import (
     ListingBadgeFound,
     ListingFeatured,
@@ -97,8 +97,17 @@ def decide_feature(state: ListingState, week: str, meta: Meta) -> list[Event]:
     return one(state, meta, ListingFeatured, week=week)
 
 
+TAKE_DOWN_REASON = (3, 500)  # characters; the owners are mailed it (docs/notices.md)
+
+
 def decide_unpublish(state: ListingState, reason: str, meta: Meta) -> list[Event]:
+    """Staff take a listing down (from every public read), saying why; nothing when it is down already."""
     require_listing(state)
+    why = " ".join(reason.split())
+    low, high = TAKE_DOWN_REASON
+    if not low <= len(why) <= high:
+        rule = f"Give a reason of {low} to {high} characters: the owners are told it."
+        raise InvalidInput(f"say why the listing is taken down. {rule}", [FieldProblem("reason", "length", rule)])
     if state.status == "unpublished":
         return []
-    return one(state, meta, ListingUnpublished, reason=reason)
+    return one(state, meta, ListingUnpublished, reason=why)

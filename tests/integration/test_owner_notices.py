@@ -11,6 +11,7 @@ from uuid import uuid4
 from aggregates.base import Meta
 from aggregates.weeks import week_of, weeks_after
 from commands import account as account_cmd
+from commands import catalog as catalog_cmd
 from commands import free_plan
 from commands import listing as listing_cmd
 from commands import notices as notices_cmd
@@ -163,3 +164,24 @@ def test_old_notices_and_staff_launches_mail_nobody(container: Any) -> None:
     assert _notices(c).run_once() == 0
     assert _mails(c, owner_email) == []
     assert not notices_cmd.is_mailed(c.store, notices_q.pending(c.services.reads, NOW - timedelta(days=7))[0]["key"])
+
+
+def test_a_listing_taken_down_tells_its_owners_why_and_where_to_write(container: Any) -> None:
+    c = container
+    owner, owner_email = _person(c)
+    listing_id, _slug = _listing(c, "Pillbox", [owner])
+    listing_cmd.staff_publish(c.store, listing_id, _meta())
+    catalog_cmd.change_site_settings(c.store, catalog_cmd.ChangeSiteSettings(
+        changes={"contact_email": "team@launchdir.example"}), _meta())
+    listing_cmd.unpublish(c.store, listing_id, "  Sells   counterfeit medicine. ", _meta())
+    assert listing_cmd.unpublish(c.store, listing_id, "Again", _meta()) > 0  # down already: nothing new
+    _caught_up(c)
+    c.runtime.catch_up("catalog_view")
+
+    assert _notices(c).run_once() == 1
+    _caught_up(c)
+    [told] = _mails(c, owner_email)
+    assert told["kind"] == "notice_unpublished" and told["subject"] == "Pillbox was taken down from launchdir"
+    assert "The reason given: Sells counterfeit medicine.\n" in told["text"]  # spaces folded when recorded
+    assert "write to team@launchdir.example and name Pillbox" in told["text"]
+    assert f"my/listings/{listing_id}" in told["text"]

@@ -42,6 +42,10 @@ def test_staff_commands_answer_and_record_who_acted(fresh_db: str, tmp_path: Pat
     assert run("grant", "grace@example.com") == "grace@example.com: staff"
     assert run("revoke", "grace@example.com") == "grace@example.com: not staff"
     assert run("publish", slug, "--week", "2026-11-16") == f"{slug}: live"
+    short = runner.invoke(main, ["staff", "unpublish", slug, "--reason", "no"])
+    assert short.exit_code != 0 and "3 to 500 characters" in short.output  # the rule, not a traceback
+    assert run("unpublish", slug, "--reason", "Spam report upheld") == f"{slug}: taken down"
+    assert run("publish", slug, "--week", "2026-11-16") == f"{slug}: live"  # and put back
     assert run("founder", "create", "ada", "Ada Lovelace", "--social", "x=https://x.com/ada") == "founder ada created"
     assert run("founder", "edit", "ada", "socials", '{"x": "https://x.com/ada2"}') == "founder ada: socials changed"
     assert run("blog", "write", "hello", str(post), "--title", "Hello") == "blog post hello written"

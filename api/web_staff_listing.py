@@ -1,0 +1,83 @@
+"""Taking a listing down, and putting it back, from the staff's page of the listing's history.
+
+- `POST /staff/listings/{slug}/take-down` (`reason`): `ListingUnpublished`, out of
+  every public read at once; the listing's owners are mailed the reason
+  (docs/notices.md). Nothing happens to a listing that is down already.
+- `POST /staff/listings/{slug}/put-back`: live again in its own launch week and
+  plan (`ListingPublishedByStaff`), as `launchdir staff publish SLUG --week W`.
+
+Both are CSRF-protected forms answering with a redirect back to the history
+page and a notice (post/redirect/get); a reason out of bounds answers 400
+naming the rule. Staff only, recorded as `staff:<email>`, like the review forms
+(`api/web_staff_review.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from aggregates.base import Meta
+from api.identity import Identity
+from api.sessions import WebSession
+from api.web_pages import WebPages
+from commands import listing as listing_cmd
+from events.errors import Conflict, InvalidInput
+from queries import listings as listings_q
+
+VIEWS = ["listing_view", "history_view"]
+
+
+class WebStaffListing(WebPages):
+    """The take-down and put-back forms, on the identity pages' sessions, CSRF tokens and templates."""
+
+    def routes(self) -> list[BaseRoute]:
+        page = self._page
+        return [
+            Route("/staff/listings/{slug}/take-down", page(self.take_down, form=True), methods=["POST"]),
+            Route("/staff/listings/{slug}/put-back", page(self.put_back, form=True), methods=["POST"]),
+        ]
+
+    def take_down(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        reason = str(data.get("reason") or "")
+        return self._act(request, session, "taken-down",
+                         lambda listing, meta: listing_cmd.unpublish(self.s.store, listing["listing_id"], reason, meta))
+
+    def put_back(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        def publish(listing: dict[str, Any], meta: Meta) -> int:
+            if listing["status"] != "unpublished":
+                raise Conflict(f"the listing is {listing['status']}, not taken down")
+            return listing_cmd.staff_publish(self.s.store, listing["listing_id"], meta, week=listing["week"],
+                                             plan=listing["plan"] or "free")
+
+        return self._act(request, session, "put-back", publish)
+
+    def _act(self, request: Request, session: WebSession | None, done: str,
+             do: Callable[[dict[str, Any], Meta], int]) -> Response:
+        if (refused := self._staff_only(request, session)) is not None:
+            return refused
+        assert session is not None
+        slug = str(request.path_params["slug"])
+        here = f"/staff/listings/{quote(slug)}/history"
+        listing = listings_q.standing(self.s.reads, slug)
+        if listing is None:
+            return self._message(request, session, "No such listing", f"No listing has the slug {slug[:220]!r}.", 404,
+                                 [("/staff/review", "Review queue")])
+        try:
+            position = do(listing, self._staff_meta(session))
+        except (Conflict, InvalidInput) as exc:
+            status = 409 if isinstance(exc, Conflict) else 400
+            text = " ".join(p.message for p in exc.problems) if isinstance(exc, InvalidInput) and exc.problems else exc.detail
+            return self._message(request, session, "This cannot be done", text, status, [(here, "Back")])
+        self._wait(position, VIEWS)
+        return self._redirect(f"{here}?notice={done}")
+
+
+def staff_listing_routes(identity: Identity) -> list[BaseRoute]:
+    return WebStaffListing(identity).routes()
