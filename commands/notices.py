@@ -28,7 +28,7 @@ from events.mail import EmailQueued
 
 log = logging.getLogger(__name__)
 SITE = "launchdir"
-KINDS = ("scheduled", "live", "badge_lost", "unpublished", "paid")
+KINDS = ("scheduled", "live", "badge_lost", "unpublished", "paid", "refunded")
 BADGE_REASONS = {
     "not_found": "the badge's link was not on the page",
     "unreachable": "the page could not be reached",
@@ -58,6 +58,12 @@ class Notice:
     listing_names: dict[int, str] | None = None  # the name of each listing an order's lines are for
     contact: str | None = None  # the site's contact address (`unpublished`: where to answer)
 
+    def account_ids(self) -> list[str]:
+        """Who is told: the account that placed the order, or the listing's owners."""
+        if self.order is not None:
+            return [str(self.order["account_id"])]
+        return [str(a) for a in (self.listing or {}).get("owner_ids") or []]
+
 
 def dedupe_key(notice_key: str, account_id: str) -> str:
     return f"notice:{notice_key}:{account_id}"
@@ -80,6 +86,14 @@ def notice_email(notice: Notice, website: str) -> tuple[str, str]:
     base = website if website.endswith("/") else website + "/"
     if notice.kind == "paid":
         return _paid_email(notice.order or {}, notice.listing_names or {}, base)
+    if notice.kind == "refunded":
+        order = notice.order or {}
+        number, currency = str(order.get("number") or ""), str(order.get("currency") or "USD")
+        amount = _money(int(order.get("refunded_cents") or 0), currency)
+        return (f"Order {number} was refunded",
+                f"We refunded {amount} of order {number} ({notice.reason}). The money goes back the way it "
+                f"was paid.\n\n"
+                f"The order and its invoice: {base}my/orders/{number}\n")
     listing = notice.listing or {}
     name = str(listing.get("name") or listing.get("slug") or "Your listing")
     public = f"{base}listings/{listing.get('slug')}"

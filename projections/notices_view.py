@@ -9,7 +9,8 @@ event carries. Kinds:
 - `badge_lost` (`ListingBadgeLost`): a free listing's week began without our
   badge on its homepage, so it waits for a later check;
 - `unpublished` (`ListingUnpublished`): staff took the listing down, saying why;
-- `paid` (`OrderPaid`): the payment of an order is confirmed.
+- `paid` (`OrderPaid`): the payment of an order is confirmed;
+- `refunded` (`OrderRefunded`): staff refunded an order, saying why.
 
 `mailed_at` is set by the notice's marker (`NoticeMailed`), so the process
 manager (`workers/notices.py`) reads only what is left to do. Listings put live
@@ -28,7 +29,7 @@ from psycopg import Cursor
 
 from events.listing import ListingBadgeLost, ListingLaunched, ListingScheduled, ListingUnpublished
 from events.notices import NoticeMailed
-from events.order import OrderPaid
+from events.order import OrderPaid, OrderRefunded
 from projections import bulk
 from projections.base import Projection, Tables, handles
 
@@ -73,6 +74,10 @@ class NoticesView(Projection):
     @handles(OrderPaid)
     def _paid(self, cur: Cursor[Any], t: Tables, e: OrderPaid) -> None:
         self._add(cur, "paid", e)
+
+    @handles(OrderRefunded)
+    def _refunded(self, cur: Cursor[Any], t: Tables, e: OrderRefunded) -> None:
+        self._add(cur, "refunded", e, reason=e.reason)
 
     @handles(NoticeMailed)
     def _mailed(self, cur: Cursor[Any], t: Tables, e: NoticeMailed) -> None:

@@ -19,7 +19,7 @@ LISTINGS = "listing_view"
 ORDERS = "orders_view"
 ACCOUNTS = "accounts_view"
 CATALOG = "catalog_view"
-ORDER_KINDS = frozenset({"paid"})
+ORDER_KINDS = frozenset({"paid", "refunded"})
 
 
 def pending(reads: ReadStore, since: datetime, limit: int = 50) -> list[dict[str, Any]]:
@@ -56,7 +56,7 @@ def order_of(reads: ReadStore, stream_id: UUID) -> dict[str, Any] | None:
     with reads.pool.connection() as conn:
         row = conn.execute(f"SELECT doc FROM {t['orders']} WHERE stream_id = %s", (stream_id,)).fetchone()
     if row is None or not row[0].get("invoice_number"):
-        return None  # not paid yet in this view: the next run reads it again
+        return None  # not paid yet in this view: the next run reads it again (a refund follows a payment)
     doc: dict[str, Any] = row[0]
     return doc
 

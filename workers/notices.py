@@ -1,7 +1,7 @@
 """The owners' notices: a process manager that mails founders what happened to their listing or order.
 
 It follows `notices_view` (a listing scheduled, live, held back for a
-missing badge or taken down by staff; an order paid). For each notice made within `MAX_AGE` and not
+missing badge or taken down by staff; an order paid or refunded). For each notice made within `MAX_AGE` and not
 mailed yet, it reads the listing (slug, name, owners) or the order, the
 recipients' confirmed addresses, and runs `commands.notices.mail_notice`, which
 queues the emails and the notice's marker in one append. The outbox dedupes
@@ -64,9 +64,7 @@ class OwnerNotices:
         notice = self._notice(item)
         if notice is None:
             return 0
-        owners = notice.order["account_id"] if notice.order else notice.listing["owner_ids"]  # type: ignore[index]
-        account_ids = [owners] if isinstance(owners, str) else list(owners)
-        recipients = [notices_cmd.Recipient(a, e) for a, e in notices_q.addresses(self.reads, account_ids)]
+        recipients = [notices_cmd.Recipient(a, e) for a, e in notices_q.addresses(self.reads, notice.account_ids())]
         meta = Meta(at=self.clock(), actor=ACTOR, channel="system")
         try:
             queued = notices_cmd.mail_notice(self.store, notice, recipients, self.website, meta)
@@ -82,7 +80,7 @@ class OwnerNotices:
         common = {k: item[k] for k in ("key", "kind", "week", "plan", "checked_url", "reason")}
         if item["kind"] in notices_q.ORDER_KINDS:
             order = notices_q.order_of(self.reads, item["stream_id"])
-            if order is None:
+            if order is None or (item["kind"] == "refunded" and not order.get("refunded_at")):
                 return None
             ids = {int(line["listing_id"]) for line in order.get("lines") or [] if line.get("listing_id") is not None}
             names = updates_q.listing_names(self.reads, ids) if ids else {}

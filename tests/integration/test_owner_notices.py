@@ -185,3 +185,27 @@ def test_a_listing_taken_down_tells_its_owners_why_and_where_to_write(container:
     assert "The reason given: Sells counterfeit medicine.\n" in told["text"]  # spaces folded when recorded
     assert "write to team@launchdir.example and name Pillbox" in told["text"]
     assert f"my/listings/{listing_id}" in told["text"]
+
+
+def test_a_refund_tells_the_buyer_how_much_and_why(container: Any) -> None:
+    c = container
+    buyer, buyer_email = _person(c)
+    listing_id, _slug = _listing(c, "Refundly", [buyer])
+    meta = _meta(actor=f"account:{buyer}")
+    body = CreateCheckout.model_validate({"items": [{"product": "launch", "listing_id": listing_id,
+                                                     "week": week_of(NOW.date())}], "billing_country": "US"})
+    placed = orders_cmd.create_checkout(c.store, body, buyer, meta, NOW.date(), c.services.orders)
+    orders_cmd.set_billing(c.store, placed.token, "Buyer", "US", "", "", meta, c.services.orders)
+    total = orders_cmd.load(c.store, placed.number).total_cents
+    orders_cmd.start_payment(c.store, placed.number, "test", "test_1", meta)
+    orders_cmd.confirm_payment(c.store, placed.number, provider="test", reference="test_1", amount_cents=total,
+                               source="test", event_id="", meta=meta)
+    orders_cmd.refund(c.store, placed.number, "asked by the buyer", "", _meta())
+    _caught_up(c)
+
+    assert _notices(c).run_once() == 2  # the receipt, then the refund
+    _caught_up(c)
+    refund = [m for m in _mails(c, buyer_email) if m["kind"] == "notice_refunded"]
+    assert [m["subject"] for m in refund] == [f"Order {placed.number} was refunded"]
+    amount = f"${total // 100:,}.{total % 100:02d}"
+    assert f"We refunded {amount} of order {placed.number} (asked by the buyer)." in refund[0]["text"]
