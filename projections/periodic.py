@@ -89,3 +89,34 @@ class Periodic:
                 self._final()
             except Exception:  # noqa: BLE001 - shutting down: say so and go on
                 log.exception("%s: the last run on stopping failed", self.name)
+
+
+class ViewLoop:
+    """The loop of a process manager that follows one projection: `run_once` at start, every `interval`
+    seconds, and at once whenever that projection moves (`on_move`, a listener of the runtime).
+
+    The outbox sender, order fulfilment, the badge watch and the mails of updates and notices are
+    each one of these: a subclass sets its own state, calls `super().__init__` and defines
+    `run_once`; starting, stopping and waking are here once.
+    """
+
+    def __init__(self, name: str, view: str, interval: float) -> None:
+        self._view = view
+        self._loop = Periodic(name, interval, self.run_once, at_start=True)
+
+    def run_once(self) -> object:
+        raise NotImplementedError
+
+    def on_move(self, projection: str, _position: int) -> None:
+        """Projection listener: the followed view moved, so there may be work now."""
+        if projection == self._view:
+            self._loop.wake()
+
+    def wake(self) -> None:
+        self._loop.wake()
+
+    def start(self) -> None:
+        self._loop.start()
+
+    def stop(self) -> None:
+        self._loop.stop()

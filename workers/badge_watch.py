@@ -39,7 +39,7 @@ from commands.free_plan import BadgeChecks, BadgeOutcome
 from commands.store import EventStore
 from projections.badge_checks_view import BACKOFF, backoff_after, follow_up_after
 from projections.leases import Leases
-from projections.periodic import Periodic
+from projections.periodic import ViewLoop
 from projections.reads import ReadStore
 from projections.runtime import ProjectionRuntime
 from queries import badge_checks as badge_q
@@ -65,7 +65,7 @@ class Checked:
     position: int = 0
 
 
-class BadgeWatch:
+class BadgeWatch(ViewLoop):
     """Runs due badge checks (`run_once`, or a thread with `start`), one on demand (`check`), and the go-live checks."""
 
     def __init__(self, store: EventStore, reads: ReadStore, runtime: ProjectionRuntime, checker: BadgeChecks,
@@ -78,7 +78,7 @@ class BadgeWatch:
         self.checker = checker
         self.now = now  # the current time in the site's timezone (launch weeks follow it)
         self.workers = workers
-        self._loop = Periodic("badge-watch", poll_seconds, self.run_once, at_start=True)
+        super().__init__("badge-watch", VIEW, poll_seconds)
         self._lock = threading.Lock()
         self._busy: set[int] = set()
         self._snoozed: dict[int, datetime] = {}
@@ -188,16 +188,8 @@ class BadgeWatch:
         if any(c.recorded for c in done) and VIEW in self.runtime.projections:
             self.runtime.catch_up(VIEW)
 
-    def on_move(self, projection: str, _position: int) -> None:
-        """Projection listener: the view moved (a listing chose the free plan), so look for due checks at once."""
-        if projection == VIEW:
-            self._loop.wake()
-
-    def start(self) -> None:
-        self._loop.start()
-
     def stop(self) -> None:
-        self._loop.stop()
+        super().stop()
         if self._lease is not None:
             self._lease.close()  # another process takes the due checks over at its next poll
 

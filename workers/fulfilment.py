@@ -24,7 +24,7 @@ from aggregates.weeks import week_of
 from commands import orders as orders_cmd
 from commands.store import EventStore
 from events.errors import DomainError
-from projections.periodic import Periodic
+from projections.periodic import ViewLoop
 from projections.reads import ReadStore
 from queries import orders as orders_q
 
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 ACTOR = "system:fulfilment"
 
 
-class Fulfilment:
+class Fulfilment(ViewLoop):
     """`run_once` for tests and the CLI; `start` runs it on a thread of the server."""
 
     def __init__(self, store: EventStore, reads: ReadStore, clock: Callable[[], datetime],
@@ -41,7 +41,7 @@ class Fulfilment:
         self.reviewer = reviewer
         self.reads = reads
         self.clock = clock
-        self._loop = Periodic("order-fulfilment", poll_seconds, self.run_once, at_start=True)
+        super().__init__("order-fulfilment", orders_q.VIEW, poll_seconds)
 
     def meta(self) -> Meta:
         return Meta(at=self.clock(), actor=ACTOR, channel="system")
@@ -62,17 +62,3 @@ class Fulfilment:
         for number in orders_q.due_to_expire(self.reads, self.clock()):
             orders_cmd.expire(self.store, number, self.meta())
         return applied
-
-    def on_move(self, projection: str, _position: int) -> None:
-        """Projection listener: a newly paid order wakes the manager at once."""
-        if projection == orders_q.VIEW:
-            self._loop.wake()
-
-    def wake(self) -> None:
-        self._loop.wake()
-
-    def start(self) -> None:
-        self._loop.start()
-
-    def stop(self) -> None:
-        self._loop.stop()

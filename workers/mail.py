@@ -35,7 +35,7 @@ from aggregates.base import Meta
 from commands import mail as mail_cmd
 from commands.store import EventStore
 from events.errors import DomainError, Unavailable
-from projections.periodic import Periodic
+from projections.periodic import ViewLoop
 from projections.reads import ReadStore
 from queries import mail as mail_q
 
@@ -49,7 +49,7 @@ class Mailer(Protocol):
     def send(self, to: str, subject: str, text: str, at: datetime) -> None: ...
 
 
-class OutboxSender:
+class OutboxSender(ViewLoop):
     """Sends due outbox messages; `run_once` for tests and the CLI, `start` for a server thread."""
 
     def __init__(self, store: EventStore, reads: ReadStore, mailer: Mailer, clock: Callable[[], datetime],
@@ -59,7 +59,7 @@ class OutboxSender:
         self.mailer = mailer
         self.clock = clock
         self.poll_seconds = poll_seconds
-        self._loop = Periodic("outbox-sender", poll_seconds, self.run_once, at_start=True)
+        super().__init__("outbox-sender", mail_q.VIEW, poll_seconds)
 
     def run_once(self) -> int:
         """Send every message due now; return how many were sent."""
@@ -81,17 +81,6 @@ class OutboxSender:
                 mail_cmd.record_sent(self.store, message_id, attempt, Meta(at=self.clock(), actor=ACTOR, channel="system"))
                 sent += 1
         return sent
-
-    def on_move(self, projection: str, _position: int) -> None:
-        """Projection listener: new outbox rows wake the sender at once."""
-        if projection == mail_q.VIEW:
-            self._loop.wake()
-
-    def start(self) -> None:
-        self._loop.start()
-
-    def stop(self) -> None:
-        self._loop.stop()
 
 
 class DeferredMail:

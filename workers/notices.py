@@ -27,7 +27,7 @@ from typing import Any
 from aggregates.base import Meta
 from commands import notices as notices_cmd
 from commands.store import EventStore
-from projections.periodic import Periodic
+from projections.periodic import ViewLoop
 from projections.reads import ReadStore
 from queries import notices as notices_q
 from queries import updates as updates_q
@@ -39,7 +39,7 @@ DEFAULT_INTERVAL = 30.0
 BATCH = 50  # notices per run
 
 
-class OwnerNotices:
+class OwnerNotices(ViewLoop):
     """Mails the pending notices; `run_once` for tests and the CLI, `start` for a server thread."""
 
     def __init__(self, store: EventStore, reads: ReadStore, website: str, clock: Callable[[], datetime],
@@ -49,7 +49,7 @@ class OwnerNotices:
         self.website = website
         self.clock = clock
         self._lock = threading.Lock()
-        self._loop = Periodic("owner-notices", interval, self.run_once, at_start=True)
+        super().__init__("owner-notices", notices_q.VIEW, interval)
 
     def run_once(self) -> int:
         """Mail the pending notices (a batch); returns how many emails were queued now.
@@ -90,14 +90,3 @@ class OwnerNotices:
             return None
         contact = notices_q.contact_address(self.reads) if item["kind"] == "unpublished" else None
         return notices_cmd.Notice(**common, listing=listing, contact=contact)
-
-    def on_move(self, projection: str, _position: int) -> None:
-        """Projection listener: a new notice wakes the loop at once."""
-        if projection == notices_q.VIEW:
-            self._loop.wake()
-
-    def start(self) -> None:
-        self._loop.start()
-
-    def stop(self) -> None:
-        self._loop.stop()

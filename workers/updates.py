@@ -25,7 +25,7 @@ from typing import Any
 from aggregates.base import Meta
 from commands import updates as updates_cmd
 from commands.store import EventStore
-from projections.periodic import Periodic
+from projections.periodic import ViewLoop
 from projections.reads import ReadStore
 from queries import updates as updates_q
 
@@ -36,7 +36,7 @@ DEFAULT_INTERVAL = 30.0
 BATCH = 50  # updates per run
 
 
-class UpdateNotifier:
+class UpdateNotifier(ViewLoop):
     """Tells followers of new updates; `run_once` for tests and the CLI, `start` for a server thread."""
 
     def __init__(self, store: EventStore, reads: ReadStore, tokens: updates_cmd.UnsubscribeTokens,
@@ -47,7 +47,7 @@ class UpdateNotifier:
         self.website = website
         self.clock = clock
         self._lock = threading.Lock()
-        self._loop = Periodic("update-notifier", interval, self.run_once, at_start=True)
+        super().__init__("update-notifier", updates_q.VIEW, interval)
 
     def run_once(self) -> int:
         """Tell the followers of the pending updates (a batch); returns how many emails were queued now.
@@ -74,14 +74,3 @@ class UpdateNotifier:
         if queued:
             log.info("update %s/%s: %d follower emails queued", update.listing_id, update.update_id, queued)
         return queued
-
-    def on_move(self, projection: str, _position: int) -> None:
-        """Projection listener: a new update (or follower) wakes the notifier at once."""
-        if projection == updates_q.VIEW:
-            self._loop.wake()
-
-    def start(self) -> None:
-        self._loop.start()
-
-    def stop(self) -> None:
-        self._loop.stop()
