@@ -61,6 +61,15 @@ def signed_in(server: Any, email: str) -> httpx.Client:
     return client
 
 
+def staff_signs_in(page: Any, base: str, email: str) -> None:
+    """Sign in through the form in the browser; the review queue is where staff land."""
+    page.goto(f"{base}/signin?next=/staff/review")
+    page.get_by_label("Email address").fill(email)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("heading", name="Review queue").wait_for()
+
+
 def test_the_pages_are_for_staff_only_and_forms_need_the_csrf_token(server) -> None:  # type: ignore[no-untyped-def]
     slug, edit = edited_listing(server)
     pages = ["/staff/review", f"/staff/listings/{slug}/history", "/staff/audit"]
@@ -100,11 +109,7 @@ def test_staff_revert_a_field_in_the_browser_and_the_public_profile_changes(serv
     context = chromium.new_context()
     page = context.new_page()
     try:
-        page.goto(f"{server.url}/signin?next=/staff/review")
-        page.get_by_label("Email address").fill(staff)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.get_by_role("heading", name="Review queue").wait_for()
+        staff_signs_in(page, server.url, staff)
 
         version = page.locator(f"#version-{edit}")
         assert "Cheap pills here" in version.inner_text() and "An honest tagline" in version.inner_text()

@@ -17,7 +17,7 @@ import httpx
 from commands import listing as listing_cmd
 from queries import mail as mail_q
 from tests.e2e.founder_support_listings import axe_violations, screenshots
-from tests.e2e.test_staff_review_web import CSRF, PASSWORD, VIEWS, account, now_meta, signed_in
+from tests.e2e.test_staff_review_web import CSRF, VIEWS, account, now_meta, signed_in, staff_signs_in
 
 SHOTS = Path(os.environ.get("LAUNCHDIR_SCREENSHOTS") or tempfile.mkdtemp(prefix="staff-shots-"))
 
@@ -52,11 +52,7 @@ def test_staff_take_a_listing_down_and_put_it_back_in_the_browser(server: Any, c
     context = chromium.new_context()
     page = context.new_page()
     try:
-        page.goto(f"{server.url}/signin?next=/staff/review")
-        page.get_by_label("Email address").fill(staff)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.get_by_role("heading", name="Review queue").wait_for()
+        staff_signs_in(page, server.url, staff)
         page.goto(history)
         assert page.locator("#standing-status").inner_text().startswith(f"Status: live, launch week of {week}")
         assert axe_violations(page) == []

@@ -44,6 +44,20 @@ def _listing(c: Any, name: str, owners: list[str]) -> tuple[int, str]:
     return created.listing_id, created.slug
 
 
+def _paid_launch(c: Any, buyer: str, listing_id: int) -> tuple[Any, int]:
+    """A launch of the listing this week, ordered and paid on the test payment page: (the order placed, its total)."""
+    meta = _meta(actor=f"account:{buyer}")
+    body = CreateCheckout.model_validate({"items": [{"product": "launch", "listing_id": listing_id,
+                                                     "week": week_of(NOW.date())}], "billing_country": "US"})
+    placed = orders_cmd.create_checkout(c.store, body, buyer, meta, NOW.date(), c.services.orders)
+    orders_cmd.set_billing(c.store, placed.token, "Buyer", "US", "", "", meta, c.services.orders)
+    total = orders_cmd.load(c.store, placed.number).total_cents
+    orders_cmd.start_payment(c.store, placed.number, "test", "test_1", meta)
+    orders_cmd.confirm_payment(c.store, placed.number, provider="test", reference="test_1", amount_cents=total,
+                               source="test", event_id="", meta=meta)
+    return placed, total
+
+
 def _caught_up(c: Any) -> None:
     for name in VIEWS:
         c.runtime.catch_up(name)
@@ -126,15 +140,7 @@ def test_the_buyer_of_an_order_gets_a_receipt_naming_the_listing_and_the_invoice
     c = container
     buyer, buyer_email = _person(c)
     listing_id, _slug = _listing(c, "Ledgerly", [buyer])
-    meta = _meta(actor=f"account:{buyer}")
-    body = CreateCheckout.model_validate({"items": [{"product": "launch", "listing_id": listing_id,
-                                                     "week": week_of(NOW.date())}], "billing_country": "US"})
-    placed = orders_cmd.create_checkout(c.store, body, buyer, meta, NOW.date(), c.services.orders)
-    orders_cmd.set_billing(c.store, placed.token, "Buyer", "US", "", "", meta, c.services.orders)
-    state = orders_cmd.load(c.store, placed.number)
-    orders_cmd.start_payment(c.store, placed.number, "test", "test_1", meta)
-    orders_cmd.confirm_payment(c.store, placed.number, provider="test", reference="test_1",
-                               amount_cents=state.total_cents, source="test", event_id="", meta=meta)
+    placed, _total = _paid_launch(c, buyer, listing_id)
     _caught_up(c)
 
     assert _notices(c).run_once() == 1
@@ -191,15 +197,7 @@ def test_a_refund_tells_the_buyer_how_much_and_why(container: Any) -> None:
     c = container
     buyer, buyer_email = _person(c)
     listing_id, _slug = _listing(c, "Refundly", [buyer])
-    meta = _meta(actor=f"account:{buyer}")
-    body = CreateCheckout.model_validate({"items": [{"product": "launch", "listing_id": listing_id,
-                                                     "week": week_of(NOW.date())}], "billing_country": "US"})
-    placed = orders_cmd.create_checkout(c.store, body, buyer, meta, NOW.date(), c.services.orders)
-    orders_cmd.set_billing(c.store, placed.token, "Buyer", "US", "", "", meta, c.services.orders)
-    total = orders_cmd.load(c.store, placed.number).total_cents
-    orders_cmd.start_payment(c.store, placed.number, "test", "test_1", meta)
-    orders_cmd.confirm_payment(c.store, placed.number, provider="test", reference="test_1", amount_cents=total,
-                               source="test", event_id="", meta=meta)
+    placed, total = _paid_launch(c, buyer, listing_id)
     orders_cmd.refund(c.store, placed.number, "asked by the buyer", "", _meta())
     _caught_up(c)
 
