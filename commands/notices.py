@@ -28,7 +28,6 @@ from events.mail import EmailQueued
 
 log = logging.getLogger(__name__)
 SITE = "launchdir"
-KINDS = ("scheduled", "live", "badge_lost", "unpublished", "paid", "refunded")
 BADGE_REASONS = {
     "not_found": "the badge's link was not on the page",
     "unreachable": "the page could not be reached",
