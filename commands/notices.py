@@ -126,6 +126,11 @@ def notice_email(notice: Notice, website: str) -> tuple[str, str]:
         text = (f"The {SITE} team took {name} down. The reason given: {notice.reason}\n\n"
                 f"It no longer shows in the directory, in search or in its launch week. You still own it, and its "
                 f"profile and history are kept: {mine}\n\n{answer}")
+    elif notice.kind == "restored":
+        subject = f"{name} is back on {SITE}"
+        text = (f"The {SITE} team put {name} back after taking it down. It shows again in the directory, in "
+                f"search and among the launches of {week}, with the votes it had: {public}\n\n"
+                f"Your listing: {mine}\n")
     else:
         raise ValueError(f"unknown notice kind {notice.kind!r}")
     return subject[: mail.SUBJECT_MAX], text

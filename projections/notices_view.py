@@ -9,14 +9,18 @@ event carries. Kinds:
 - `badge_lost` (`ListingBadgeLost`): a free listing's week began without our
   badge on its homepage, so it waits for a later check;
 - `unpublished` (`ListingUnpublished`): staff took the listing down, saying why;
+- `restored` (`ListingPublishedByStaff` after a `ListingUnpublished` of the same
+  listing): staff put it back, live in its own week and plan;
 - `paid` (`OrderPaid`): the payment of an order is confirmed;
 - `refunded` (`OrderRefunded`): staff refunded an order, saying why.
 
 `mailed_at` is set by the notice's marker (`NoticeMailed`), so the process
 manager (`workers/notices.py`) reads only what is left to do. Listings put live
-by staff (`ListingPublishedByStaff`: demo data, done-for-you work) make no
-notice. New rows are kept in memory and written at `flush`, one statement a
-batch (`projections/bulk.py`).
+by staff that were never taken down (demo data, done-for-you work, imports)
+make no notice: the owners did not wait for anything. New rows are kept in
+memory and written at `flush`, one statement a batch (`projections/bulk.py`);
+whether a staff launch is a put-back is settled there too, for the whole batch
+in one statement.
 """
 
 from __future__ import annotations
@@ -27,10 +31,11 @@ from uuid import UUID
 
 from psycopg import Cursor
 
-from events.listing import ListingBadgeLost, ListingLaunched, ListingScheduled, ListingUnpublished
+from events.listing import (ListingBadgeLost, ListingLaunched, ListingPublishedByStaff, ListingScheduled,
+                            ListingUnpublished)
 from events.notices import NoticeMailed
 from events.order import OrderPaid, OrderRefunded
-from projections import bulk
+from projections import bulk, ddl
 from projections.base import Projection, Tables, handles
 
 NAME = "notices_view"
@@ -54,6 +59,12 @@ class NoticesView(Projection):
                 mailed_at timestamptz, recipients int)"""
         )
         cur.execute(f"CREATE INDEX ON {t['notices']} (happened_at) WHERE mailed_at IS NULL")
+        self.upgrade(cur, t)
+
+    def upgrade(self, cur: Cursor[Any], t: Tables) -> None:
+        index = f"{t['notices']}_taken_down"  # is a staff launch a put-back? (`flush`)
+        ddl.create_index(cur, index, f"CREATE INDEX IF NOT EXISTS {index} ON {t['notices']} (stream_id) "
+                                     "WHERE kind = 'unpublished'")
 
     @handles(ListingScheduled)
     def _scheduled(self, cur: Cursor[Any], t: Tables, e: ListingScheduled) -> None:
@@ -70,6 +81,15 @@ class NoticesView(Projection):
     @handles(ListingUnpublished)
     def _unpublished(self, cur: Cursor[Any], t: Tables, e: ListingUnpublished) -> None:
         self._add(cur, "unpublished", e, reason=e.reason)
+
+    @handles(ListingPublishedByStaff)
+    def _published_by_staff(self, cur: Cursor[Any], t: Tables, e: ListingPublishedByStaff) -> None:
+        """A candidate `restored` notice: kept only if the listing was taken down before (`flush`)."""
+        self._batch(cur)
+        if e.originator_id in self._taken_down:  # taken down earlier in this batch
+            self._add(cur, "restored", e, week=e.week, plan=e.plan)
+        else:
+            self._staff.append(self._row("restored", e, week=e.week, plan=e.plan))
 
     @handles(OrderPaid)
     def _paid(self, cur: Cursor[Any], t: Tables, e: OrderPaid) -> None:
@@ -90,16 +110,35 @@ class NoticesView(Projection):
 
     _batch_cursor: Any = None
     _rows: list[Row] = []
+    _staff: list[Row] = []  # staff launches of listings not taken down in this batch: put-backs?
+    _taken_down: set[UUID] = set()  # listings taken down in this batch
+
+    def _batch(self, cur: Cursor[Any]) -> None:
+        if self._batch_cursor is not cur:
+            self._batch_cursor, self._rows, self._staff, self._taken_down = cur, [], [], set()
+
+    @staticmethod
+    def _row(kind: str, e: Any, week: str | None = None, plan: str | None = None, checked_url: str | None = None,
+             reason: str | None = None) -> Row:
+        key = notice_key(kind, e.originator_id, e.originator_version)
+        return (key, kind, e.originator_id, week, plan, checked_url, reason, e.timestamp)
 
     def _add(self, cur: Cursor[Any], kind: str, e: Any, week: str | None = None, plan: str | None = None,
              checked_url: str | None = None, reason: str | None = None) -> None:
-        if self._batch_cursor is not cur:
-            self._batch_cursor, self._rows = cur, []
-        key = notice_key(kind, e.originator_id, e.originator_version)
-        self._rows.append((key, kind, e.originator_id, week, plan, checked_url, reason, e.timestamp))
+        self._batch(cur)
+        self._rows.append(self._row(kind, e, week, plan, checked_url, reason))
+        if kind == "unpublished":
+            self._taken_down.add(e.originator_id)
 
     def flush(self, cur: Cursor[Any], t: Tables) -> None:
-        """Write the notices kept back: one statement."""
-        rows = self._rows if self._batch_cursor is cur else []
-        self._rows = []
+        """Write the notices kept back, after keeping the staff launches that put back a listing taken down before."""
+        mine = self._batch_cursor is cur
+        rows, staff = (self._rows, self._staff) if mine else ([], [])
+        self._rows, self._staff = [], []
+        if staff:
+            ids = list({row[2] for row in staff})
+            cur.execute(f"SELECT DISTINCT stream_id FROM {t['notices']} WHERE kind = 'unpublished' "
+                        "AND stream_id = ANY(%s)", (ids,))
+            taken_down = {r[0] for r in cur.fetchall()}
+            rows = rows + [row for row in staff if row[2] in taken_down]
         bulk.insert(cur, t["notices"], COLUMNS, rows, "ON CONFLICT (key) DO NOTHING")

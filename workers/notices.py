@@ -1,7 +1,7 @@
 """The owners' notices: a process manager that mails founders what happened to their listing or order.
 
 It follows `notices_view` (a listing scheduled, live, held back for a
-missing badge or taken down by staff; an order paid or refunded). For each notice made within `MAX_AGE` and not
+missing badge, taken down by staff or put back; an order paid or refunded). For each notice made within `MAX_AGE` and not
 mailed yet, it reads the listing (slug, name, owners) or the order, the
 recipients' confirmed addresses, and runs `commands.notices.mail_notice`, which
 queues the emails and the notice's marker in one append. The outbox dedupes

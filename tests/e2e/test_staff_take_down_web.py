@@ -1,5 +1,5 @@
 """Staff take a listing down from its history page in headless Chromium, and put it back: the public page goes
-and comes back, the owner is mailed the reason; a short reason, a person who is not staff and a form without
+and comes back, the owner is mailed the reason and then that it is back; a short reason, a person who is not staff and a form without
 its token are refused."""
 
 from __future__ import annotations
@@ -73,6 +73,8 @@ def test_staff_take_a_listing_down_and_put_it_back_in_the_browser(server: Any, c
         page.get_by_role("status").filter(has_text="live again").wait_for()
         assert httpx.get(f"{server.url}/listings/{slug}").status_code == 200
         assert httpx.get(f"{server.url}/api/v1/listings/{slug}").json()["launch_week"] == week
+        [back] = _mailed(server, owner_email, "notice_restored")
+        assert back["subject"].endswith("is back on launchdir") and f"/listings/{slug}" in back["text"]
     finally:
         context.close()
 

@@ -193,6 +193,30 @@ def test_a_listing_taken_down_tells_its_owners_why_and_where_to_write(container:
     assert f"my/listings/{listing_id}" in told["text"]
 
 
+def test_a_listing_put_back_tells_its_owners_it_is_back_whether_taken_down_in_an_earlier_batch_or_the_same(
+        container: Any) -> None:
+    c = container
+    owner, owner_email = _person(c)
+    week = week_of(NOW.date())
+    apart, _ = _listing(c, "Apartly", [owner])  # taken down, projected, then put back
+    listing_cmd.staff_publish(c.store, apart, _meta(), week=week)
+    listing_cmd.unpublish(c.store, apart, "Looked like spam", _meta())
+    c.runtime.catch_up("notices_view")
+    listing_cmd.staff_publish(c.store, apart, _meta(), week=week)
+    together, together_slug = _listing(c, "Togethr", [owner])  # live, down and back within one batch of the view
+    listing_cmd.staff_publish(c.store, together, _meta(), week=week)
+    listing_cmd.unpublish(c.store, together, "Wrong owner", _meta())
+    listing_cmd.staff_publish(c.store, together, _meta(), week=week)
+    _caught_up(c)
+
+    assert _notices(c).run_once() == 4  # two take-downs, two put-backs; Togethr's first launch was no news
+    _caught_up(c)
+    back = sorted((m for m in _mails(c, owner_email) if m["kind"] == "notice_restored"), key=lambda m: m["subject"])
+    assert [m["subject"] for m in back] == ["Apartly is back on launchdir", "Togethr is back on launchdir"]
+    assert f"listings/{together_slug}" in back[1]["text"] and "with the votes it had" in back[1]["text"]
+    assert len([m for m in _mails(c, owner_email) if m["kind"] == "notice_unpublished"]) == 2
+
+
 def test_a_refund_tells_the_buyer_how_much_and_why(container: Any) -> None:
     c = container
     buyer, buyer_email = _person(c)
