@@ -8,6 +8,11 @@ tenth of the server's interpreter time under a burst of votes
 same way: percent escapes as UTF-8, other bytes as Latin-1, `+` as a space,
 blank values kept) in one C-assisted pass. The body is already bounded by the
 body limit; the field count keeps Starlette's bound and its 400.
+
+Line breaks come back as `\n`: browsers submit a text box's line breaks as
+CRLF whatever the page sent, so without this an untouched multi-paragraph
+field would differ from its stored text and every save would record it as
+edited (dropping its evidence and queueing a review).
 """
 
 from __future__ import annotations
@@ -26,7 +31,10 @@ async def read_form(request: Request) -> FormData:
     """The request's form fields, in order, repeated names kept."""
     media_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if media_type != URLENCODED:
-        return await request.form()  # multipart (uploads) and anything else: Starlette's parsers and bounds
+        form = await request.form()  # multipart (uploads) and anything else: Starlette's parsers and bounds
+        if not any(isinstance(v, str) and "\r" in v for v in form.values()):
+            return form
+        return FormData([(k, unix_lines(v) if isinstance(v, str) else v) for k, v in form.multi_items()])
     body = await request.body()
     try:
         pairs = parse_qsl(body.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="replace",
@@ -34,5 +42,10 @@ async def read_form(request: Request) -> FormData:
     except ValueError:
         raise HTTPException(status_code=400,
                             detail=f"Too many fields. Maximum number of fields is {MAX_FIELDS}.") from None
-    fields: list[tuple[str, str | UploadFile]] = list(pairs)
+    fields: list[tuple[str, str | UploadFile]] = [(k, unix_lines(v)) for k, v in pairs]
     return FormData(fields)
+
+
+def unix_lines(text: str) -> str:
+    """`text` with CRLF and lone CR line breaks as LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text

@@ -174,3 +174,32 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
     with httpx.Client(base_url=base, timeout=15, follow_redirects=False) as anonymous:
         r = anonymous.get(f"/my/listings/{listing_id}")
         assert r.status_code == 303 and r.headers["location"].startswith("/signin?next=/my/listings/")
+
+
+def test_saving_an_untouched_form_with_a_multi_paragraph_description_records_nothing(
+        live: RunningServer, http: httpx.Client, chromium: Any) -> None:
+    """Chromium sends the text box's line breaks as CRLF; the stored description has LF: no phantom edit."""
+    who = person(live, password=PASSWORD)
+    with serve("devtool") as site:
+        listing_id, _ = saved_listing(http, who, site)
+    text = "Deploys from one command.\n\nRolls back just as fast."
+    r = http.patch(f"/me/listings/{listing_id}", json={"fields": {"description": text}},
+                   headers=who.headers(**{"Idempotency-Key": "two-paragraphs"}))
+    assert r.status_code == 200, r.text
+    context = chromium.new_context()
+    page = context.new_page()
+    try:
+        sign_in(page, live.url, who.email, PASSWORD)
+        page.goto(f"{live.url}/my/listings/{listing_id}/history")
+        versions = page.locator("article.version").count()
+        page.goto(f"{live.url}/my/listings/{listing_id}/edit")
+        page.get_by_role("button", name="Preview").click()
+        assert page.locator("#preview").inner_text().endswith("Nothing changed yet.")
+        page.goto(f"{live.url}/my/listings/{listing_id}/edit")
+        page.get_by_role("button", name="Save").click()
+        page.get_by_role("status").wait_for()
+        page.goto(f"{live.url}/my/listings/{listing_id}/history")
+        assert page.locator("article.version").count() == versions
+        assert http.get(f"/me/listings/{listing_id}", headers=who.headers()).json()["description"] == text
+    finally:
+        context.close()

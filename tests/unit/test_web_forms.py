@@ -53,3 +53,13 @@ def test_multipart_goes_to_starlette() -> None:
     body = b'--b\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--b--\r\n'
     form = asyncio.run(read_form(request(body, b"multipart/form-data; boundary=b")))
     assert form["a"] == "1"
+
+
+def test_a_text_box_s_crlf_line_breaks_come_back_as_lf_in_both_encodings() -> None:
+    """Browsers send a textarea's line breaks as CRLF; stored text has LF, so an untouched field must compare equal."""
+    form = asyncio.run(read_form(request(b"description=One.%0D%0A%0D%0ATwo.%0DThree.&name=A")))
+    assert form["description"] == "One.\n\nTwo.\nThree." and form["name"] == "A"
+    body = (b'--b\r\nContent-Disposition: form-data; name="story"\r\n\r\nOne.\r\n\r\nTwo.\r\n'
+            b'--b\r\nContent-Disposition: form-data; name="n"\r\n\r\nx\r\n--b--\r\n')
+    form = asyncio.run(read_form(request(body, b"multipart/form-data; boundary=b")))
+    assert form["story"] == "One.\n\nTwo." and form["n"] == "x"
