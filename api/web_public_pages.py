@@ -91,7 +91,7 @@ class DirectoryPages(PublicSite):
         last = await self.op(request, "get_launch_week", {"week": "last"})
         categories = await self.op(request, "list_categories", {})
         updates = await run_in_threadpool(updates_q.latest_updates, self.s.reads, Paging(page=1, per_page=5))
-        featured = [x for x in week["launches"] + last["launches"] if x.get("featured")]
+        featured = await run_in_threadpool(launches_q.featured_now, self.s.reads, self.s.now())
         ld = self.item_list(f"Launches of {week['label']}", [x["listing"] for x in week["launches"]])
         page = await self.show(request, "public/home.html", {
             "week": week, "today": today["items"], "trending": trending["items"], "upcoming": upcoming["items"],
@@ -222,9 +222,12 @@ class DirectoryPages(PublicSite):
     async def category(self, request: Request) -> Response:
         cat = await self.op(request, "get_category", {"slug": request.path_params["slug"], **self.paging(request)})
         cards = await self.with_ids(cat["listings"]["items"])
+        slugs = (cat["slug"], *(s["slug"] for s in cat.get("subcategories") or []))
+        featured = [] if cat["listings"].get("page", 1) != 1 else await run_in_threadpool(
+            launches_q.featured_now, self.s.reads, self.s.now(), 6, slugs)  # a paid placement: first page only
         return await self.show(request, "public/category.html", {
-            "c": cat, "cards": cards, "pager": self.pager(request, cat["listings"]),
-            "description": cat.get("description") or "", "listing_ids": ids_of(cards),
+            "c": cat, "cards": cards, "pager": self.pager(request, cat["listings"]), "featured": featured,
+            "description": cat.get("description") or "", "listing_ids": ids_of(cards, featured),
             "jsonld": self.item_list(cat["name"], cat["listings"]["items"]),
         })
 

@@ -300,6 +300,32 @@ def list_launches(reads: ReadStore, q: ListLaunches, now: datetime) -> dict[str,
     return reads.cached((VIEW,), ("feed", q.section, q.page, q.per_page, as_of), compute)
 
 
+def featured_now(reads: ReadStore, now: datetime, limit: int = 6,
+                 categories: tuple[str, ...] | None = None) -> list[dict[str, Any]]:
+    """The live listings with a featured placement for this week, whatever their launch week; most voted this week first.
+
+    A placement is bought for a week (`ListingFeatured`); the home page and the
+    listing's category pages show it for that week, so a listing launched
+    months ago still gets what was paid for (docs/launches-and-rankings.md,
+    "Featured placements"). `categories`: only listings in one of these.
+    """
+    monday = monday_of(now.date())
+    in_categories = "AND l.categories ?| %(categories)s" if categories is not None else ""
+
+    def compute() -> list[dict[str, Any]]:
+        t = reads.tables(VIEW)
+        with reads.pool.connection() as conn:
+            rows = conn.execute(
+                f"""SELECT {CARD_COLUMNS}, l.week_votes FROM {t['listings']} l
+                    WHERE l.status = 'live' AND l.featured_weeks ? %(week)s {in_categories}
+                    ORDER BY l.week_votes DESC, l.votes DESC, l.id ASC LIMIT %(limit)s""",
+                {"week": monday.isoformat(), "limit": limit, "categories": list(categories or ())},
+            ).fetchall()
+        return [{"featured": True, "week_votes": int(r[11]), "listing": card(r)} for r in rows]
+
+    return reads.cached((VIEW,), ("featured", monday.isoformat(), limit, categories), compute)
+
+
 def _metric_value(value: Any) -> int | float | str | None:
     if value is None or isinstance(value, (int, str)):
         return value

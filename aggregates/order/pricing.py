@@ -149,8 +149,41 @@ def _listing(i: int, item: dict[str, Any], product: Product, listings: Mapping[i
     return state
 
 
-def _applies(i: int, product: Product, owned: ListingState | None, week: str | None, today: date) -> None:
-    """A line that cannot apply to the listing as it is now: a 400 naming the item and the rule."""
+def _launching(items: list[dict[str, Any]], today: date) -> dict[int, str]:
+    """The launch week each listing gets from this order's own launch lines (this week for a launch at once).
+
+    Read before the lines are checked one by one, so a featured line may come
+    before the launch it depends on; a malformed launch line is refused later
+    by its own check.
+    """
+    weeks: dict[int, str] = {}
+    for item in items:
+        if item.get("product") in LAUNCH_LIKE and isinstance(item.get("listing_id"), int):
+            week = item.get("week")
+            weeks[int(item["listing_id"])] = week if isinstance(week, str) else monday_of(today).isoformat()
+    return weeks
+
+
+def _featured_week(i: int, owned: ListingState, week: str | None, launching: str | None) -> None:
+    """A featured week the listing is live in: its launch week or later (docs/orders.md, "Featured placement")."""
+    if week is None or owned.status == "live":
+        return
+    starts = launching or (owned.week if owned.status in ("scheduled", "awaiting_badge") else None)
+    if starts is None:
+        raise _bad(i, "", "not_launching", "the listing has no launch week yet: a featured placement shows only "
+                                           "while it is live, so order it with a launch (launch_bundle includes a "
+                                           "featured week) or once the listing has its week")
+    if week < starts:
+        raise _bad(i, "week", "before_launch", f"the listing launches in the week of {starts}: a featured placement "
+                                               f"shows only while it is live, so choose that week or a later one")
+
+
+def _applies(i: int, product: Product, owned: ListingState | None, week: str | None, today: date,
+             launching: str | None = None) -> None:
+    """A line that cannot apply to the listing as it is now: a 400 naming the item and the rule.
+
+    `launching` is the launch week this order itself gives the listing, if any.
+    """
     if owned is None:
         return
     status = owned.status
@@ -164,6 +197,8 @@ def _applies(i: int, product: Product, owned: ListingState | None, week: str | N
             raise _bad(i, "", "not_in_free_queue", "skip_queue moves a listing waiting in the free queue")
         if owned.week is not None and week is not None and week >= owned.week:
             raise _bad(i, "week", "not_earlier", f"the listing is queued for {owned.week}: choose an earlier week")
+    if product.code == "featured":
+        _featured_week(i, owned, week, launching)
     if product.code == "relaunch" and status != "live":
         raise _bad(i, "", "not_live", "relaunch is for listings that are live")
     earliest = (monday_of(today) - timedelta(weeks=RELAUNCH_AFTER_WEEKS)).isoformat()
@@ -178,6 +213,7 @@ def price_items(items: list[dict[str, Any]], catalog: CatalogState, listings: Ma
     """Validate every item and price the order; `listings` holds every listing the items name (loaded once)."""
     lines: list[dict[str, Any]] = []
     seen: set[tuple[str, int | None, str | None]] = set()
+    launching = _launching(items, today)
     for i, item in enumerate(items):
         product = catalog.products.get(str(item.get("product")))
         if product is None:
@@ -187,7 +223,7 @@ def price_items(items: list[dict[str, Any]], catalog: CatalogState, listings: Ma
         amount = _amount(i, item, product)
         cats = _categories(i, item, product, catalog, owned)
         options = _options(i, item, product)
-        _applies(i, product, owned, week, today)
+        _applies(i, product, owned, week, today, launching.get(owned.listing_id) if owned else None)
         key = (product.code, owned.listing_id if owned else None, week)
         if key in seen and product.code not in ("billboard_min", "ai_review", "trophy_cabinet"):
             raise _bad(i, "product", "duplicate", f"{product.code} is already in this order for that listing")

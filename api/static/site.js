@@ -1,10 +1,14 @@
 // Progressive votes: the vote forms work without this; with it the count changes in place.
+// While a vote is on its way the button says so with aria-disabled and ignores presses; it is never
+// disabled, because disabling the focused button drops keyboard focus to the top of the page.
+const votes = (n) => n + (n === 1 ? " vote" : " votes");
 document.addEventListener("submit", async (event) => {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-vote")) return;
   event.preventDefault();
   const button = form.querySelector("button");
-  if (button) button.disabled = true;
+  if (button && button.getAttribute("aria-disabled") === "true") return;
+  if (button) button.setAttribute("aria-disabled", "true");
   try {
     const response = await fetch(form.action, {method: "POST", body: new FormData(form),
                                                headers: {"Accept": "application/json"}, credentials: "same-origin"});
@@ -19,12 +23,12 @@ document.addEventListener("submit", async (event) => {
       const n = button.querySelector(".n");
       if (n && typeof answer.votes === "number") n.textContent = String(answer.votes);
       const name = button.dataset.name || "";
-      button.setAttribute("aria-label", (voted ? "Remove your vote for " : "Vote for ") + name + ", " + answer.votes + " votes");
+      button.setAttribute("aria-label", (voted ? "Remove your vote for " : "Vote for ") + name + ", " + votes(answer.votes));
     }
   } catch (e) {
     form.submit();
   } finally {
-    if (button) button.disabled = false;
+    if (button) button.removeAttribute("aria-disabled");
   }
 });
 

@@ -7,11 +7,16 @@ import json
 import re
 import time
 from collections.abc import Iterator
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from xml.etree import ElementTree
 
 import httpx
 import pytest
+
+from aggregates.base import Meta
+from aggregates.weeks import monday_of
+from commands import listing as listing_cmd
 
 from events.draft_fields import SOCIAL_LABELS
 from tests.conftest import RunningServer
@@ -362,3 +367,24 @@ def test_screenshots_at_390_and_1440(site: RunningServer, http: httpx.Client, ch
                 assert overflow <= 0, (name, width, overflow)
         finally:
             context.close()
+
+
+
+def test_a_placement_featured_this_week_shows_on_the_home_page_and_its_category_whenever_it_launched(
+        site: RunningServer, http: httpx.Client) -> None:
+    """A featured week bought for a listing launched long ago still shows (it once showed only for recent launches)."""
+    this = monday_of(date.today())
+    items = http.get("/api/v1/launches", params={"section": "recent", "per_page": 100}).json()["items"]
+    old = next(x["listing"] for x in items if x["listing"]["launch_week"] < (this - timedelta(weeks=2)).isoformat())
+    c = site.container
+    listing_id = listing_cmd.listing_id_for_slug(c.store, old["slug"])
+    assert listing_id is not None
+    position = listing_cmd.feature(c.store, listing_id, this.isoformat(),
+                                   Meta(at=datetime.now(timezone.utc), actor="staff:test", channel="cli"))
+    assert c.runtime.wait_for(["launches_view", "listing_view"], position, timeout=10)
+    home = http.get("/").text
+    box = home.split('id="featured-h"', 1)[1].split("</section>", 1)[0]
+    assert f'href="/listings/{old["slug"]}"' in box
+    category = http.get(f"/categories/{old['category']}").text
+    featured = category.split('id="featured-h"', 1)[1].split("</section>", 1)[0]
+    assert f'href="/listings/{old["slug"]}"' in featured and "Featured" in featured

@@ -296,3 +296,20 @@ def test_the_review_line_uses_the_review_written_beforehand_or_the_rules() -> No
     assert events[0].result["made_by"] == "rules"  # type: ignore[attr-defined]
     assert events[0].result["review"] == rule_review(LISTINGS[1]).text  # type: ignore[attr-defined]
     assert "Write a description of at least 300 characters" in events[0].result["review"]  # type: ignore[attr-defined]
+
+
+def test_a_featured_week_is_one_the_listing_is_live_in() -> None:
+    """Featured shows only while the listing is live: on or after its launch week (docs/orders.md)."""
+    weeks = order.offered_weeks(TODAY, [0, 8])
+    assert price([{"product": "featured", "listing_id": 2, "week": weeks[0]}]).lines  # live: any offered week
+    assert refused([{"product": "featured", "listing_id": 1, "week": weeks[1]}]) == ("items.0", "not_launching")
+    assert refused([{"product": "featured", "listing_id": 3, "week": weeks[1]}]) == (  # queued for 2026-04-13
+        "items.0.week", "before_launch")
+    assert price([{"product": "featured", "listing_id": 3, "week": "2026-04-13"}]).lines
+    # with a launch in the same order, in either order of lines: from the launch week on
+    assert price([{"product": "featured", "listing_id": 1, "week": weeks[2]},
+                  {"product": "launch_bundle", "listing_id": 1, "week": weeks[2]}]).lines
+    assert refused([{"product": "launch_bundle", "listing_id": 1, "week": weeks[3]},
+                    {"product": "featured", "listing_id": 1, "week": weeks[2]}]) == ("items.1.week", "before_launch")
+    assert price([{"product": "launch", "listing_id": 1}, {"product": "featured", "listing_id": 1,
+                                                           "week": weeks[0]}]).lines  # live at once
