@@ -16,6 +16,8 @@ from datetime import datetime, timedelta
 from functools import singledispatch
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+from email_validator import EmailNotValidError, validate_email
+
 from aggregates.base import Emitter, Meta, StreamKind
 from events import text
 from events.account import (
@@ -106,9 +108,28 @@ def normalise_email(raw: str) -> str:
         raise InvalidInput("an email address is required", [FieldProblem("email", "required", "Enter your email address.")])
     if len(email) > EMAIL_MAX:
         raise InvalidInput("email address too long", [FieldProblem("email", "max_length", f"At most {EMAIL_MAX} characters.")])
-    if not EMAIL.match(email):
-        raise InvalidInput("not an email address", [FieldProblem("email", "format", "Enter an address like name@example.com.")])
+    reason = address_problem(email)
+    if reason is not None:
+        raise InvalidInput("not an email address",
+                           [FieldProblem("email", "format", f"Enter an address like name@example.com. {reason}")])
     return email
+
+
+def address_problem(email: str) -> str | None:
+    """Why `email` is not an address mail can be sent to (RFC 5321/5322 syntax, a real domain), or None.
+
+    A loose pattern let through addresses such as `<b>x</b>@ex.com` or `a,b@ex.com`, which an
+    SMTP server would read as other recipients or refuse; the `email-validator` library knows the
+    grammar. No DNS lookup: an address is confirmed by the link we mail to it. Domains under
+    `test` are accepted (examples and local trials); other special-use names (`.local`, `.invalid`) are not.
+    """
+    if not EMAIL.match(email):  # the shape first: one @, no spaces, a dot in the domain
+        return "It needs one @ and a domain with a dot."
+    try:
+        validate_email(email, check_deliverability=False, test_environment=True)
+    except EmailNotValidError as exc:
+        return str(exc)
+    return None
 
 
 # ---------------------------------------------------------------- decisions: the address stream

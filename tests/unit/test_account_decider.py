@@ -52,11 +52,19 @@ def test_addresses_are_normalised_to_lower_case(raw: str, normal: str) -> None:
 
 
 @pytest.mark.parametrize("raw, rule", [("", "required"), ("ada", "format"), ("a@b", "format"),
-                                       ("a b@example.com", "format"), ("x" * 250 + "@example.com", "max_length")])
+                                       ("a b@example.com", "format"), ("x" * 250 + "@example.com", "max_length"),
+                                       ("<script>alert(1)</script>@ex.com", "format"), ("a,b@ex.com", "format"),
+                                       ("ada@example..com", "format"), ("ada@host.local", "format")])
 def test_bad_addresses_name_the_field_and_rule(raw: str, rule: str) -> None:
     with pytest.raises(InvalidInput) as err:
         account.normalise_email(raw)
     assert (err.value.problems[0].field, err.value.problems[0].rule) == ("email", rule)
+
+
+@pytest.mark.parametrize("raw", ["ada+launch@sub.example.co.uk", "o'neil@example.ie", "ada@tallyfox.test",
+                                 "ü@exämple.de"])
+def test_addresses_people_really_have_are_accepted(raw: str) -> None:
+    assert account.normalise_email(raw) == raw.lower()
 
 
 def test_an_address_is_claimed_once() -> None:
