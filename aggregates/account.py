@@ -186,19 +186,24 @@ def decide_request_reset(state: AccountState, token_id: str, expires_at: datetim
 
 def decide_reset_password(state: AccountState, token_id: str, password_hash: str, meta: Meta) -> list[Event]:
     """Set a new password with an issued, unused, unexpired reset token; it also proves the address."""
+    check_reset_token(state, token_id, meta.at)
+    emit = Emitter(state, meta)
+    emit(AccountPasswordChanged, password_hash=password_hash, reason="reset", token_id=token_id)
+    if not state.email_verified:
+        emit(AccountEmailVerified, email=state.email, token_id=None)
+    return emit.events
+
+
+def check_reset_token(state: AccountState, token_id: str, at: datetime) -> None:
+    """Refuse a reset token that was used, never issued to this account, or has expired (400 naming `token`)."""
     _must_exist(state)
     if token_id in state.used_tokens:
         raise InvalidInput("this link was already used", [FieldProblem("token", "used", "This link was already used.")])
     expires_at = state.reset_tokens.get(token_id)
     if expires_at is None:
         raise InvalidInput("this link is no longer valid", [FieldProblem("token", "invalid", "This link is no longer valid.")])
-    if meta.at >= expires_at:
+    if at >= expires_at:
         raise InvalidInput("this link has expired", [FieldProblem("token", "expired", "This link has expired.")])
-    emit = Emitter(state, meta)
-    emit(AccountPasswordChanged, password_hash=password_hash, reason="reset", token_id=token_id)
-    if not state.email_verified:
-        emit(AccountEmailVerified, email=state.email, token_id=None)
-    return emit.events
 
 
 def decide_change_password(state: AccountState, password_hash: str, reason: str, meta: Meta) -> list[Event]:

@@ -161,10 +161,9 @@ class SigninPages(WebPages):
 
     def reset_confirm_form(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         token = request.query_params.get("token", "")
-        try:
-            self.id.links.read("reset", token[:1000])
-        except InvalidInput:
-            return self._reset_link_problem(request, session, "This link is not valid.")
+        problem = account_cmd.reset_link_problem(self.s.store, token[:1000], self.id.links, self.s.now())
+        if problem is not None:  # used, expired or forged: said now, not after a new password is typed
+            return self._reset_link_problem(request, session, problem)
         return self._render(request, "auth/reset_confirm.html", {"token": token}, session)
 
     def reset_confirm(self, request: Request, data: FormData, session: WebSession | None) -> Response:

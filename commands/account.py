@@ -327,6 +327,21 @@ def reset_password(store: EventStore, cmd: ResetPassword, meta: Meta, links: Acc
     return appended.position, payload["a"]
 
 
+def reset_link_problem(store: EventStore, token: str, links: AccountLinks, at: datetime) -> str | None:
+    """Why a reset link cannot be used (a sentence for people), or None.
+
+    Asked when the link is opened, so a used or expired link says so before
+    anyone types a new password; `reset_password` checks again when it is used.
+    """
+    try:
+        payload = links.read("reset", token)
+        state = _link_holder(store.load(UUID(str(payload["a"])), account))
+        account.check_reset_token(state, payload["j"], at)
+    except InvalidInput as exc:
+        return exc.problems[0].message if exc.problems else "This link is not valid."
+    return None
+
+
 def check_password(store: EventStore, email: str, password: str, meta: Meta) -> account.AccountState | None:
     """The account when the address and password match, else None (same work either way).
 

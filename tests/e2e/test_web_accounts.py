@@ -197,6 +197,8 @@ def test_password_reset_through_the_pages(server) -> None:  # type: ignore[no-un
         again = client.post("/reset/confirm", data={"csrf_token": _csrf(client.get("/reset")), "token": token,
                                                     "password": "another new password"})
         assert again.status_code == 400 and "already used" in again.text
+        reopened = client.get(path)  # the used link, opened again: says so at once, with no password form
+        assert reopened.status_code == 400 and "already used" in reopened.text and 'name="password"' not in reopened.text
         r = _post(client, "/signin", "/signin", {"email": address, "password": "my new password"})
         assert r.status_code == 303
         assert client.get("/reset/confirm?token=garbage").status_code == 400
