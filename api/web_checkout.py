@@ -8,7 +8,9 @@ is server-rendered and works without JavaScript:
 - billing details (name, country, address, optional VAT number) are posted and
   VAT is decided again by the same code as quote_order; with JavaScript the
   amounts follow the country and VAT number as they are typed
-  (`api/web_checkout_quote.py`, `static/checkout.js`);
+  (`api/web_checkout_quote.py`, `static/checkout.js`). A refused update stores
+  nothing: each message stands next to its field, the page says the totals are
+  still those of the saved details, and Pay waits until the form is saved;
 - Pay starts a payment with the provider (Stripe Checkout) and sends the
   person there; back on `/checkout/{token}/return` the session is retrieved as
   a fallback to the webhook. Without a provider, a clearly marked test payment
@@ -33,15 +35,19 @@ from starlette.templating import Jinja2Templates
 
 from aggregates.base import Meta
 from aggregates.order import OrderState
+from api.identity import Identity
 from api.services import Services
 from api.web_checkout_quote import requote_endpoint, vat_label
+from api.web_pages import WebPages, form_problems
 from commands import orders as cmd
 from events.countries import countries, country_name
 from events.errors import Conflict, DomainError, InvalidInput, NotFound, Unavailable
+from queries import accounts as accounts_q
 from queries import updates as updates_q
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
-InvoiceRenderer = Callable[[OrderState], bytes]
+InvoiceRenderer = Callable[[OrderState, dict[int, str]], bytes]  # the order and its listings' names
+SignedIn = Callable[[Request], dict[str, Any] | None]  # the account signed in on this browser (the header's link)
 FIELD_MAX = {"name": 200, "country": 2, "address": 500, "vat_number": 32}
 
 
@@ -63,6 +69,7 @@ class Checkout:
     provider: cmd.PaymentProvider | None  # None: test mode (no money moves)
     invoice: InvoiceRenderer
     on_paid: Callable[[], None] = lambda: None  # wakes fulfilment
+    signed_in: SignedIn = lambda request: None
 
     def routes(self) -> list[BaseRoute]:
         base = "/checkout/{token}"
@@ -83,8 +90,9 @@ class Checkout:
     def _here(self, token: str, suffix: str = "") -> str:
         return f"{self.s.links['website'].rstrip('/')}/checkout/{token}{suffix}"
 
-    def _render(self, request: Request, template: str, ctx: dict[str, Any], status: int = 200) -> Response:
-        response = TEMPLATES.TemplateResponse(request, template, ctx, status_code=status)
+    async def _render(self, request: Request, template: str, ctx: dict[str, Any], status: int = 200) -> Response:
+        me = await run_in_threadpool(self.signed_in, request)  # the header says "Account" as on every page
+        response = TEMPLATES.TemplateResponse(request, template, {"me": me, **ctx}, status_code=status)
         response.headers["Cache-Control"] = "no-store"
         response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the address
         return response
@@ -92,14 +100,19 @@ class Checkout:
     def _load(self, token: str) -> OrderState:
         return cmd.load_by_token(self.s.store, token)
 
-    async def _view(self, request: Request, state: OrderState, token: str, error: str = "", status: int = 200,
-                    form: dict[str, str] | None = None) -> Response:
+    async def _names(self, state: OrderState) -> dict[int, str]:
+        """The name of each listing the order's lines are for."""
         ids = {int(line["listing_id"]) for line in state.lines if line.get("listing_id")}
-        names = await run_in_threadpool(updates_q.listing_names, self.s.reads, ids) if ids else {}
+        return await run_in_threadpool(updates_q.listing_names, self.s.reads, ids) if ids else {}
+
+    async def _view(self, request: Request, state: OrderState, token: str, errors: dict[str, str] | None = None,
+                    status: int = 200, form: dict[str, str] | None = None) -> Response:
+        """The page; `form` with `errors` is a refused billing update: the typed values, the saved figures."""
+        names = await self._names(state)
         now = self.s.clock()
         expired = state.status == "expired" or state.is_due_to_expire(now)
         ctx = {
-            "order": state, "token": token, "error": error, "expired": expired,
+            "order": state, "token": token, "errors": errors or {}, "refused": form is not None, "expired": expired,
             "payable": state.is_payable(now), "test_mode": self.provider is None,
             "form": form or {"name": "", "address": "", "vat_number": "",
                              "country": state.vat.get("country") or "", **state.billing},  # the quote's country first
@@ -107,14 +120,14 @@ class Checkout:
             "lines": state.lines, "fulfilled": state.fulfilled, "tasks": state.tasks,
             "not_fulfilled": state.not_fulfilled,
         }
-        return self._render(request, "checkout/page.html", ctx, status)
+        return await self._render(request, "checkout/page.html", ctx, status)
 
     async def _page(self, request: Request) -> Response:
         token = request.path_params["token"]
         try:
             state = await run_in_threadpool(self._load, token)
         except NotFound:
-            return self._render(request, "checkout/missing.html", {}, 404)
+            return await self._render(request, "checkout/missing.html", {}, 404)
         return await self._view(request, state, token)
 
     async def _billing(self, request: Request) -> Response:
@@ -124,16 +137,17 @@ class Checkout:
         try:
             state = await run_in_threadpool(self._load, token)
         except NotFound:
-            return self._render(request, "checkout/missing.html", {}, 404)
-        too_long = [k for k, v in form.items() if len(v) > FIELD_MAX[k]]
-        if too_long or not form["name"] or len(form["country"]) != 2 or not form["country"].isalpha():
-            return await self._view(request, state, token, "Enter your name and choose your country "
-                                                     "(and keep each field short).", 400, form)
+            return await self._render(request, "checkout/missing.html", {}, 404)
+        if errors := billing_problems(form):
+            return await self._view(request, state, token, errors, 400, form)
         try:
             await run_in_threadpool(cmd.set_billing, self.s.store, token, form["name"], form["country"].upper(),
                                     form["address"], form["vat_number"], self._meta(state), self.s.orders)
-        except (InvalidInput, Conflict) as exc:
-            return await self._view(request, state, token, exc.detail, 400 if isinstance(exc, InvalidInput) else 409, form)
+        except InvalidInput as exc:
+            return await self._view(request, state, token, on_fields(exc), 400, form)
+        except (Conflict, Unavailable) as exc:
+            return await self._view(request, state, token, {"form": exc.detail},
+                                    409 if isinstance(exc, Conflict) else 503, form)
         return RedirectResponse(self._here(token), status_code=303)
 
     async def _pay(self, request: Request) -> Response:
@@ -141,7 +155,7 @@ class Checkout:
         try:
             state = await run_in_threadpool(self._load, token)
         except NotFound:
-            return self._render(request, "checkout/missing.html", {}, 404)
+            return await self._render(request, "checkout/missing.html", {}, 404)
         try:
             if self.provider is None:
                 reference = "test_" + secrets.token_hex(8)
@@ -156,7 +170,7 @@ class Checkout:
             await run_in_threadpool(cmd.start_payment, self.s.store, state.number, provider.name, session.reference,
                                     self._meta(state))
         except (InvalidInput, Conflict, Unavailable) as exc:
-            return await self._view(request, state, token, exc.detail, 409)
+            return await self._view(request, state, token, {"form": exc.detail}, 409)
         return RedirectResponse(session.url, status_code=303)
 
     async def _test_page(self, request: Request) -> Response:
@@ -164,24 +178,24 @@ class Checkout:
         try:
             state = await run_in_threadpool(self._load, token)
         except NotFound:
-            return self._render(request, "checkout/missing.html", {}, 404)
+            return await self._render(request, "checkout/missing.html", {}, 404)
         if self.provider is not None or state.provider != "test" or not state.is_payable(self.s.clock()):
             return RedirectResponse(self._here(token), status_code=303)
-        return self._render(request, "checkout/test_pay.html", {"order": state, "token": token})
+        return await self._render(request, "checkout/test_pay.html", {"order": state, "token": token})
 
     async def _test_pay(self, request: Request) -> Response:
         token = request.path_params["token"]
         try:
             state = await run_in_threadpool(self._load, token)
         except NotFound:
-            return self._render(request, "checkout/missing.html", {}, 404)
+            return await self._render(request, "checkout/missing.html", {}, 404)
         if self.provider is not None or state.provider != "test":
             return RedirectResponse(self._here(token), status_code=303)
         try:
             await run_in_threadpool(self._confirm, state, cmd.PaymentStatus(
                 True, state.total_cents, state.reference, state.number), "test")
         except DomainError as exc:
-            return await self._view(request, state, token, exc.detail, 409)
+            return await self._view(request, state, token, {"form": exc.detail}, 409)
         return RedirectResponse(self._here(token), status_code=303)
 
     def _confirm(self, state: OrderState, status: cmd.PaymentStatus, source: str) -> None:
@@ -196,7 +210,7 @@ class Checkout:
         try:
             state = await run_in_threadpool(self._load, token)
         except NotFound:
-            return self._render(request, "checkout/missing.html", {}, 404)
+            return await self._render(request, "checkout/missing.html", {}, 404)
         if state.paid_at is None and self.provider is not None and state.reference:
             try:
                 status = await run_in_threadpool(self.provider.retrieve, state.reference)
@@ -211,13 +225,32 @@ class Checkout:
         try:
             state = await run_in_threadpool(self._load, token)
         except NotFound:
-            return self._render(request, "checkout/missing.html", {}, 404)
+            return await self._render(request, "checkout/missing.html", {}, 404)
         if state.paid_at is None:
-            return self._render(request, "checkout/missing.html", {}, 404)
-        pdf = await run_in_threadpool(self.invoice, state)
+            return await self._render(request, "checkout/missing.html", {}, 404)
+        pdf = await run_in_threadpool(self.invoice, state, await self._names(state))
         return Response(pdf, media_type="application/pdf", headers={
             "Content-Disposition": f'inline; filename="invoice-{state.invoice_number}.pdf"',
             "Cache-Control": "private, no-store"})
+
+
+def billing_problems(form: dict[str, str]) -> dict[str, str]:
+    """Field -> message for what the billing form needs before VAT is decided (empty: go on)."""
+    out = {k: f"At most {FIELD_MAX[k]} characters." for k, v in form.items() if len(v) > FIELD_MAX[k]}
+    if not form["name"]:
+        out["name"] = "Enter your name or your company's name."
+    if len(form["country"]) != 2 or not form["country"].isalpha():
+        out["country"] = "Choose your country."
+    return out
+
+
+def on_fields(exc: InvalidInput) -> dict[str, str]:
+    """The refusal's messages by billing field (a problem of no field of the form stays at the top)."""
+    out: dict[str, str] = {}
+    for name, message in form_problems(exc).items():
+        key = name if name in FIELD_MAX else "form"
+        out[key] = f"{out[key]} {message}" if key in out else message
+    return out
 
 
 def when(value: datetime | None) -> str:
@@ -227,6 +260,16 @@ def when(value: datetime | None) -> str:
 TEMPLATES.env.filters["when"] = when
 
 
+class _Header(WebPages):
+    """Reads the session as every page does, for the header's "Account" or "Sign in"."""
+
+    def account(self, request: Request) -> dict[str, Any] | None:
+        session = self.id.sessions.lookup(request.cookies.get(self.session_cookie))
+        return accounts_q.account(self.s.reads, session.account_id) if session else None
+
+
 def checkout_routes(s: Services, provider: cmd.PaymentProvider | None, invoice: InvoiceRenderer,
-                    on_paid: Callable[[], None] = lambda: None) -> list[BaseRoute]:
-    return Checkout(s, provider, invoice, on_paid).routes()
+                    on_paid: Callable[[], None] = lambda: None, identity: Identity | None = None) -> list[BaseRoute]:
+    """The routes; with `identity` the header knows who is signed in (the page itself needs no sign-in)."""
+    signed_in: SignedIn = _Header(identity).account if identity is not None else (lambda request: None)
+    return Checkout(s, provider, invoice, on_paid, signed_in).routes()

@@ -13,6 +13,9 @@
 
 The order body is the operations' own model (`OrderBody`'s subclasses), so the
 messages are the API's; `items.2.week` is shown next to that product's week.
+Money is shown in dollars: the billboard amount's messages and what a
+billboard line did are said in dollars, where the API's words count cents.
+Each line says what it is for as the checkout page does (`checkout/_line.html`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from starlette.routing import BaseRoute, Route
 from aggregates.order import RATES_VALID_FROM
 from api.identity import Identity
 from api.sessions import WebSession
-from api.web_founder_pages import FounderPages, cents, nested_problems
+from api.web_founder_pages import FounderPages, cents, money, nested_problems
 from commands import orders as cmd
 from commands.order_inputs import CreateCheckout, QuoteOrder
 from events.errors import Conflict, InvalidInput, NotFound
@@ -90,7 +93,7 @@ class MyOrderPages(FounderPages):
                 quote = cmd.quote_order(self.s.store, QuoteOrder.model_validate(body), session.account_id,
                                         self.s.today(), self.s.orders)
         except (ValidationError, InvalidInput) as exc:
-            errors = nested_problems(exc, lambda path: _form_field(path, codes))
+            errors = nested_problems(exc, lambda path: _form_field(path, codes)) | _in_dollars(exc, codes, products)
             return self._form_page(request, session, doc, values, errors, 400)
         except NotFound:
             return self._missing(request, session, "listing")
@@ -152,7 +155,41 @@ class MyOrderPages(FounderPages):
         except NotFound:
             return self._missing(request, session, "order")
         names = updates_q.listing_names(self.s.reads, {int(x["listing_id"]) for x in order["lines"] if x.get("listing_id")})
-        return self._render(request, "founder/my/order.html", {"o": order, "names": names, "nav_here": "orders"}, session)
+        details = {line["index"]: _detail(line) for line in order["lines"]}
+        return self._render(request, "founder/my/order.html",
+                            {"o": order, "names": names, "details": details, "nav_here": "orders"}, session)
+
+
+def _detail(line: dict[str, Any]) -> str | None:
+    """What fulfilment did, for people: a billboard line's amount in dollars (the stored words count cents)."""
+    amount = (line.get("result") or {}).get("amount_cents")
+    if line["product"] == "billboard_min" and line.get("fulfilled") and isinstance(amount, int):
+        return f"{money(amount)} added to the billboard (shown as paid)"
+    detail: str | None = line.get("detail")
+    return detail
+
+
+def _in_dollars(exc: ValidationError | InvalidInput, codes: list[str], products: list[dict[str, Any]]) -> dict[str, str]:
+    """The billboard amount's messages in dollars, as the form asks for it (the API's words count cents)."""
+    found: list[tuple[str, str, dict[str, Any]]]  # where, rule, the rule's figures
+    if isinstance(exc, InvalidInput):
+        found = [(p.field, p.rule, {}) for p in exc.problems]
+    else:
+        found = [(".".join(str(x) for x in err.get("loc") or ()), err["type"], dict(err.get("ctx") or {}))
+                 for err in exc.errors(include_url=False)]
+    prices = {str(p["code"]): int(p["price_cents"]) for p in products}
+    out: dict[str, str] = {}
+    for path, rule, ctx in found:
+        field = _form_field(path, codes)
+        if not path.endswith(".amount_cents") or rule == "not_allowed":
+            continue
+        if rule in ("minimum", "greater_than_equal"):
+            out[field] = f"The billboard minimum is {money(prices.get(field.removeprefix('amount-'), 0))}."
+        elif rule == "less_than_equal":
+            out[field] = f"At most {money(int(ctx['le']))}."
+        else:
+            out[field] = "Enter an amount in dollars, e.g. 25 or 25.50."
+    return out
 
 
 def _form_field(path: str, codes: list[str]) -> str:

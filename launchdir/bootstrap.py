@@ -272,7 +272,7 @@ def web_app(c: Container) -> Any:
     config.on_shutdown.insert(0, c.draft_workers.stop)
     config.extra_routes.extend(invite_routes(identity))  # /invites/accept: co-founder invites
     config.extra_routes.extend(draft_routes(identity))  # /submit, /drafts, /drafts/{id}: the founder's drafts
-    wire_orders(c.services, c.settings, config)  # /checkout/*, /webhooks/stripe, fulfilment (docs/orders.md)
+    wire_orders(c.services, c.settings, config, identity)  # /checkout/*, /webhooks/stripe, fulfilment (docs/orders.md)
     wire_updates(config, c.services, identity)  # followers emailed of listing updates; /unsubscribe/<token>
     wire_notices(config, c.services)  # founders emailed when a listing is scheduled or live, or an order paid
     config.extra_routes.extend(staff_review_routes(identity))  # /staff/review, /staff/listings/{slug}/history, /staff/audit

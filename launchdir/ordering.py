@@ -13,6 +13,7 @@ from typing import Any
 
 from aggregates.order import OrderState
 from api.app import WebConfig
+from api.identity import Identity
 from api.services import Services
 from api.web_checkout import checkout_routes
 from api.webhooks import webhook_routes
@@ -59,17 +60,21 @@ def seller(services: Services, settings: Settings) -> Seller:
                   vat_number="")
 
 
-def wire_orders(services: Services, settings: Settings, config: WebConfig) -> Fulfilment:
-    """Add the checkout and webhook routes and the fulfilment manager's start and stop to the web app."""
+def wire_orders(services: Services, settings: Settings, config: WebConfig,
+                identity: Identity | None = None) -> Fulfilment:
+    """Add the checkout and webhook routes and the fulfilment manager's start and stop to the web app.
+
+    `identity` lets the checkout page's header show who is signed in, as every page does.
+    """
     provider = payment_provider(settings)
     fulfilment = Fulfilment(services.store, services.reads, services.clock, reviewer=profile_reviewer(settings))
     services.runtime.on_move(fulfilment.on_move)
     me = seller(services, settings)
 
-    def invoice(state: OrderState) -> bytes:
-        return render_invoice(state, me)
+    def invoice(state: OrderState, names: dict[int, str]) -> bytes:
+        return render_invoice(state, me, names)
 
-    routes: list[Any] = checkout_routes(services, provider, invoice, on_paid=fulfilment.wake)
+    routes: list[Any] = checkout_routes(services, provider, invoice, on_paid=fulfilment.wake, identity=identity)
     if provider is not None:
         routes += webhook_routes(services, provider, on_paid=fulfilment.wake)
     config.extra_routes.extend(routes)

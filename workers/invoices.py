@@ -2,13 +2,17 @@
 
 The invoice is drawn from the order's own stream (its frozen lines, billing
 details and VAT decision), so it says exactly what was charged. Its number is
-the one given when the payment was recorded (`<year>-<sequence>`). Text uses
+the one given when the payment was recorded (`<year>-<sequence>`). Each line
+of a postal address is written on a line of its own; an item names the
+listing it is for by its name, as the checkout and order pages do. Text uses
 the PDF core font, so characters outside Latin-1 are replaced.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import zip_longest
 
 from fpdf import FPDF
 
@@ -25,6 +29,12 @@ class Seller:
 
 def _latin1(text: str) -> str:
     return text.encode("latin-1", "replace").decode("latin-1")
+
+
+def address_lines(address: str) -> list[str]:
+    """A typed address as its lines: CR LF and lone CR read as line ends, blank lines dropped."""
+    text = address.replace("\r\n", "\n").replace("\r", "\n")
+    return [line.strip() for line in text.split("\n") if line.strip()]
 
 
 def _money(cents: int) -> str:
@@ -44,8 +54,8 @@ TREATMENT = {
 }
 
 
-def render_invoice(state: OrderState, seller: Seller) -> bytes:
-    """The invoice of a paid order as PDF bytes."""
+def render_invoice(state: OrderState, seller: Seller, names: Mapping[int, str] | None = None) -> bytes:
+    """The invoice of a paid order as PDF bytes; `names`: the name of each listing the lines are for."""
     pdf = FPDF(format="A4")
     pdf.set_title(f"Invoice {state.invoice_number}")
     pdf.add_page()
@@ -55,16 +65,17 @@ def render_invoice(state: OrderState, seller: Seller) -> bytes:
     paid = state.paid_at.strftime("%Y-%m-%d") if state.paid_at else ""
     pdf.cell(0, 6, _latin1(f"Order {state.number} - date of supply and payment {paid}"), new_x="LMARGIN", new_y="NEXT")
     pdf.ln(4)
-    seller_lines = [seller.name, seller.address, seller.country] + ([f"VAT {seller.vat_number}"] if seller.vat_number else [])
+    seller_lines = [seller.name, *address_lines(seller.address), seller.country]
+    seller_lines += [f"VAT {seller.vat_number}"] if seller.vat_number else []
     buyer = state.billing
-    buyer_lines = [buyer.get("name", ""), buyer.get("address", ""), buyer.get("country", "")]
+    buyer_lines = [buyer.get("name", ""), *address_lines(buyer.get("address", "")), buyer.get("country", "")]
     if buyer.get("vat_number"):
         buyer_lines.append(f"VAT {buyer['vat_number']}")
     pdf.set_font("Helvetica", "B", 10)
     pdf.cell(95, 6, "Seller")
     pdf.cell(95, 6, "Customer", new_x="LMARGIN", new_y="NEXT")
     pdf.set_font("Helvetica", size=10)
-    for left, right in zip(seller_lines + [""] * 5, buyer_lines + [""] * 5, strict=False):
+    for left, right in zip_longest(seller_lines, buyer_lines, fillvalue=""):
         if not left and not right:
             continue
         pdf.cell(95, 5, _latin1(left))
@@ -77,7 +88,8 @@ def render_invoice(state: OrderState, seller: Seller) -> bytes:
     for line in state.lines:
         what = str(line["name"])
         if line.get("listing_id"):
-            what += f" - listing {line['listing_id']}"
+            listing_id = int(line["listing_id"])
+            what += " - " + (names or {}).get(listing_id, f"listing {listing_id}")
         if line.get("week"):
             what += f", week of {line['week']}"
         pdf.cell(120, 6, _latin1(what))

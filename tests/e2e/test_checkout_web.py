@@ -1,9 +1,12 @@
 """The checkout page's live re-quote in Chromium: as the person types the billing country and VAT number, the
 VAT and total follow (the page's JSON endpoint runs the same VAT code as quote_order); without JavaScript,
-saving the billing details re-quotes on the server; the endpoint's refusals over plain HTTP; axe on the page."""
+saving the billing details re-quotes on the server; a refused update says nothing was saved, which details the
+totals are for, each message at its field, and offers no Pay; the header knows who is signed in and the test mode
+note ends with payment; the endpoint's refusals over plain HTTP; axe on the page."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +15,8 @@ import pytest
 
 from api.web_checkout import money
 from tests.conftest import RunningServer
-from tests.e2e.submission_support import Person, ik, person
+from tests.e2e.founder_support_listings import axe_violations, sign_in
+from tests.e2e.submission_support import PASSWORD, Person, ik, person
 from tests.e2e.test_orders_rest import SCOPES, new_listing, problem
 from tests.e2e.website_support import offline
 
@@ -71,7 +75,8 @@ def test_vat_and_total_follow_the_country_chosen_and_the_vat_number_typed(live: 
         assert reverse["total_cents"] == reverse["subtotal_cents"]
         assert "Reverse charge" in page.locator("#vat-note").inner_text()
         number.fill("FR40303265046")  # a wrong check digit: the field's message, the last good figures stay
-        page.wait_for_function("() => document.getElementById('requote-error').textContent.includes('not a valid')")
+        page.wait_for_function("() => document.getElementById('requote-error').textContent"
+                               ".includes('fails its check digits')")
         assert page.locator("#vat-label").inner_text().strip() == "VAT reverse charge (0 %)"
         number.fill("")
         country.select_option("US")
@@ -125,6 +130,98 @@ def test_without_javascript_saving_the_billing_details_re_quotes(live: RunningSe
         quote = _quoted(http, owner, lid, billing_country="FR")
         assert page.locator("#vat-label").inner_text().strip() == "VAT 20 % (France)"
         assert page.locator("#total").inner_text().strip() == money(quote["total_cents"])
+    finally:
+        context.close()
+
+
+def _update(page: Any, status: int) -> None:
+    """Press the billing form's button and check the answer's status."""
+    with page.expect_response(lambda r: r.url.endswith("/billing")) as answer:
+        page.get_by_role("button", name=re.compile("billing details$")).click()
+    assert answer.value.status == status
+
+
+def test_a_refused_billing_update_says_nothing_was_saved_and_offers_no_pay(live: RunningServer, http: httpx.Client,
+                                                                           owner: Person, chromium: Any) -> None:
+    _lid, order = _checkout(live, http, owner, "Quokka Notes")
+    context = chromium.new_context()
+    offline(context)
+    page = context.new_page()
+    try:
+        page.goto(order["checkout_url"])
+        name, country = page.get_by_label("Name or company"), page.get_by_label("Country", exact=True)
+        number = page.get_by_label("VAT number", exact=False)
+        name.fill("Tallyfox Ltd")
+        country.select_option("IE")
+        _update(page, 303)
+        pay = page.get_by_role("button", name=re.compile(r"^Pay \$"))
+        pay.wait_for()
+        saved_total = page.locator("#total").inner_text().strip()
+        assert page.locator("#totals-for").inner_text() == "Totals for the saved billing details: Tallyfox Ltd, Ireland."
+        name.fill("Changed Name GmbH")
+        pay.wait_for(state="hidden")  # a change not saved yet: Pay waits for it
+        assert "not saved yet" in page.locator("#pay-wait").inner_text()
+        country.select_option("DE")
+        number.fill("DE123456789")  # its check digits do not hold
+        _update(page, 400)
+        summary = page.get_by_role("alert")
+        assert "Your billing details were not saved" in summary.inner_text()
+        assert "still those of the saved billing details (Tallyfox Ltd, Ireland)" in summary.inner_text()
+        message = page.locator("#vat_number-error")
+        assert "The VAT number DE123456789 fails its check digits" in message.inner_text()
+        assert number.get_attribute("aria-invalid") == "true"
+        assert "vat_number-error" in str(number.get_attribute("aria-describedby")).split()
+        assert page.locator("#vat-label").inner_text().strip() == "VAT 23 % (Ireland)"  # the saved figures, said so
+        assert page.locator("#total").inner_text().strip() == saved_total
+        assert "not for the form below" in page.locator("#totals-for").inner_text()
+        assert page.locator("#pay").count() == 0 and "Pay is offered once" in page.locator("#pay-wait").inner_text()
+        assert (name.input_value(), number.input_value()) == ("Changed Name GmbH", "DE123456789")  # to correct
+        assert axe_violations(page) == []
+        number.fill("DE1234")  # too short: a format error, told apart from the check digits
+        _update(page, 400)
+        assert "does not have the format of a VAT number of Germany" in page.locator("#vat_number-error").inner_text()
+        name.fill("")
+        page.locator("form[data-requote]").evaluate("f => f.noValidate = true")  # the server's own check too
+        _update(page, 400)
+        assert page.locator("#name-error").inner_text().endswith("Enter your name or your company's name.")
+        assert name.get_attribute("aria-describedby") == "name-error"
+        page.get_by_role("link", name="keep the saved details").click()
+        pay.wait_for()
+        assert (name.input_value(), country.input_value()) == ("Tallyfox Ltd", "IE")
+        live.container.runtime.catch_up("orders_view")
+        stored = http.get(f"/orders/{order['number']}", headers=owner.headers()).json()
+        assert (stored["vat"]["country"], money(stored["total_cents"])) == ("IE", saved_total)
+    finally:
+        context.close()
+
+
+def test_the_header_knows_who_is_signed_in_and_the_test_mode_note_ends_with_payment(
+        live: RunningServer, http: httpx.Client, chromium: Any) -> None:
+    who = person(live, SCOPES, password=PASSWORD)
+    lid = new_listing(live, who, "Signed In")
+    r = http.post("/orders/checkout", json=_body(lid), headers=who.headers(**ik()))
+    assert r.status_code == 201, r.text
+    url = r.json()["checkout_url"]
+    assert 'href="/signin">Sign in</a>' in httpx.get(url).text  # nobody signed in on that browser
+    context = chromium.new_context()
+    offline(context)
+    page = context.new_page()
+    try:
+        sign_in(page, live.url, who.email, PASSWORD)
+        page.goto(url)
+        mine = page.get_by_role("navigation", name="Your account")
+        assert mine.get_by_role("link", name="Account").count() == 1
+        assert mine.get_by_role("link", name="Sign in").count() == 0
+        assert page.get_by_role("note").filter(has_text="Test mode").count() == 1
+        page.get_by_label("Name or company").fill("Ada Byrne")
+        page.get_by_label("Country", exact=True).select_option("US")
+        page.get_by_role("button", name="Save billing details").click()
+        page.locator("#pay").click()
+        page.locator("#confirm").click()  # the test payment page
+        page.wait_for_url(re.compile(r"/checkout/[^/]+$"))
+        assert "Paid" in page.locator("#status").inner_text()
+        assert page.get_by_text("Test mode").count() == 0  # paid: no Pay button left to explain
+        assert mine.get_by_role("link", name="Account").count() == 1
     finally:
         context.close()
 

@@ -5,7 +5,8 @@ API's field-level messages on bad input, sees the quote with VAT (the same
 figures quote_order answers over REST), goes to checkout, pays on the test
 payment page and finds the order paid and the listing scheduled. A second
 person gets 404 on the order. Staff reach every staff page from the
-navigation, see the order, and set a price with the form.
+navigation, see the order, and set a price with the form. The quote, the
+checkout and the order page say what each line is for, and money in dollars.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from tests.e2e.founder_support_listings import (
     signed_in_client,
 )
 from tests.e2e.submission_support import PASSWORD, person, saved_listing
+from tests.e2e.test_orders_rest import new_listing
 
 API = "/api/v1"
 SCOPES = ("account:read", "listings:write", "orders:write")
@@ -137,3 +139,58 @@ def test_buy_a_launch_in_the_browser_and_see_the_listing_scheduled(live: Running
         assert next(p["price_cents"] for p in listed if p["code"] == "ai_review") == 1750
         found = desk.get("/staff/history", params={"listing": "devtool"})
         assert found.status_code == 303 and found.headers["location"] == "/staff/listings/devtool/history"
+
+
+def _for_cells(page: Any, table: str) -> dict[str, str]:
+    """Product -> its "For" cell, read from a table whose header has Product and For columns."""
+    heads = [h.strip() for h in page.locator(f"{table} thead th").all_inner_texts()]
+    product, purpose = heads.index("Product"), heads.index("For")
+    rows = page.locator(f"{table} tbody tr")
+    return {rows.nth(i).locator("td").nth(product).inner_text().strip():
+            rows.nth(i).locator("td").nth(purpose).inner_text().strip() for i in range(rows.count())}
+
+
+def test_each_line_says_what_it_is_for_and_money_is_in_dollars(live: RunningServer, http: httpx.Client,
+                                                               chromium: Any) -> None:
+    base = live.url
+    who = person(live, SCOPES, password=PASSWORD)
+    listing_id = new_listing(live, who, "Quokka Notes")
+    minimum = next(p["price_cents"] for p in http.get("/products").json()["items"] if p["code"] == "billboard_min")
+    context = chromium.new_context()
+    page = context.new_page()
+    try:
+        sign_in(page, base, who.email, PASSWORD)
+        page.goto(f"{base}/my/listings/{listing_id}/order")
+        page.get_by_label(re.compile("^Launch,")).check()
+        page.get_by_label(re.compile("^Billboard,")).check()
+        page.get_by_label("Amount in dollars").fill("0.05")
+        page.get_by_role("button", name="See the quote").click()
+        assert page.locator("#amount-billboard_min-error").inner_text().endswith(
+            f"The billboard minimum is {money(minimum)}.")  # not the API's cents
+        page.get_by_label("Amount in dollars").fill("0")
+        page.get_by_role("button", name="See the quote").click()
+        assert page.locator("#amount-billboard_min-error").inner_text().endswith(
+            f"The billboard minimum is {money(minimum)}.")
+        amount = minimum + 250
+        page.get_by_label("Amount in dollars").fill(f"{amount / 100:.2f}")
+        page.get_by_role("button", name="See the quote").click()
+        wanted = {"Launch": "Quokka Notes, live at once", "Billboard": f"Quokka Notes, {money(amount)} on the billboard"}
+        assert _for_cells(page, "#quote table") == wanted
+        page.get_by_role("button", name="Go to checkout").click()
+        page.wait_for_url(re.compile(r"/checkout/"))
+        number = str(page.url.rsplit("/", 1)[-1].split(".")[0])
+        assert _for_cells(page, "main table") == wanted
+        page.get_by_label("Name or company").fill("Ada Founder")
+        page.get_by_label("Country", exact=True).select_option("US")
+        page.get_by_role("button", name="Save billing details").click()
+        page.locator("#pay").click()
+        page.locator("#confirm").click()
+        page.wait_for_url(re.compile(r"/checkout/[^/]+$"))
+        reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("fulfilled",))
+        assert _for_cells(page, "main table") == wanted
+        assert page.get_by_role("link", name="Quokka Notes").count() == 2  # to the listing's own page
+        billboard = page.locator("tbody tr").filter(has_text="Billboard").locator(".fulfilment").inner_text()
+        assert f"{money(amount)} added to the billboard" in billboard
+        assert "cents" not in page.locator("main").inner_text()
+    finally:
+        context.close()

@@ -61,6 +61,17 @@ def test_an_invalid_number_is_a_400_naming_vat_number(country: str, number: str,
     assert [(p.field, p.rule) for p in caught.value.problems] == [("vat_number", rule)]
 
 
+def test_the_message_says_which_rule_the_number_fails() -> None:
+    with pytest.raises(InvalidInput) as digits:
+        decide_vat(SELLER, "DE", "DE123456789")
+    assert digits.value.problems[0].message.startswith("The VAT number DE123456789 fails its check digits")
+    with pytest.raises(InvalidInput) as shape:
+        decide_vat(SELLER, "DE", "DE12345")
+    message = shape.value.problems[0].message
+    assert message.startswith("The VAT number DE12345 does not have the format of a VAT number of Germany")
+    assert "check digits" not in message
+
+
 def test_greek_numbers_use_the_el_prefix() -> None:
     assert check_number("094259216", "GR") == "EL094259216"
     assert decide_vat(SELLER, "GR", "EL094259216").treatment == "reverse_charge"
