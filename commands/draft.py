@@ -36,6 +36,7 @@ from commands.draft_inputs import (
     SubmitListing,
     UpdateDraft,
 )
+from commands.draft_listing import check_fits_listing
 from commands.store import EventStore, Loader
 from events.base import Event
 from events.draft import DraftCompetitorSet, DraftRegenerationRequested
@@ -236,8 +237,11 @@ def _with_listing(store: EventStore, draft_id: UUID, decision: Callable[[DraftSt
                   strict: bool = True) -> int:
     """The draft's events and, when it is a listing, the events that bring the listing along: one append.
 
-    With `strict=False` (a background redraft) a listing the draft can no longer
-    describe (no name or category) is left as it is rather than failing the redraft.
+    The listing gets only what changed in the draft since it last reached it,
+    and each value must fit the listing's own bounds (else a 400 and nothing is
+    stored). With `strict=False` (a background redraft) a listing the draft can
+    no longer describe (no name or category, or a value too long for a listing)
+    is left as it is rather than failing the redraft.
     """
 
     def across(load: Loader) -> list[Event]:
@@ -248,12 +252,13 @@ def _with_listing(store: EventStore, draft_id: UUID, decision: Callable[[DraftSt
         after = fold(before, events, d.evolve)
         current = load(listing_agg.listing_stream(before.listing_id), listing_agg)
         try:
+            check_fits_listing(draft_listing.parts_to_send(current, after))
             return events + draft_listing.decide_sync(current, after, meta)
         except InvalidInput:
             if strict:
                 raise
-            log.warning("draft %s: listing %s not updated after a redraft (draft incomplete)", draft_id,
-                        before.listing_id)
+            log.warning("draft %s: listing %s not updated after a redraft (draft incomplete, or a value a listing "
+                        "cannot take)", draft_id, before.listing_id)
             return events
 
     return store.decide_across(across).position
@@ -345,8 +350,11 @@ def _mapping(model: Any, keys: tuple[str, ...]) -> dict[str, str | None]:
 def submit_draft(store: EventStore, cmd: SubmitDraft, account_id: str, meta: Meta) -> Listed:
     """First time: create a saved, unpublished listing from the draft. Again: update that same listing.
 
-    Either way one append holds the draft's and the listing's events (and the
-    slug's), so a crash never leaves a listing half made or unlinked.
+    Again carries only what changed in the draft since it last reached the
+    listing (`draft_listing.decide_sync`). Either way every value carried must
+    fit the listing's own bounds (`check_fits_listing`, else a 400), and one
+    append holds the draft's and the listing's events (and the slug's), so a
+    crash never leaves a listing half made or unlinked.
     """
     new_id: list[int] = []  # allocated once, reused by every attempt
     outcome: list[tuple[int, str, bool]] = []
@@ -356,13 +364,16 @@ def submit_draft(store: EventStore, cmd: SubmitDraft, account_id: str, meta: Met
         if state.listing_id is not None:
             current = load(listing_agg.listing_stream(state.listing_id), listing_agg)
             outcome[:] = [(state.listing_id, state.listing_slug or current.slug, False)]
-            return draft_listing.decide_resubmit(current, state, meta)
+            events = draft_listing.decide_resubmit(current, state, meta)
+            check_fits_listing(draft_listing.parts_to_send(current, state))
+            return events
         d.require_ready(state)
         d.check_listable(state)
         found = _listing_made_from(store, state) if state.listing_attempt is not None else None
         if found is not None:  # an interrupted submit_draft of an earlier version made it: link it
             outcome[:] = [(found[0], found[1], True)]
             return d.decide_link_listing(state, found[0], found[1], meta)
+        check_fits_listing(draft_listing.sync_parts(d.listing_content(state)))
         if not new_id:
             new_id.append(store.ids.next("listing"))
         listing_id = new_id[0]

@@ -231,6 +231,17 @@ class DraftListingCreationStarted(Event):
 class DraftSubmittedAsListing(Event):
     listing_id: int
     slug: str
+    # what the new listing took from the draft, part by part (`aggregates.draft_listing.sync_parts`): what later
+    # syncs compare the draft with. None when the listing was linked afterwards, and in events stored before it.
+    sent: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class DraftListingSynced(Event):
+    """The listing was brought along with the draft: the parts that changed in the draft since it last reached it."""
+
+    listing_id: int
+    sent: dict[str, Any]  # part -> the draft's value now; the other parts are as last sent
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -27,6 +27,7 @@ from events.draft import (
     DraftFounderSocialsSet,
     DraftInviteAccepted,
     DraftListingCreationStarted,
+    DraftListingSynced,
     DraftMilestonesSet,
     DraftReady,
     DraftRegenerationFailed,
@@ -224,7 +225,14 @@ def _(e: DraftListingCreationStarted, s: DraftState) -> DraftState:
 
 @evolve.register
 def _(e: DraftSubmittedAsListing, s: DraftState) -> DraftState:
-    return replace(s, version=e.originator_version, listing_id=e.listing_id, listing_slug=e.slug, listing_attempt=None)
+    sent = getattr(e, "sent", None)  # absent in events stored before drafts kept what they sent
+    return replace(s, version=e.originator_version, listing_id=e.listing_id, listing_slug=e.slug, listing_attempt=None,
+                   listing_sent=dict(sent) if sent is not None else None)
+
+
+@evolve.register
+def _(e: DraftListingSynced, s: DraftState) -> DraftState:
+    return replace(s, version=e.originator_version, listing_sent={**(s.listing_sent or {}), **e.sent})
 
 
 @evolve.register

@@ -132,6 +132,9 @@ class DraftState:
     listing_id: int | None = None
     listing_slug: str | None = None
     listing_attempt: tuple[str, datetime] | None = None
+    # part -> the value the listing last got from this draft; None: not known (a listing linked after an
+    # interrupted submit, or a history stored before drafts kept it), so the next sync sends every part
+    listing_sent: dict[str, Any] | None = None
 
     @property
     def exists(self) -> bool:

@@ -18,13 +18,15 @@ from events.errors import Conflict, FieldProblem, InvalidInput
 from aggregates.draft.state import REQUIRED_FOR_LISTING, DraftState, has_value, require_ready
 
 
-def decide_link_listing(state: DraftState, listing_id: int, slug: str, meta: Meta) -> list[Event]:
+def decide_link_listing(state: DraftState, listing_id: int, slug: str, meta: Meta,
+                        sent: dict[str, Any] | None = None) -> list[Event]:
+    """The draft is this listing's from now on; `sent` is what the listing took from it (None: not known)."""
     if state.listing_id == listing_id:
         return []
     if state.listing_id is not None:
         raise Conflict("this draft already has a listing")
     emit = Emitter(state, meta)
-    emit(DraftSubmittedAsListing, listing_id=listing_id, slug=slug)
+    emit(DraftSubmittedAsListing, listing_id=listing_id, slug=slug, sent=sent)
     return emit.events
 
 

@@ -195,6 +195,32 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         context.close()
 
 
+def test_save_as_listing_refuses_a_tagline_longer_than_a_listing_takes_next_to_the_field(
+        world: tuple[RunningServer, LocalSmtp], chromium: Any, saas: FixtureServer) -> None:
+    server, smtp = world
+    context = chromium.new_context()
+    page = context.new_page()
+    try:
+        steps.sign_up(page, server.url, smtp, steps.address("long"))
+        steps.submit_site(page, server.url, saas.url("/"))
+        assert steps.wait_until_drafted(page) == "ready"
+        steps.name_a_category_if_none(page)
+        steps.edit_field(page, "tagline", "t" * 312)  # a draft takes up to 500 characters
+        with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/submit")) as answer:
+            page.get_by_role("button", name="Save as listing").click()
+        assert answer.value.status == 400
+        said = "a listing's tagline is at most 200 characters (this one has 312); shorten it in the draft"
+        assert said in page.locator('[id="fields.tagline-error"]').inner_text()
+        assert steps.field_input(page, "tagline").get_attribute("aria-invalid") == "true"
+        assert page.get_by_role("link", name="Open your listing").count() == 0
+        steps.field_input(page, "tagline").fill("Calm automation")
+        page.get_by_role("button", name="Save changes").click()
+        page.get_by_role("status").filter(has_text="saved").wait_for()
+        assert steps.save_as_listing(page, server.url) > 0
+    finally:
+        context.close()
+
+
 def test_progress_while_reading_then_the_editor_and_a_site_that_robots_txt_closes(
         world: tuple[RunningServer, LocalSmtp], chromium: Any) -> None:
     server, smtp = world

@@ -261,6 +261,34 @@ def test_drafts_that_are_not_ready_cannot_be_edited_or_submitted(http: httpx.Cli
         poll(http, who, draft_id, lambda d: d["status"] == "ready")
 
 
+def test_submit_draft_refuses_text_longer_than_a_listing_takes_over_rest_and_on_the_website(
+        http: httpx.Client, live: RunningServer, saas: FixtureServer) -> None:
+    who = person(live, password=PASSWORD)
+    draft_id = ready(http, who, saas.url("/"))["id"]
+    patch(http, who, draft_id, {"fields": {"categories": ["productivity"], "tagline": "t" * 312}})  # a draft takes 500
+    r = http.post(f"/drafts/{draft_id}/submit", headers=who.headers(**ik()))
+    assert problem(r) == ("fields.tagline", "max_length")
+    said = "a listing's tagline is at most 200 characters (this one has 312); shorten it in the draft"
+    assert r.json()["errors"][0]["message"] == said
+    assert http.get(f"/drafts/{draft_id}", headers=who.headers()).json()["listing_id"] is None
+
+    with httpx.Client(base_url=live.url, timeout=10, follow_redirects=False) as browser:  # "Save as listing"
+        token = CSRF.search(browser.get("/signin").text).group(1)  # type: ignore[union-attr]
+        r = browser.post("/signin", data={"csrf_token": token, "email": who.email, "password": PASSWORD,
+                                          "next": f"/drafts/{draft_id}"})
+        assert r.status_code == 303
+        editor = browser.get(f"/drafts/{draft_id}")
+        token = CSRF.search(editor.text).group(1)  # type: ignore[union-attr]
+        page = browser.post(f"/drafts/{draft_id}/submit", data={"csrf_token": token})
+        assert page.status_code == 400, page.text[:500]
+        shown = said.replace("'", "&#39;")
+        assert f'id="fields.tagline-error"><span class="visually-hidden">Error:</span> {shown}</p>' in page.text
+
+    patch(http, who, draft_id, {"fields": {"tagline": "Calm automation"}})
+    r = http.post(f"/drafts/{draft_id}/submit", headers=who.headers(**ik()))
+    assert r.status_code == 200 and r.json()["created"] is True
+
+
 # ---------------------------------------------------------------- invites and the acceptance page
 
 

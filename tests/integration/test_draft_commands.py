@@ -16,7 +16,9 @@ from aggregates import listing, mail
 from commands import draft as draft_cmd
 from commands import invites as invites_cmd
 from commands import listing as listing_cmd
-from events.draft import DraftCofounderInvited, DraftResubmitted
+from commands import my_listings as my_listings_cmd
+from commands.my_listing_inputs import MyListingFields, UpdateMyListing
+from events.draft import DraftCofounderInvited, DraftResubmitted, DraftStorySet
 from events.errors import Conflict, InvalidInput, NotFound
 from events.listing import ListingCreated, ListingEdited, ListingOwnerAdded, ListingStorySet
 from events.mail import EmailQueued
@@ -246,6 +248,60 @@ def test_submit_draft_saves_an_unpublished_listing_and_resubmitting_updates_the_
     with pytest.raises(InvalidInput) as err:  # a listed draft keeps what a listing needs
         h.update(c, who, draft_id, fields={"name": None})
     assert err.value.problems[0].field == "fields.name"
+
+
+def test_resubmitting_keeps_edits_made_on_the_listing_since_and_carries_what_changed_in_the_draft(
+        c: Any, site: str) -> None:
+    who, draft_id = ready_draft(c, site)
+    h.update(c, who, draft_id, fields={"categories": ["productivity"], "city": "Dublin"})
+    listed = draft_cmd.submit_draft(c.store, draft_cmd.SubmitDraft(id=draft_id), who, h.meta(who))
+    assert listing_cmd.load(c.store, listed.listing_id).profile["city"] == "Dublin"
+    my_listings_cmd.update_my_listing(c.store, UpdateMyListing.model_validate(
+        {"listing_id": listed.listing_id, "fields": {"city": "Cork"}}), who, h.meta(who, "web"))
+
+    h.update(c, who, draft_id, story={"title": "Why we built it"})  # the founder edits something else in the draft
+    again = draft_cmd.submit_draft(c.store, draft_cmd.SubmitDraft(id=draft_id), who, h.meta(who))  # "Update the listing"
+    assert (again.listing_id, again.created) == (listed.listing_id, False)
+    state = listing_cmd.load(c.store, listed.listing_id)
+    assert state.profile["city"] == "Cork" and state.story == {"title": "Why we built it"}
+    edits = [e for e in listing_events(c, listed.listing_id) if isinstance(e, ListingEdited)]
+    assert [e.changes for e in edits] == [{"city": "Cork"}]  # the owner's edit only: nothing undid it
+
+    h.update(c, who, draft_id, fields={"city": "Galway"})  # a part changed in the draft still reaches the listing
+    draft_cmd.submit_draft(c.store, draft_cmd.SubmitDraft(id=draft_id), who, h.meta(who))
+    assert listing_cmd.load(c.store, listed.listing_id).profile["city"] == "Galway"
+
+
+def test_submit_draft_refuses_values_longer_than_a_listing_takes_naming_the_field(c: Any, site: str) -> None:
+    who, draft_id = ready_draft(c, site)
+    h.update(c, who, draft_id, fields={"categories": ["productivity"], "tagline": "t" * 312})  # a draft takes 500
+    with pytest.raises(InvalidInput) as err:
+        draft_cmd.submit_draft(c.store, draft_cmd.SubmitDraft(id=draft_id), who, h.meta(who))
+    (problem,) = err.value.problems
+    assert (problem.field, problem.rule) == ("fields.tagline", "max_length")
+    assert problem.message == "a listing's tagline is at most 200 characters (this one has 312); shorten it in the draft"
+    assert draft_cmd.load(c.store, draft_id).listing_id is None  # nothing stored
+
+    h.update(c, who, draft_id, fields={"tagline": "t" * 200})
+    listed = draft_cmd.submit_draft(c.store, draft_cmd.SubmitDraft(id=draft_id), who, h.meta(who))
+    profile = listing_cmd.load(c.store, listed.listing_id).profile
+    own_form = {k: v for k, v in profile.items() if k in MyListingFields.model_fields}
+    UpdateMyListing.model_validate({"listing_id": listed.listing_id, "fields": own_form})  # the owner's form saves
+
+    with pytest.raises(InvalidInput) as err:  # an edit of a listed draft reaches the listing: the same bounds
+        h.update(c, who, draft_id, story={"title": "s" * 300})
+    assert [(p.field, p.rule) for p in err.value.problems] == [("story.title", "max_length")]
+    assert draft_cmd.load(c.store, draft_id).story == {}
+
+    # a long value stored in the draft without reaching the listing (a redraft, an older edit) stops a resubmit
+    emit = Emitter(draft_cmd.load(c.store, draft_id), h.meta(who))
+    emit(DraftStorySet, story={"title": "s" * 300})
+    c.store.append(emit.events)
+    with pytest.raises(InvalidInput) as err:
+        draft_cmd.submit_draft(c.store, draft_cmd.SubmitDraft(id=draft_id), who, h.meta(who))
+    assert [(p.field, p.rule) for p in err.value.problems] == [("story.title", "max_length")]
+    assert "at most 200 characters (this one has 300)" in err.value.problems[0].message
+    assert listing_cmd.load(c.store, listed.listing_id).story == {}
 
 
 def test_submit_draft_needs_a_name_and_a_category(c: Any, site: str) -> None:

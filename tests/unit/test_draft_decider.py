@@ -21,7 +21,10 @@ from events.draft import (
     DraftFieldsLocked,
     DraftFieldsRegenerated,
     DraftFieldsRestored,
+    DraftListingSynced,
     DraftRegenerationRequested,
+    DraftResubmitted,
+    DraftSubmittedAsListing,
 )
 from events.errors import Conflict, InvalidInput, NotFound
 
@@ -313,10 +316,82 @@ def test_a_listed_draft_edit_brings_the_listing_along_with_before_and_after() ->
     s = fold(s, [e for e in made if e.originator_id == s.id])
     s, _ = update(s, fields={"tagline": "Sharper"}, milestones=[{"date": "2024-01-02", "title": "Launch"}])
     synced = draft_listing.decide_sync(current, s, meta())
-    kinds = [type(e).__name__ for e in synced]
+    moved = [e for e in synced if e.originator_id == current.id]
+    kinds = [type(e).__name__ for e in moved]
     assert kinds == ["ListingEdited", "ListingMilestoneAdded"]
-    assert synced[0].changes["tagline"] == "Sharper" and synced[0].before["tagline"] != "Sharper"
-    assert [e.originator_version for e in synced] == [current.version + 1, current.version + 2]
+    assert moved[0].changes["tagline"] == "Sharper" and moved[0].before["tagline"] != "Sharper"
+    assert [e.originator_version for e in moved] == [current.version + 1, current.version + 2]
+    (record,) = [e for e in synced if e.originator_id == s.id]  # the draft remembers what it sent
+    assert isinstance(record, DraftListingSynced) and record.originator_version == s.version + 1
+    assert set(record.sent) == {"tagline", "milestones"}
+
+
+def listed(s: d.DraftState) -> tuple[d.DraftState, listing.ListingState]:
+    """The draft saved as listing 7: the draft linked to it and the listing as created."""
+    fresh, slug = listing.initial(listing.listing_stream(7)), listing.initial_slug(listing.slug_stream("acme"))
+    made = draft_listing.decide_create_from_draft(s, fresh, slug, listing_id=7, slug="acme", meta=meta())
+    return (fold(s, [e for e in made if e.originator_id == s.id]),
+            draft_listing.fold(fresh, [e for e in made if e.originator_id == fresh.id], listing.evolve))
+
+
+def both(s: d.DraftState, current: listing.ListingState,
+         events: list[Event]) -> tuple[d.DraftState, listing.ListingState]:
+    """Both states after a move's events."""
+    return (fold(s, [e for e in events if e.originator_id == s.id]),
+            draft_listing.fold(current, [e for e in events if e.originator_id == current.id], listing.evolve))
+
+
+OWNER = Meta(at=T0 + timedelta(minutes=5), actor="account:a1", channel="web")
+
+
+def test_resubmit_keeps_what_the_owner_changed_on_the_listing_since_and_carries_the_drafts_own_changes() -> None:
+    s, current = listed(ready())
+    assert s.listing_sent is not None and s.listing_sent["tagline"] == "Flows for teams"
+    # the owner edits the listing itself (update_my_listing): a city, a story section, a milestone
+    current = draft_listing.fold(current, listing.decide_edit(current, {"city": "Cork", "tagline": "Ours"}, OWNER),
+                                 listing.evolve)
+    current = draft_listing.fold(current, listing.decide_set_story(current, {"why_started": "Because"}, OWNER),
+                                 listing.evolve)
+    current = draft_listing.fold(current, listing.decide_add_milestone(
+        current, {"date": "2023-05-01", "title": "Beta"}, OWNER), listing.evolve)
+    # later the founder edits other parts in the draft and presses "Update the listing"
+    s, _ = update(s, story={"title": "Why us"}, fields={"short_description": "Calm flows"},
+                  milestones=[{"date": "2024-01-02", "title": "Launch"}])
+    events = draft_listing.decide_resubmit(current, s, meta(10))
+    s, current = both(s, current, events)
+    assert (current.profile["city"], current.profile["tagline"]) == ("Cork", "Ours")  # the owner's edits stay
+    assert current.profile["short_description"] == "Calm flows"  # the draft's changes arrive
+    assert current.story == {"why_started": "Because", "title": "Why us"}
+    assert sorted(m["title"] for m in current.milestones.values()) == ["Beta", "Launch"]
+    assert isinstance(events[-1], DraftResubmitted) and events[-1].originator_version == s.version
+    assert draft_listing.decide_resubmit(current, s, meta(11))[:-1] == []  # nothing changed since: nothing moves
+    # a part the draft changes again reaches the listing, even one the owner changed there
+    s, _ = update(s, fields={"tagline": "Sharper"}, milestones=[])
+    s, current = both(s, current, draft_listing.decide_sync(current, s, meta(12)))
+    assert (current.profile["tagline"], current.profile["city"]) == ("Sharper", "Cork")
+    assert [m["title"] for m in current.milestones.values()] == ["Beta"]  # the draft's own milestone went
+
+
+def test_a_history_that_does_not_know_what_it_sent_sends_everything_once_then_only_changes() -> None:
+    s = ready()
+    fresh, slug = listing.initial(listing.listing_stream(7)), listing.initial_slug(listing.slug_stream("acme"))
+    made = draft_listing.decide_create_from_draft(s, fresh, slug, listing_id=7, slug="acme", meta=meta())
+    linked = next(e for e in made if isinstance(e, DraftSubmittedAsListing))
+    old = object.__new__(DraftSubmittedAsListing)  # stored before drafts kept what they sent: no `sent` key
+    object.__setattr__(old, "__dict__", {k: v for k, v in vars(linked).items() if k != "sent"})
+    s = d.evolve(old, s)
+    current = draft_listing.fold(fresh, [e for e in made if e.originator_id == fresh.id], listing.evolve)
+    assert (s.listing_id, s.listing_sent) == (7, None)
+    current = draft_listing.fold(current, listing.decide_edit(current, {"city": "Cork"}, OWNER), listing.evolve)
+    s, _ = update(s, story={"title": "Why us"})
+    events = draft_listing.decide_resubmit(current, s, meta(10))
+    s, current = both(s, current, events)
+    assert "city" not in current.profile and current.story == {"title": "Why us"}  # as before: the draft wins
+    assert s.listing_sent == draft_listing.sync_parts(d.listing_content(s))
+    current = draft_listing.fold(current, listing.decide_edit(current, {"city": "Cork"}, OWNER), listing.evolve)
+    s, _ = update(s, story={"title": "Why we"})
+    s, current = both(s, current, draft_listing.decide_resubmit(current, s, meta(12)))
+    assert current.profile["city"] == "Cork" and current.story == {"title": "Why we"}
 
 
 def test_listing_content_maps_the_draft() -> None:
