@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from api.problems import problem
 from api.web_public import PageProblem, PublicSite
 from queries import updates as updates_q
 from queries.paging import Paging
@@ -114,6 +115,8 @@ class FeedPages(PublicSite):
 
     async def feed_atom(self, request: Request) -> Response:
         name = request.path_params["name"]
+        if name not in FEEDS:
+            return _no_such_feed(name)
         title, home, entries = await self._entries(request, name)
         site = await self.site(request)
         body = atom(f"{site['name']}: {title}", f"{self.base}/feeds/{name}.atom", home, entries)
@@ -121,6 +124,8 @@ class FeedPages(PublicSite):
 
     async def feed_json(self, request: Request) -> Response:
         name = request.path_params["name"]
+        if name not in FEEDS:
+            return _no_such_feed(name)
         title, home, entries = await self._entries(request, name)
         site = await self.site(request)
         body = json.dumps(json_feed(f"{site['name']}: {title}", f"{self.base}/feeds/{name}.json", home, entries))
@@ -214,3 +219,12 @@ writing (submitting a listing, editing your listings, claims, orders) needs a cr
         body = "\n".join(f"<url><loc>{escape(u)}</loc></url>" for u in dict.fromkeys(urls[:MAX_URLS]))
         return ('<?xml version="1.0" encoding="UTF-8"?>\n'
                 f'<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n{body}\n</urlset>\n')
+
+
+FEEDS = ("launches", "blog", "updates")
+
+
+def _no_such_feed(name: str) -> Response:
+    """An unknown feed is a machine's address: an RFC 9457 problem, not the website's HTML page (docs/website.md)."""
+    body = problem(404, "not-found", "Not found", f"there is no feed {name!r}; the feeds are {', '.join(FEEDS)}")
+    return Response(json.dumps(body), status_code=404, media_type="application/problem+json")

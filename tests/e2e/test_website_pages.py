@@ -250,6 +250,10 @@ def test_documents_for_machines(http: httpx.Client) -> None:
         ElementTree.fromstring(atom.content)  # well-formed
         feed = http.get(f"/feeds/{name}.json").json()
         assert feed["version"] == "https://jsonfeed.org/version/1.1"
+    for unknown in ("/feeds/nope.atom", "/feeds/nope.json"):  # a machine's address: a problem even for a browser
+        missing = http.get(unknown)
+        assert missing.status_code == 404 and missing.headers["content-type"] == "application/problem+json"
+        assert missing.json()["status"] == 404 and "launches, blog, updates" in missing.json()["detail"]
     launches = http.get("/feeds/launches.json").json()
     assert launches["items"] and launches["items"][0]["url"].startswith(http.base_url.scheme + "://")
     assert 'type="application/atom+xml"' in http.get("/").text
