@@ -161,6 +161,7 @@ class MyListingPosts(FounderPages):
         questions = catalog_q.list_interview_questions(self.s.reads)["items"]
         shown = values if values is not None else {f"q-{q['id']}": answers.get(q["id"], "") for q in questions}
         ctx = {"questions": questions, "values": shown, "errors": errors or {}, "shown_publicly": mine["shown_publicly"],
+               "standing": interview_q.interview_standing(self.s.reads, session.account_id),
                "notice": self._notice(request, NOTICES), "nav_here": "interview"}
         return self._render(request, "founder/my/interview.html", ctx, session, status)
 

@@ -64,3 +64,20 @@ def my_interview(reads: ReadStore, account_id: str) -> dict[str, Any]:
             (account_id, account_id),
         ).fetchone()
     return {"items": items, "shown_publicly": bool(shown and shown[0])}
+
+
+def interview_standing(reads: ReadStore, account_id: str) -> dict[str, Any]:
+    """The two conditions for the answers to show, apart: a live listing owned, and the founder profile linked.
+
+    The interview page says which one is missing: a founder profile is made by
+    the site team and linked to the account, which the person cannot see otherwise.
+    """
+    t, f = reads.tables(VIEW), reads.tables(CONTENT)
+    with reads.pool.connection() as conn:
+        owns = conn.execute(
+            f"""SELECT EXISTS (SELECT 1 FROM {t['owners']} o JOIN {t['listings']} l USING (listing_id)
+                               WHERE o.account_id = %s AND l.live)""", (account_id,)).fetchone()
+        profile = conn.execute(f"SELECT slug, name FROM {f['founders']} WHERE account_id = %s ORDER BY slug LIMIT 1",
+                               (account_id,)).fetchone()
+    return {"owns_live": bool(owns and owns[0]),
+            "profile": {"slug": profile[0], "name": profile[1]} if profile else None}

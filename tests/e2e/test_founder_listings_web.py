@@ -131,6 +131,8 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
             page.get_by_role("button", name="Save the answers").click()
             page.get_by_role("status").wait_for()
             assert page.locator("form textarea").first.input_value() == "Small tools, honest pricing."
+            standing = page.locator("#interview-standing").inner_text()  # says what is missing, each apart
+            assert "A live listing of yours: not yet" in standing and "Your founder profile: not made yet" in standing
 
             # launch for free, the badge code in another style, the badge on the homepage, checked now
             embed = launch_free(page, base, listing_id)

@@ -50,6 +50,9 @@ def test_answers_show_on_the_founder_profile_only_while_the_person_owns_a_live_l
     assert [(i["question_id"], i["answer"]) for i in mine["items"]] == [(1, "Invoicing for freelancers."),
                                                                       (3, "Because invoices hurt.")]
     assert mine["items"][1]["question"] == "Why did you start building it?" and mine["shown_publicly"] is False
+    assert interview_q.interview_standing(reads, person) == {"owns_live": False,  # what is missing: a live listing
+                                                             "profile": {"slug": "ada-builds", "name": "Ada"}}
+    assert interview_q.interview_standing(reads, cofounder) == {"owns_live": False, "profile": None}
     assert founders_q.get_founder(reads, founders_q.GetFounder(slug="ada-builds"))["interview"] == []
 
     created = listing_cmd.create_listing(c.store, listing_cmd.CreateListing(
@@ -64,6 +67,7 @@ def test_answers_show_on_the_founder_profile_only_while_the_person_owns_a_live_l
         (1, "What does your product do, in one or two sentences?", "Invoicing for freelancers."),
         (3, "Why did you start building it?", "Because invoices hurt.")]
     assert interview_q.my_interview(reads, person)["shown_publicly"] is True
+    assert interview_q.interview_standing(reads, cofounder) == {"owns_live": True, "profile": None}  # no profile
 
     _answer(c, person, (3, ""), (8, "Teams."))
     listing_cmd.unpublish(c.store, created.listing_id, "taken down", _meta())
