@@ -76,9 +76,18 @@ class ContentPages(PublicSite):
     async def search(self, request: Request) -> Response:
         params = {k: request.query_params.get(k) for k in SEARCH_FIELDS}
         raw = {**params, **self.paging(request)}
-        results = await self.op(request, "search_listings", raw)
-        suggestion = await run_in_threadpool(self._did_you_mean, raw)
         categories = await self.op(request, "list_categories", {})
+        try:
+            results = await self.op(request, "search_listings", raw)
+        except PageProblem as exc:  # bad input: said on the search page, with its form to try again
+            if exc.status != 400:
+                raise
+            return await self.show(request, "public/search.html", {
+                "results": {"items": [], "total": 0, "total_exact": True}, "cards": [], "listing_ids": [],
+                "params": params, "pager": None, "sorts": SORTS, "suggestion": None, "search_q": params.get("q") or "",
+                "categories": categories["items"], "robots": "noindex", "canonical": f"{self.base}/search",
+                "search_errors": search_errors(exc)}, status=400)
+        suggestion = await run_in_threadpool(self._did_you_mean, raw)
         cards = await self.with_ids(results["items"])
         return await self.show(request, "public/search.html", {
             "results": results, "cards": cards, "listing_ids": [int(c["id"]) for c in cards if c.get("id")], "params": params, "pager": self.pager(request, results), "sorts": SORTS,
@@ -126,3 +135,16 @@ class ContentPages(PublicSite):
         return await self.show(request, "public/voting.html", {
             "description": "Who can vote, what counts in rankings and awards, and how votes are kept honest.",
         })
+
+
+SEARCH_WORDS = {
+    "q": "Search words are at most 200 characters: shorten the search.",
+    "page": "Results have at most 1,000 pages: choose a page from 1 to 1,000.",
+    "per_page": "A page shows at most 100 listings.",
+}
+
+
+def search_errors(exc: PageProblem) -> list[str]:
+    """The search page's words for a refused search: one sentence per field, the problem's own when unknown."""
+    said = [SEARCH_WORDS.get(str(e.get("field")), f"{e.get('field')}: {e.get('message')}") for e in exc.errors]
+    return list(dict.fromkeys(said)) or [exc.detail]

@@ -27,7 +27,7 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 
 from api.executor import Executor
 from api.field_labels import field_label
@@ -47,10 +47,11 @@ ALLOWED_TAGS = {"p", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "li", "a", 
 class PageProblem(Exception):
     """An operation answered a problem: the page shows it with the same status."""
 
-    def __init__(self, status: int, detail: str) -> None:
+    def __init__(self, status: int, detail: str, errors: list[dict[str, Any]] | None = None) -> None:
         super().__init__(detail)
         self.status = status
         self.detail = detail
+        self.errors = errors or []  # the problem's field errors ({field, rule, message}), for pages that show them
 
 
 def render_markdown(text: str) -> Markup:
@@ -132,7 +133,8 @@ class PublicSite(WebPages):
         outcome = await self.ex.execute(operation, clean, channel="web", ip=self._ip(request))
         if outcome.is_problem:
             body = outcome.payload
-            raise PageProblem(outcome.status, str(body.get("detail") or body.get("title") or "error"))
+            raise PageProblem(outcome.status, str(body.get("detail") or body.get("title") or "error"),
+                              [e for e in body.get("errors") or [] if isinstance(e, dict)])
         payload: dict[str, Any] = outcome.payload
         return payload
 
@@ -141,6 +143,10 @@ class PublicSite(WebPages):
         async def endpoint(request: Request) -> Response:
             if errors := text_problems(request.query_params):
                 return await self.error(request, 400, "This cannot be shown", " ".join(errors.values()))
+            slug = request.path_params.get("slug")
+            if isinstance(slug, str) and slug != slug.lower():  # a slug typed or linked in capitals: its page
+                lower = request.url.path.replace(slug, slug.lower())
+                return RedirectResponse(lower + (f"?{request.url.query}" if request.url.query else ""), 301)
             if self.limiter is not None:
                 try:
                     self.limiter.hit(None, self._ip(request))

@@ -207,6 +207,17 @@ def test_search_corrects_typos_and_says_so(http: httpx.Client) -> None:
     assert "Did you mean" not in http.get("/search", params={"q": "analytics"}).text
     bad = http.get("/search", params={"sort": "sideways"})
     assert bad.status_code == 400 and "sort" in bad.text
+    for params, said in (({"q": "x" * 300}, "Search words are at most 200 characters"),
+                         ({"q": "notes", "page": "99999"}, "choose a page from 1 to 1,000")):
+        refused = http.get("/search", params=params)  # said on the search page, with the form to try again
+        assert refused.status_code == 400 and said in refused.text and 'role="alert"' in refused.text
+        assert 'action="/search" role="search"' in refused.text
+
+
+def test_a_slug_in_capitals_leads_to_its_page(http: httpx.Client) -> None:
+    slug = _a_live_slug(http)
+    moved = http.get(f"/listings/{slug.upper()}", params={"ref": "x"})
+    assert moved.status_code == 301 and moved.headers["location"] == f"/listings/{slug}?ref=x"
 
 
 def test_unknown_pages_are_html_404s_with_search(http: httpx.Client) -> None:
