@@ -80,3 +80,11 @@ def test_a_blogs_founding_story_is_worth_following_from_a_page_that_links_it() -
 
     assert score("https://acme.example/blogs/news/our-story", "Why we built Acme") >= SECOND_LEVEL_SCORE
     assert score("https://acme.example/blogs/news/spring-sale", "Spring sale") < SECOND_LEVEL_SCORE
+
+
+def test_a_page_below_the_root_was_submitted_so_the_root_is_read_first() -> None:
+    links = [("https://acme.example/pricing", "Pricing"), ("https://acme.example/", "Home")]
+    ranked = rank_candidates(links, [], site=SITE, homepage_url="https://acme.example/about")
+    assert [c.url for c in ranked] == ["https://acme.example/", "https://acme.example/pricing"]  # once, first
+    unlinked = rank_candidates([], [], site=SITE, homepage_url="https://acme.example/about")
+    assert [c.url for c in unlinked] == ["https://acme.example/"]  # whether or not the page links it

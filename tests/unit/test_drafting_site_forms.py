@@ -147,3 +147,30 @@ def test_plan_cards_are_no_stat_blocks() -> None:
     result = draft({"/": page("<h1>Acme</h1><div><b>Starter 0 \u20ac</b><p>f\u00fcr immer</p></div>"
                               "<div><b>Pro 12 \u20ac</b><p>pro Monat</p></div>")})
     assert result.value("usps") is None
+
+
+def test_a_contact_line_ends_a_list_of_features_or_selling_points() -> None:
+    result = draft({"/": page(
+        "<h1>Quokka Notes</h1><p>Meeting notes that write themselves.</p>"
+        "<h2>Features</h2><ul><li>Automatic call summaries</li><li>Email templates for follow-ups</li>"
+        "<li>Works with Zoom and Google Meet</li></ul>"
+        "<p>Pricing: $8 per user per month.</p><p>Email support@quokkanotes.example</p>"
+        "<h2>Why teams choose us</h2><ul><li>Summaries in 30 seconds</li><li>Private by default</li>"
+        "<li>Contact us at hello@quokkanotes.example</li></ul>", title="Quokka Notes")})
+    assert result.value("features") == ["Automatic call summaries", "Email templates for follow-ups",
+                                        "Works with Zoom and Google Meet"]  # "Email templates" is a feature
+    assert result.value("usps") == ["Summaries in 30 seconds", "Private by default"]
+    assert result.value("contact_email") in ("support@quokkanotes.example", "hello@quokkanotes.example")
+
+
+def test_a_submitted_sub_page_yields_to_the_site_s_homepage_but_a_product_page_does_not() -> None:
+    home = page("<h1>Tallyfox</h1><p>Invoice tracking for freelancers.</p>"
+                "<p>Tallyfox chases late invoices for you and reconciles every payment with your bank.</p>",
+                title="Tallyfox – Invoice tracking for freelancers")
+    about = page("<h1>About</h1><p>We are two freelancers from Cork who hated chasing payments.</p>",
+                 title="About – Tallyfox")
+    result = draft({"/about": about, "/": home})  # the founder pasted the about page's address
+    assert result.value("name") == "Tallyfox" and result.value("tagline") == "Invoice tracking for freelancers"
+    company = page("<h1>Foxworks</h1><p>We make tools for small firms.</p>", title="Foxworks")
+    product = page("<h1>Tallyfox</h1><p>Invoice tracking for freelancers.</p>", title="Tallyfox")
+    assert draft({"/products/tallyfox": product, "/": company}).value("name") == "Tallyfox"  # not the company's

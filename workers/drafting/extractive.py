@@ -200,7 +200,7 @@ class _Reader:
     def __init__(self, crawl: CrawlResult, categories: list[Mapping[str, Any]]) -> None:
         self.crawl = crawl
         self.pages = site_pages(crawl)
-        self.home = self.pages[0] if self.pages else None
+        self.home = next(iter(of_kind(self.pages, "home")), self.pages[0] if self.pages else None)
         self.categories = categories
 
     @cached_property

@@ -111,7 +111,25 @@ def site_pages(crawl: CrawlResult) -> list[SitePage]:
     """
     texts = [{line for line in page.text.split("\n") if line.strip()} for page in crawl.pages]
     chrome = set.intersection(*texts) if len(texts) >= MIN_PAGES_FOR_CHROME else set()
-    return [_site_page(page, page_kind(page.url, i == 0), chrome) for i, page in enumerate(crawl.pages)]
+    return [_site_page(page, kind, chrome) for page, kind in zip(crawl.pages, _kinds(crawl), strict=True)]
+
+
+SUB_PAGES = frozenset({"about", "pricing", "features", "faq", "team", "contact"})
+
+
+def _kinds(crawl: CrawlResult) -> list[str]:
+    """Each page's kind. The first page (the address submitted) is the homepage, unless it is one of the
+    site's known sub-pages (`/about`, `/pricing` ...) and the site's root was crawled too: then the root is
+    the homepage and the submitted page keeps its own kind. A root crawled beside a product page at some
+    other path (`/products/tallyfox`) is the company's page, not the product's: it reads as `other`."""
+    kinds = [page_kind(page.url) for page in crawl.pages]
+    if not kinds:
+        return []
+    if kinds[0] == "home":
+        return ["home", *("other" if k == "home" else k for k in kinds[1:])]
+    if kinds[0] in SUB_PAGES and "home" in kinds[1:]:
+        return kinds
+    return ["home", *("other" if k == "home" else k for k in kinds[1:])]
 
 
 def _site_page(page: CrawledPage, kind: str, chrome: set[str] | None = None) -> SitePage:

@@ -35,6 +35,10 @@ OTHER_SECTION = re.compile(
     r"perguntas|contatti|contato|over ons|chi siamo|sobre n\u00f3s)\b"
 )
 QUOTED = ("\"", "\u201c", "\u201e", "\u00ab", "\u2018", "\u2014", "\u2013 ", "- ")  # a testimonial and its attribution
+# A line that gives a way to reach the company ("Email support@quokka.io", "Contact us at hello@x.com", "Call
+# +1 555 0100") is the page's contact block, never an item of the list above it: it ends the list.
+CONTACT_LINE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+|^(?:contact us|email us|e-mail us|write to us|call us)\b"
+                          r"|^(?:call|phone|tel)\b[\s:.]*\+?\d", re.I)
 SECTION_END = re.compile(OTHER_SECTION.pattern + "|" + FEATURE_HEADING.pattern + "|" + USP_HEADING.pattern)
 
 
@@ -220,7 +224,7 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
         key = normalise(line)
         # a section heading ends the list; a longer item merely naming customers or pricing does not
         ends = is_heading(line) and SECTION_END.search(key) and len(words(line)) <= 5
-        if len(items) >= 20 or is_nav(line) or ends or line.startswith(QUOTED):
+        if len(items) >= 20 or is_nav(line) or ends or line.startswith(QUOTED) or CONTACT_LINE.search(line):
             break
         tabs = _tabs_on_one_line(page, line)
         if tabs:  # a tab list's buttons read as one line: "Reset planner Community grading QR check-in"

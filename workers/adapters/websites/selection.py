@@ -65,6 +65,9 @@ KEYWORD_WEIGHTS: dict[str, int] = {
 MAX_CANDIDATES = 2_000
 
 
+ROOT_SCORE = 1_000_000  # above any page's score: the site's root, when a page below it was submitted
+
+
 @dataclass(frozen=True)
 class Candidate:
     """A same-site page we may fetch."""
@@ -124,7 +127,13 @@ def rank_candidates(
             chosen[key] = Candidate(
                 better_url, better_text, existing.source, score(better_url, better_text), existing.order
             )
-    return sorted(chosen.values(), key=lambda c: (-c.score, c.order))
+    ranked = sorted(chosen.values(), key=lambda c: (-c.score, c.order))
+    root = site.rstrip("/") + "/"
+    if page_key(root) in excluded:
+        return ranked
+    # A page below the root was submitted (`/about`): the site's own homepage is read first after it,
+    # whether or not the page links to it (docs/crawler.md).
+    return [Candidate(root, "", "root", ROOT_SCORE, -1), *(c for c in ranked if page_key(c.url) != page_key(root))]
 
 
 def _prefer(new: Candidate, old: Candidate) -> bool:
