@@ -34,6 +34,7 @@ class EmailState:
     text: str = ""
     kind: str = ""
     account_id: str | None = None
+    unsubscribe_url: str | None = None
     status: str = "new"  # new | queued | sending | sent | failed | given_up
     attempts: int = 0
     claimed_at: datetime | None = None
@@ -50,9 +51,14 @@ def message_id(dedupe_key: str) -> UUID:
 
 
 def decide_queue(
-    state: EmailState, to: str, subject: str, text: str, kind: str, account_id: str | None, meta: Meta
+    state: EmailState, to: str, subject: str, text: str, kind: str, account_id: str | None, meta: Meta,
+    unsubscribe_url: str | None = None,
 ) -> list[Event]:
-    """Put a message in the outbox; a message id already used means it is queued already."""
+    """Put a message in the outbox; a message id already used means it is queued already.
+
+    `unsubscribe_url`: where a mail program unsubscribes the person in one click (sent as the
+    `List-Unsubscribe` headers), for mail people get because they follow something.
+    """
     if state.version > 0:
         return []
     if not to or "@" not in to or "\n" in to or "\r" in to:
@@ -61,7 +67,11 @@ def decide_queue(
         raise InvalidInput("bad subject", [FieldProblem("subject", "format", f"one line, 1..{SUBJECT_MAX} characters")])
     if len(text) > TEXT_MAX:
         raise InvalidInput("text too long", [FieldProblem("text", "max_length", f"at most {TEXT_MAX} characters")])
-    return one(state, meta, EmailQueued, to=to, subject=subject, text=text, kind=kind, account_id=account_id)
+    if unsubscribe_url is not None and (not unsubscribe_url.startswith(("https://", "http://"))
+                                        or any(c in unsubscribe_url for c in "\r\n <>") or len(unsubscribe_url) > 1000):
+        raise InvalidInput("bad unsubscribe address", [FieldProblem("unsubscribe_url", "format", "one http(s) URL")])
+    return one(state, meta, EmailQueued, to=to, subject=subject, text=text, kind=kind, account_id=account_id,
+               unsubscribe_url=unsubscribe_url)
 
 
 def is_due(state: EmailState, at: datetime) -> bool:
@@ -106,7 +116,7 @@ def evolve(event: Event, state: EmailState) -> EmailState:
 @evolve.register
 def _(e: EmailQueued, s: EmailState) -> EmailState:
     return replace(s, version=e.originator_version, to=e.to, subject=e.subject, text=e.text, kind=e.kind,
-                   account_id=e.account_id, status="queued")
+                   account_id=e.account_id, unsubscribe_url=e.unsubscribe_url, status="queued")
 
 
 @evolve.register

@@ -103,6 +103,9 @@ def update_email(update: UpdateToTell, listing_url: str, unsubscribe_url: str) -
     return subject, text
 
 
+ONE_CLICK = "/one-click"  # the unsubscribe link's address for mail programs (RFC 8058), `api/web_unsubscribe.py`
+
+
 def notify_followers(store: EventStore, update: UpdateToTell, followers: Sequence[Follower], tokens: UnsubscribeTokens,
                      website: str, meta: Meta, chunk: int = CHUNK) -> int:
     """Queue the update's email to each follower and mark the update told; returns how many emails were new."""
@@ -120,7 +123,8 @@ def notify_followers(store: EventStore, update: UpdateToTell, followers: Sequenc
                 subject, text = update_email(update, listing_url, link)
                 message = load(mail.message_id(dedupe_key(update.listing_id, update.update_id, follower.account_id)), mail)
                 try:
-                    events += mail.decide_queue(message, follower.email, subject, text, KIND, follower.account_id, meta)
+                    events += mail.decide_queue(message, follower.email, subject, text, KIND, follower.account_id, meta,
+                                                unsubscribe_url=link + ONE_CLICK)
                 except InvalidInput as exc:  # an address the outbox refuses: skip it, tell the others
                     log.warning("update %s/%s: not mailing %s: %s", update.listing_id, update.update_id,
                                 follower.account_id, exc.detail)

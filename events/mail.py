@@ -20,6 +20,8 @@ class EmailQueued(Event):
     text: str
     kind: str  # "verify_email" | "signup_existing" | "password_reset" | ...
     account_id: str | None
+    # the one-click unsubscribe address of a mail sent to followers (RFC 8058 `List-Unsubscribe`); None elsewhere
+    unsubscribe_url: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -46,7 +46,7 @@ ACTOR = "system:mailer"
 class Mailer(Protocol):
     """Sends one message (the SMTP adapter, `workers/adapters/smtp.py`); raises when it could not."""
 
-    def send(self, to: str, subject: str, text: str, at: datetime) -> None: ...
+    def send(self, to: str, subject: str, text: str, at: datetime, unsubscribe_url: str | None = None) -> None: ...
 
 
 class OutboxSender(ViewLoop):
@@ -72,7 +72,7 @@ class OutboxSender(ViewLoop):
                 continue
             state, attempt = claimed
             try:
-                self.mailer.send(state.to, state.subject, state.text, meta.at)
+                self.mailer.send(state.to, state.subject, state.text, meta.at, state.unsubscribe_url)
             except Exception as exc:  # noqa: BLE001 - every failure is recorded and retried
                 log.warning("sending %s to %s failed: %s", message_id, state.to, exc)
                 mail_cmd.record_failed(self.store, message_id, attempt, f"{type(exc).__name__}: {exc}",

@@ -216,3 +216,28 @@ def test_the_unsubscribe_page_in_a_browser(site: tuple[RunningServer, LocalSmtp]
     finally:
         context.close()
     assert not _follows(live, listing_id, fan)
+
+
+def test_a_mail_program_unsubscribes_in_one_click_from_the_list_unsubscribe_header(
+        site: tuple[RunningServer, LocalSmtp]) -> None:
+    """RFC 8058: the header names an address that a POST of `List-Unsubscribe=One-Click` unfollows, no cookie needed."""
+    live, smtp = site
+    owner, fan = person(live), person(live)
+    listing_id, _ = _live_listing(live, "Mailsort", owner, fan, owner)
+    _posted(live, listing_id, owner, "Folders")
+    [message] = smtp.wait_for(fan.email)
+    assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    one_click = str(message["List-Unsubscribe"]).strip("<>")
+    link = LINK.search(message.get_content()).group(1)  # type: ignore[union-attr]
+    assert one_click == link + "/one-click"
+    with httpx.Client(timeout=10, follow_redirects=False) as program:
+        opened = program.get(one_click)  # a scanner opening it is sent to the page with the button
+        assert opened.status_code == 303 and opened.headers["location"].endswith(link.split(live.url, 1)[1])
+        assert program.post(one_click, data={"other": "x"}).status_code == 400
+        assert _follows(live, listing_id, fan)
+        done = program.post(one_click, data={"List-Unsubscribe": "One-Click"})
+        assert done.status_code == 200 and "no longer get updates from Mailsort" in done.text
+        assert not _follows(live, listing_id, fan)
+        token = one_click.rsplit("/", 2)[1]
+        forged = one_click.replace(token, token[:-2] + ("AA" if not token.endswith("AA") else "BB"))
+        assert program.post(forged, data={"List-Unsubscribe": "One-Click"}).status_code == 404

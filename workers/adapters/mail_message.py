@@ -9,12 +9,15 @@ from email.utils import format_datetime, make_msgid
 
 
 def plain_message(sender: str, to: str, subject: str, text: str, at: datetime,
-                  policy: EmailPolicy[EmailMessage] = default) -> EmailMessage:
+                  policy: EmailPolicy[EmailMessage] = default, unsubscribe_url: str | None = None) -> EmailMessage:
     """From, To, Subject, Date (the claim's time) and a Message-ID in the sender's domain.
 
     `policy`: the standard one folds lines at 78 characters, so a long link
     is sent quoted-printable; the local mailbox passes a longer limit to keep
-    its files readable as they are.
+    its files readable as they are. `unsubscribe_url`: the one-click
+    unsubscribe of RFC 8058 (`List-Unsubscribe` with `List-Unsubscribe-Post`),
+    which mail programs show as their own unsubscribe button and which large
+    mailbox providers ask of mail sent to many people.
     """
     msg = EmailMessage(policy=policy)
     msg["From"] = sender
@@ -22,5 +25,8 @@ def plain_message(sender: str, to: str, subject: str, text: str, at: datetime,
     msg["Subject"] = subject
     msg["Date"] = format_datetime(at)
     msg["Message-ID"] = make_msgid(domain=sender.rsplit("@", 1)[-1].strip(">") or None)
+    if unsubscribe_url:
+        msg["List-Unsubscribe"] = f"<{unsubscribe_url}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     msg.set_content(text)
     return msg

@@ -49,8 +49,8 @@ class SmtpMailer:
             starttls=starttls,
         )
 
-    def send(self, to: str, subject: str, text: str, at: datetime) -> None:
-        message = plain_message(self.sender, to, subject, text, at)
+    def send(self, to: str, subject: str, text: str, at: datetime, unsubscribe_url: str | None = None) -> None:
+        message = plain_message(self.sender, to, subject, text, at, unsubscribe_url=unsubscribe_url)
         context = ssl.create_default_context()
         smtp: smtplib.SMTP
         if self.tls:
