@@ -33,9 +33,38 @@ KEY_LABELS: dict[str, str] = {**ITEM_LABELS, **STORY_LABELS, **SOCIAL_LABELS}
 """Any key inside a field's value: an item's part, a story's section, a link's kind."""
 
 
+ATTRIBUTE_LABELS: dict[str, str] = {"api_available": "API available", "sdks": "SDKs"}
+"""Category attributes (the compare table's rows, a listing's facts) whose words are not their key's words."""
+
+VALUE_LABELS: dict[str, dict[str, str]] = {
+    "pricing_model": {"free": "Free", "freemium": "Freemium", "free trial": "Free trial", "subscription": "Subscription",
+                      "one-time": "One-time payment", "usage-based": "Usage-based", "open source": "Open source",
+                      "paid": "Paid", "contact": "Contact for pricing"},
+    "stage": {"pre-launch": "Pre-launch", "alpha": "Alpha", "beta": "Beta", "launched": "Launched"},
+}
+"""The words for the drafter's values of a pricing model and a stage (`events.draft_fields`)."""
+
+
 def field_label(name: str) -> str:
     """A field's label; a field without one reads as its key in words (`seo` -> `Seo`)."""
     return FIELD_LABELS.get(name) or name.replace("_", " ").capitalize()
+
+
+def attribute_label(name: str) -> str:
+    """A category attribute's label in sentence case (`pricing_model` -> `Pricing model`, `api_available` -> `API available`)."""
+    return ATTRIBUTE_LABELS.get(name) or field_label(name)
+
+
+def value_label(value: object, field: str) -> str:
+    """A pricing model's or a stage's value in words (`freemium` -> `Freemium`); any other value as it is.
+
+    A value that is not one of the drafter's (an owner may type their own) starts with a capital letter.
+    """
+    text = "" if value is None else str(value)
+    words = VALUE_LABELS.get(field)
+    if words is None or not text:
+        return text
+    return words.get(text.lower()) or text[:1].upper() + text[1:]
 
 
 def key_label(key: str) -> str:

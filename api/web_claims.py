@@ -1,8 +1,10 @@
 """The website's claim pages: the emailed link of an email claim, and the staff's list of claims.
 
-GET /claims/confirm?claim=..&token=.. shows what is being claimed and a
-Confirm button; only the POST (CSRF-protected) verifies the claim
-(`commands.claims.confirm_claim_link`). A GET never changes anything, because
+GET /claims/confirm?claim=..&token=.. shows what is being claimed (the
+listing by its name) and a Confirm button; only the POST (CSRF-protected)
+verifies the claim (`commands.claims.confirm_claim_link`) and answers with a
+redirect to GET /claims/confirmed?claim=..&token=.., the result, so reloading
+it posts nothing again. A GET never changes anything, because
 mail filters open links to scan them: an address that merely received the
 link must not hand the listing over. No sign-in is needed: the link's secret
 is what proves the mailbox, and the claim already names its claimant.
@@ -10,6 +12,8 @@ GET /staff/claims lists claims for the site team (`?status=pending` ...).
 """
 
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 from starlette.datastructures import FormData
 from starlette.requests import Request
@@ -25,6 +29,7 @@ from commands import claims as claims_cmd
 from events.claim import STATUSES
 from events.errors import Conflict, NotFound
 from queries import claims as claims_q
+from queries.listings import names_by_id
 
 NOT_VALID = "This confirmation link is not valid. Ask the person who started the claim to start a new one."
 VIEWS = ["claims_view", "listing_view", "launches_view"]
@@ -38,6 +43,7 @@ class WebClaims(WebPages):
         return [
             Route("/claims/confirm", self._page(self.confirm_page), methods=["GET"]),
             Route("/claims/confirm", self._page(self.confirm, form=True), methods=["POST"]),
+            Route("/claims/confirmed", self._page(self.confirmed_page), methods=["GET"]),
             Route("/staff/claims", self._page(self.staff_claims), methods=["GET"]),
         ]
 
@@ -52,7 +58,7 @@ class WebClaims(WebPages):
         if state.status != "pending" or state.is_due_to_expire(self.s.now()):
             return self._message(request, session, "This link has expired",
                                  "This claim is closed. The person who started it can start a new one.", 409)
-        ctx = {"claim": {"claim_id": state.claim_id, "slug": state.slug, "email": state.email,
+        ctx = {"claim": {"claim_id": state.claim_id, "slug": state.slug, "name": self._name(state), "email": state.email,
                          "domain": state.domain, "expires_at": state.expires_at}, "token": token}
         return self._render(request, "claims/confirm.html", ctx, session)
 
@@ -67,10 +73,23 @@ class WebClaims(WebPages):
         except (Conflict, NotFound) as exc:
             return self._message(request, session, "This claim cannot be confirmed", exc.detail, 409)
         self._wait(done.position, VIEWS)
-        if done.status == "verified":
+        return self._redirect("/claims/confirmed?" + urlencode({"claim": claim_id, "token": token}))
+
+    def confirmed_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        """The result of the Confirm button (post/redirect/get): confirmed, or expired before it was."""
+        q = request.query_params
+        claim_id, token = q.get("claim", ""), q.get("token", "")
+        state = self._claim(claim_id, token)
+        if state is None:
+            return self._message(request, session, "This link does not work", NOT_VALID, 404)
+        if state.status == "pending" and not state.is_due_to_expire(self.s.now()):  # not confirmed yet
+            return self._redirect("/claims/confirm?" + urlencode({"claim": claim_id, "token": token}))
+        if state.status == "verified":
+            name = self._name(state)
             return self._message(request, session, "Claim confirmed",
-                                 "Thank you. The account that asked is now an owner of the listing, "
-                                 "and the listing is marked as verified.", 200)
+                                 f"Thank you. The account that asked is now an owner of {name}, "
+                                 "and the listing is marked as verified.", 200,
+                                 [(f"/listings/{state.slug}", f"See {name}")])
         return self._message(request, session, "This link has expired",
                              "This claim expired before it was confirmed. The person who started it can start "
                              "a new one.", 409)
@@ -84,6 +103,10 @@ class WebClaims(WebPages):
         claims = claims_q.staff_claims(self.s.reads, self.s.now(), status, limit=200)
         return self._render(request, "claims/staff.html",
                             {"claims": claims, "status": status or "", "statuses": STATUSES}, session)
+
+    def _name(self, state: ClaimState) -> str:
+        """The claimed listing's name (its slug when the read side has none)."""
+        return names_by_id(self.s.reads, [state.listing_id]).get(state.listing_id) or state.slug
 
     def _claim(self, claim_id: str, token: str) -> ClaimState | None:
         """The claim when the link's secret matches; None for anything else."""

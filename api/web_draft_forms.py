@@ -4,8 +4,8 @@ The editor's inputs are named by the same dotted paths the API's problem
 details use (`fields.tagline`, `faqs.0.question`, `milestones.1.url`,
 `company_socials.github`, `story.journey`, `seo.title`), so a failed check
 (`UpdateDraft`'s pydantic model, then the domain's `InvalidInput`) lands
-beside the input it is about, with the API's words, and nothing here checks
-a value a second time. What this module decides is only *what changed*: a
+beside the input it is about, in the website's words (`api.web_errors`), and
+nothing here checks a value a second time. What this module decides is only *what changed*: a
 form sends every input, but update_draft is sent only the values that differ
 from the draft, because sending an empty, untouched field would delete it.
 
@@ -22,8 +22,7 @@ from typing import Any
 from pydantic import ValidationError
 from starlette.datastructures import FormData
 
-from api.problems import field_problems
-from api.web_pages import form_problems
+from api import web_errors
 from events.draft_fields import FIELD_NAMES, LIST_FIELDS, SOCIAL_KEYS, STORY_SECTIONS
 from events.errors import InvalidInput
 
@@ -75,12 +74,13 @@ def read(data: FormData, doc: dict[str, Any]) -> Edit:
     return Edit(section, raw, shown)
 
 
-def problems(exc: InvalidInput | ValidationError) -> dict[str, str]:
-    """Input name -> message, the API's field paths and words (a list item's message goes to its list)."""
-    found = list(form_problems(exc).items()) if isinstance(exc, InvalidInput) else [
-        (p.field, p.message) for p in field_problems(exc)]
+def problems(exc: InvalidInput | ValidationError, sent: dict[str, Any] | None = None) -> dict[str, str]:
+    """Input name -> message: the API's field paths, worded for people (a list item's message goes to its list).
+
+    `sent` is the update_draft input the form stood for, so that a message can quote a refused value.
+    """
     out: dict[str, str] = {}
-    for name, message in found:
+    for name, message in web_errors.worded(exc, sent):
         item = _LIST_ITEM.match(name)
         out.setdefault(item.group(1) if item else name, message)
     return out

@@ -11,7 +11,7 @@ from typing import Any
 
 from aggregates.draft import MAX_INVITES
 from api.web_draft_forms import MAPPINGS, ROW_KEYS, SLOT_SECTIONS, field_value
-from api.field_labels import FIELD_LABELS
+from api.field_labels import FIELD_LABELS, ITEM_LABELS
 from events.draft_fields import IN_PROGRESS, LIST_FIELDS, SOCIAL_LABELS, STORY_LABELS
 
 GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -34,8 +34,9 @@ LONG = ("description",)
 MEDIUM = ("short_description",)
 STATE_WORDS: dict[str, str] = {
     "ai": "drafted from your site", "not_found": "not found on your site", "edited": "edited by you",
-    "manual": "added by you", "override": "locked", "deleted": "removed",
+    "manual": "added by you", "override": "locked by you", "deleted": "removed by you",
 }
+"""What each field state chip says (`events.draft_fields.STATES`); the code stays in the chip's `data-state`."""
 REASONS: dict[str, str] = {
     "robots_forbidden": "The site's robots.txt does not allow it to be read (or robots.txt did not answer).",
     "site_unreachable": "The site could not be reached (no such host, refused, an error status, or too slow).",
@@ -79,21 +80,28 @@ def editor(doc: dict[str, Any], shown: dict[str, Any], section: str) -> dict[str
     }
 
 
+ROW_LABELS = {("founders", "title"): "Role"}
+"""A row input labelled otherwise than `ITEM_LABELS` says."""
+
+
 def error_label(name: str) -> str:
-    """The words before an error in the summary: `fields.tagline` -> Tagline, `milestones.0.url` -> Milestone 1: url."""
+    """The words before an error in the summary, the input's label: `fields.tagline` -> Tagline, `milestones.0.url`
+    -> Milestone 1: Link."""
     parts = name.split(".")
     if parts[0] == "fields" and len(parts) > 1:
         return LABELS.get(parts[1], parts[1])
     singular = {"faqs": "FAQ", "founders": "Founder", "milestones": "Milestone"}
     if parts[0] in singular and len(parts) == 3 and parts[1].isdigit():
-        return f"{singular[parts[0]]} {int(parts[1]) + 1}: {parts[2]}"
+        part = ROW_LABELS.get((parts[0], parts[2])) or ITEM_LABELS.get(parts[2], parts[2])
+        return f"{singular[parts[0]]} {int(parts[1]) + 1}: {part}"
     if parts[0] in ("company_socials", "founder_socials") and len(parts) == 2:
         return f"{LABELS.get(parts[0], 'Founder links')}: {SOCIAL_LABELS.get(parts[1], parts[1])}"
     if parts[0] == "story" and len(parts) == 2:
         return f"Story: {STORY_LABELS.get(parts[1], parts[1])}"
-    words = {"seo": "SEO", "competitor_url": "Competitor", "email": "Email", "form": "", "regenerate": "Regenerate",
-             "restore": "Restore", "lock_fields": "Lock"}
-    return " ".join(words.get(p, p) for p in parts).strip()
+    words = {"seo.title": "Page title", "seo.meta": "Meta description", "competitor_url": "Competitor's website",
+             "email": "Co-founder's email address", "form": "", "regenerate": "Regenerate", "restore": "Restore",
+             "lock_fields": "Lock"}
+    return words.get(name, " ".join(parts))
 
 
 def _rows(doc: dict[str, Any], shown: dict[str, Any], section: str, name: str) -> list[dict[str, Any]]:

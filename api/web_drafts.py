@@ -90,7 +90,8 @@ class WebDrafts(WebPages):
     def _submit_again(self, request: Request, data: FormData, session: WebSession | None,
                       errors: dict[str, str]) -> Response:
         values = {"url": str(data.get("url") or "")}
-        return self._render(request, "founder/drafts/submit.html", {"errors": errors, "values": values}, session, 400)
+        ctx = {"errors": errors, "values": values, "error_labels": {"url": "Website address"}}
+        return self._render(request, "founder/drafts/submit.html", ctx, session, 400)
 
     # ------------------------------------------------------------ the list
 
@@ -120,7 +121,7 @@ class WebDrafts(WebPages):
         except NotFound:
             return self._missing(request, session)
         except (ValidationError, InvalidInput, Conflict) as exc:
-            errors = {"form": exc.detail} if isinstance(exc, Conflict) else forms.problems(exc)
+            errors = {"form": exc.detail} if isinstance(exc, Conflict) else forms.problems(exc, wanted.raw)
             return self._editor(request, session, doc, {"errors": errors, "shown": wanted.shown,
                                                         "section": wanted.section}, 400)
         self._wait(position, LISTING_VIEWS)

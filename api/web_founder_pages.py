@@ -5,8 +5,8 @@ visitor without a session is sent to the sign-in page and back. A listing,
 claim or order of someone else is the same 404 page as one that does not
 exist, because the queries answer NotFound for both. Validation is never
 repeated here: the pages build the operations' own input models and show their
-messages field by field (`api.web_pages.form_problems`); `nested_problems` only
-turns a nested pydantic location (`items.0.week`) into the form field's name.
+refusals field by field, worded for people by `api.web_errors`; `nested_problems`
+only turns a nested location (`items.0.week`) into the form field's name.
 This module has no routes, so page modules may import it like `web_pages`.
 """
 
@@ -24,7 +24,8 @@ from starlette.responses import Response
 
 from api.identity import Identity
 from api.sessions import WebSession
-from api.web_pages import WebPages, form_problems
+from api import web_errors
+from api.web_pages import WebPages
 from events.errors import InvalidInput, NotFound
 from queries import my_listings as my_listings_q
 
@@ -42,12 +43,9 @@ def money(cents: int | None) -> str:
 
 def nested_problems(exc: InvalidInput | ValidationError, rename: Callable[[str], str] = lambda f: f) -> dict[str, str]:
     """Field -> message like `form_problems`, keeping the whole location (`fields.city`), renamed to a form field."""
-    if isinstance(exc, InvalidInput):
-        return {rename(k): v for k, v in form_problems(exc).items()}
     out: dict[str, str] = {}
-    for err in exc.errors(include_url=False):
-        path = ".".join(str(p) for p in err.get("loc") or ()) or "form"
-        out.setdefault(rename(path), err["msg"])
+    for path, message in web_errors.worded(exc):
+        out.setdefault(rename(path), message)
     return out
 
 

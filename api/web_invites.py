@@ -60,18 +60,25 @@ class WebInvites(WebPages):
         if session is None:
             return self._redirect("/signin")
         draft, invite, token = (str(data.get(k) or "") for k in ("draft", "invite", "token"))
-        if self._invite(draft, invite, token) is None:
+        found = self._invite(draft, invite, token)
+        if found is None:
             return self._message(request, session, "This invite does not work", NOT_VALID, 404)
+        product = str(found[0].value("name") or found[0].site)
         try:
             accepted = invites_cmd.accept_invite(self.s.store, UUID(draft), invite, token,
                                                  session.account_id, self._meta(session))
         except (Conflict, InvalidInput, NotFound) as exc:
             return self._message(request, session, "This invite does not work", exc.detail, 409)
-        self._wait(accepted.position, ["draft_view"])
-        text = "You are now a co-owner of this draft" + (" and its listing." if accepted.listing_id else ".")
-        text += f" Its id is {accepted.draft_id}; use it with get_draft and update_draft."
-        return self._message(request, session, "Invite accepted", text, 200,
-                             [(f"/drafts/{accepted.draft_id}", "Open the draft"), ("/account", "Your account")])
+        self._wait(accepted.position, ["draft_view", "listing_view"] if accepted.listing_id else ["draft_view"])
+        links = [(f"/drafts/{accepted.draft_id}", "Open the draft")]
+        if accepted.listing_id:
+            text = (f"You are now a co-owner of {product} and its listing. Open the draft to edit its profile "
+                    "with the other owners, or the listing to see its plan and launch week.")
+            links.append((f"/my/listings/{accepted.listing_id}", "Open the listing"))
+        else:
+            text = (f"You are now a co-owner of the draft of {product}. Open it to edit its profile with the "
+                    "other owners, and save it as a listing when it is ready.")
+        return self._message(request, session, "Invite accepted", text, 200, [*links, ("/account", "Your account")])
 
     def _invite(self, draft: str, invite_id: str, token: str) -> tuple[DraftState, Invite] | None:
         """The draft and the invite when the link's token matches; None for anything else."""

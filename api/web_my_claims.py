@@ -3,7 +3,8 @@
 The public listing page links here ("Is this yours? Claim it"). The person
 chooses a method (DNS TXT record, meta tag, file under /.well-known/, or an
 email to an address at the product's domain); claim_listing's handler starts
-the claim and the claim's page shows what to publish. "Check now" runs
+the claim and the claim's page, which names the listing, shows what to publish
+(or, for an email claim, where the link went). "Check now" runs
 verify_claim's handler with the server's claim checks; a failed check shows
 its reason and detail, and how many checks are left. Another person's claim is
 the 404 page, as for one that does not exist (the claims query answers both
@@ -27,18 +28,23 @@ from commands import claims as cmd
 from commands.claim_inputs import ClaimListing, VerifyClaim
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import claims as q
-from queries.listings import live_document
+from queries.listings import live_document, names_by_id
 from queries.paging import Paging
 
 VIEWS = ["claims_view"]
 VERIFIED_VIEWS = ["claims_view", "listing_view", "launches_view"]
+LABELS = {"method": "How to prove it", "email": "Email address"}  # the claim form's fields, for the error summary
 METHODS = [("meta", "A meta tag on the homepage", "Add a tag to the <head> of your homepage."),
            ("file", "A file on the website", "Serve a small text file under /.well-known/ on your website."),
            ("dns", "A DNS TXT record", "Add a TXT record at your DNS provider (not for websites on an IP address)."),
            ("email", "An email to an address at the domain", "We send a link to an address at your domain; open it "
                                                               "and confirm.")]
-NOTICES = {"started": "Your claim is started. Publish what it asks for, then check it.",
-           "repeated": "You already had this claim open; here it is.",
+METHOD_WORDS = {value: label for value, label, _ in METHODS}
+STARTED = {"meta": "Your claim is started. Put the tag below on your homepage, then press Check now.",
+           "file": "Your claim is started. Serve the file below on your website, then press Check now.",
+           "dns": "Your claim is started. Add the TXT record below at your DNS provider, then press Check now.",
+           "email": "Your claim is started. Open the link we emailed and press Confirm; there is nothing to publish."}
+NOTICES = {"repeated": "You already had this claim open; here it is.",
            "checked": "Checked just now; the result is below."}
 
 
@@ -87,14 +93,16 @@ class MyClaimPages(FounderPages):
             return self._message(request, session, "No such listing",
                                  "Only a live listing can be claimed, and there is none at this address.", 404)
         ctx = {"listing": listing, "methods": METHODS, "values": values or {"method": "meta"}, "errors": errors or {},
-               "nav_here": "claims"}
+               "nav_here": "claims", "error_labels": LABELS}
         return self._render(request, "founder/my/claim.html", ctx, session, status)
 
     def list_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if session is None:
             return self._signin(request)
         found = q.list_my_claims(self.s.reads, session.account_id, Paging(page=1, per_page=100), self.s.now())
-        return self._render(request, "founder/my/claims.html", {"found": found, "nav_here": "claims"}, session)
+        claims = self._named(found["items"])
+        ctx = {"found": found, "claims": claims, "methods": METHOD_WORDS, "nav_here": "claims"}
+        return self._render(request, "founder/my/claims.html", ctx, session)
 
     def claim_detail(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if session is None:
@@ -102,7 +110,9 @@ class MyClaimPages(FounderPages):
         claim = self._claim(session, self._int_param(request, "claim_id"))
         if claim is None:
             return self._missing(request, session, "claim")
-        ctx = {"c": claim, "notice": self._notice(request, NOTICES), "nav_here": "claims"}
+        done = request.query_params.get("done", "")
+        notice = STARTED.get(claim["method"]) if done == "started" else self._notice(request, NOTICES)
+        ctx = {"c": self._named([claim])[0], "notice": notice, "methods": METHOD_WORDS, "nav_here": "claims"}
         return self._render(request, "founder/my/claim_detail.html", ctx, session)
 
     def verify(self, request: Request, data: FormData, session: WebSession | None) -> Response:
@@ -124,6 +134,11 @@ class MyClaimPages(FounderPages):
             return self._message(request, session, "This claim cannot be checked", exc.detail, 409, back)
         self._wait(checked.position, VERIFIED_VIEWS if checked.outcome and checked.outcome.ok else VIEWS)
         return self._redirect(f"/my/claims/{claim['claim_id']}?done=checked")
+
+    def _named(self, claims: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Claims with their listing's `name` (a claim knows the listing by id and slug; the slug when it has none)."""
+        names = names_by_id(self.s.reads, [int(c["listing_id"]) for c in claims]) if claims else {}
+        return [{**c, "name": names.get(int(c["listing_id"])) or c["slug"]} for c in claims]
 
     def _claim(self, session: WebSession, claim_id: int | None) -> dict[str, Any] | None:
         if claim_id is None:

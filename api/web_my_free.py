@@ -96,7 +96,7 @@ class MyFreeLaunch(FounderPages):
             badges = None  # saved, not launched: no badge earned yet
         ctx = {"l": doc, "badges": badges, "style": style, "choices": CHOICES, "size_labels": SIZE_LABELS,
                "errors": errors, "check": doc["badge_check"], "notice": self._notice(request, NOTICES),
-               "nav_here": "listings", "tab": ""}
+               "nav_here": "listings", "tab": "", "error_labels": {"shape": "Shape", "mode": "Colours", "size": "Size"}}
         return self._render(request, "founder/my/badge.html", ctx, session, 400 if errors else 200)
 
     def check(self, request: Request, data: FormData, session: WebSession | None) -> Response:

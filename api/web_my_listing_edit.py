@@ -5,7 +5,8 @@ the FAQs. "Preview" validates with the operation's own input model and shows
 each changed field before and after (the staff pages' diff, `api/web_diff.py`);
 "Save" runs the same handler as the API. Only what differs from the listing is
 sent (socials and FAQs whole, as the API replaces them), so saving an untouched
-form records nothing. Errors are the model's, next to the box they name.
+form records nothing. Errors are the model's, worded for people (`api/web_errors.py`), next to the
+box they name and, with its label, in the summary above the form.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from api.web_diff import field_diffs
 from api.web_founder_pages import FounderPages, lines, nested_problems
 from commands import my_listings as cmd
 from commands.my_listing_inputs import UpdateMyListing
-from events.draft_fields import SOCIAL_KEYS
+from events.draft_fields import SOCIAL_KEYS, SOCIAL_LABELS
 from events.errors import Conflict, InvalidInput, NotFound
 
 VIEWS = ["listing_view", "history_view"]
@@ -116,8 +117,11 @@ class MyListingEditor(FounderPages):
         fields = [{"name": n, "label": LABELS.get(n, n.replace("_", " ").capitalize()),
                    "long": n in LONG or n in LISTS} for n in (*TEXTS, *LISTS)]
         filled = sum(1 for i in range(MAX_FAQS) if values.get(f"faq-{i}-question") or values.get(f"faq-{i}-answer"))
+        labels = {f["name"]: f["label"] for f in fields} | {f"social-{k}": SOCIAL_LABELS.get(k, k) for k in SOCIAL_KEYS}
+        for i in range(MAX_FAQS):
+            labels |= {f"faq-{i}-question": f"Question {i + 1}", f"faq-{i}-answer": f"Answer {i + 1}"}
         ctx = {"l": doc, "fields": fields, "values": values, "errors": errors or {}, "preview": preview,
-               "socials": SOCIAL_KEYS, "faq_rows": range(min(MAX_FAQS, filled + BLANK_FAQS))}
+               "socials": SOCIAL_KEYS, "faq_rows": range(min(MAX_FAQS, filled + BLANK_FAQS)), "error_labels": labels}
         return self._render(request, "founder/my/edit.html", ctx, session, status)
 
     @staticmethod

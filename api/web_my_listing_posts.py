@@ -10,7 +10,8 @@
   answers (answer_interview; an emptied answer removes it).
 
 Each form builds the operation's input model and calls its command handler;
-bad input shows the model's messages next to the fields (status 400).
+bad input shows the model's messages, worded for people (`api/web_errors.py`),
+next to the fields and, with their labels, in the summary (status 400).
 """
 
 from __future__ import annotations
@@ -39,6 +40,10 @@ VIEWS = ["listing_view", "history_view"]
 NOTICES = {"posted": "Your update is posted.", "added": "The milestone is added.", "deleted": "The milestone is deleted.",
            "story": "Your founder story is saved.", "answers": "Your answers are saved."}
 Handler = Callable[[Any, Any, str, Any], cmd.Written]
+LABELS = {"Updates": {"title": "Title", "body": "What's new"},
+          "Milestones": {"date": "Date", "title": "Title", "description": "Description", "url": "Link"},
+          "Story": STORY_LABELS}
+"""Each form's fields as its page labels them, for the error summary."""
 
 
 class MyListingPosts(FounderPages):
@@ -82,7 +87,7 @@ class MyListingPosts(FounderPages):
         if values is None and tab == "Story":
             values = dict(doc["story"] or {})
         ctx = {"l": doc, "tab": tab, "values": values or {}, "errors": errors or {}, "sections": STORY_LABELS,
-               "notice": self._notice(request, NOTICES)}
+               "notice": self._notice(request, NOTICES), "error_labels": LABELS.get(tab, {})}
         return self._render(request, template, ctx, session, status)
 
     # ------------------------------------------------------------ forms
@@ -162,7 +167,8 @@ class MyListingPosts(FounderPages):
         shown = values if values is not None else {f"q-{q['id']}": answers.get(q["id"], "") for q in questions}
         ctx = {"questions": questions, "values": shown, "errors": errors or {}, "shown_publicly": mine["shown_publicly"],
                "standing": interview_q.interview_standing(self.s.reads, session.account_id),
-               "notice": self._notice(request, NOTICES), "nav_here": "interview"}
+               "notice": self._notice(request, NOTICES), "nav_here": "interview",
+               "error_labels": {f"q-{q['id']}": q["question"] for q in questions}}
         return self._render(request, "founder/my/interview.html", ctx, session, status)
 
 

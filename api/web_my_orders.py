@@ -12,7 +12,8 @@
   404 page).
 
 The order body is the operations' own model (`OrderBody`'s subclasses), so the
-messages are the API's; `items.2.week` is shown next to that product's week.
+checks are the API's, worded for people (`api/web_errors.py`); `items.2.week`
+is shown next to that product's week.
 Money is shown in dollars: the billboard amount's messages and what a
 billboard line did are said in dollars, where the API's words count cents.
 Each line says what it is for as the checkout page does (`checkout/_line.html`).
@@ -127,8 +128,9 @@ class MyOrderPages(FounderPages):
                    quote: dict[str, Any] | None = None) -> Response:
         monday = self.s.today() - timedelta(days=self.s.today().weekday())
         launch_weeks = [(monday + timedelta(weeks=k)).isoformat() for k in range(1, LAUNCH_WEEKS_SHOWN + 1)]
-        ctx = {"l": doc, "products": self._products(), "values": values, "errors": errors or {}, "quote": quote,
-               "launch_weeks": launch_weeks, "nav_here": "orders", "tab": "Buy"}
+        products = self._products()
+        ctx = {"l": doc, "products": products, "values": values, "errors": errors or {}, "quote": quote,
+               "launch_weeks": launch_weeks, "nav_here": "orders", "tab": "Buy", "error_labels": _labels(products)}
         return self._render(request, "founder/my/order_form.html", ctx, session, status)
 
     def _products(self) -> list[dict[str, Any]]:
@@ -190,6 +192,17 @@ def _in_dollars(exc: ValidationError | InvalidInput, codes: list[str], products:
         else:
             out[field] = "Enter an amount in dollars, e.g. 25 or 25.50."
     return out
+
+
+def _labels(products: list[dict[str, Any]]) -> dict[str, str]:
+    """The order form's fields as it labels them, for the error summary."""
+    labels = {"products": "What to buy", "billing_country": "Billing country", "vat_number": "EU VAT number"}
+    for p in products:
+        code, name = str(p["code"]), str(p["name"])
+        labels |= {f"product-{code}": name, f"week-{code}": f"Week for {name}", f"categories-{code}": "Extra categories",
+                   f"amount-{code}": "Amount in dollars"}
+        labels |= {f"option-{code}-{key}": f"{str(key).capitalize()} for {name}" for key in p.get("options") or {}}
+    return labels
 
 
 def _form_field(path: str, codes: list[str]) -> str:

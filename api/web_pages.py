@@ -34,6 +34,7 @@ from starlette.routing import BaseRoute
 from starlette.templating import Jinja2Templates
 
 from aggregates.base import Meta
+from api import web_errors
 from api.csrf import FIELD as CSRF_FIELD
 from api.csrf import Csrf
 from api.identity import Identity
@@ -45,6 +46,7 @@ from events.countries import countries, country_name
 from events.draft_fields import SOCIAL_LABELS
 from events.errors import InvalidInput, Unavailable
 from queries import accounts as accounts_q
+from queries import catalog as catalog_q
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 VIEWS = ["accounts_view"]
@@ -72,17 +74,13 @@ class AfterViews:
 
 
 def form_problems(exc: InvalidInput | ValidationError) -> dict[str, str]:
-    """Field -> message for the form (the first message per field)."""
+    """Field -> message for the form (the first message per field), worded for people (`api.web_errors`).
+
+    A pydantic error is named by the first part of its location (the form's field), a domain problem by its field.
+    """
     out: dict[str, str] = {}
-    if isinstance(exc, InvalidInput):
-        for p in exc.problems:
-            out.setdefault(p.field, p.message)
-        if not exc.problems:
-            out["form"] = exc.detail
-    else:
-        for err in exc.errors(include_url=False):
-            name = str(err["loc"][0]) if err.get("loc") else "form"
-            out.setdefault(name, err["msg"])
+    for path, message in web_errors.worded(exc):
+        out.setdefault(path if isinstance(exc, InvalidInput) else path.split(".")[0], message)
     return out
 
 
@@ -200,7 +198,7 @@ class WebPages:
         if session is not None and me is not None:
             self.first_views.seen(session.account_id, self.s.now())
         context = {"csrf_field": CSRF_FIELD, "csrf_token": self.id.csrf.token(session.id if session else None, browser),
-                   "me": me, "errors": {}, "values": {}, **ctx}
+                   "me": me, "errors": {}, "values": {}, "site_name": catalog_q.site_name(self.s.reads), **ctx}
         response = self.templates.TemplateResponse(request, template, context, status_code=status)
         if new_browser:
             self._browser_cookie(response, new_browser)

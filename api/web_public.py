@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
 from api.executor import Executor
-from api.field_labels import field_label
+from api.field_labels import attribute_label, field_label, value_label
 from api.identity import Identity
 from api.ratelimit import LocalRateLimiter, OverLimit
 from api.web_pages import WebPages, text_problems
@@ -54,9 +54,22 @@ class PageProblem(Exception):
         self.errors = errors or []  # the problem's field errors ({field, rule, message}), for pages that show them
 
 
-def render_markdown(text: str) -> Markup:
-    """Markdown to HTML, then sanitised: only plain formatting tags and http(s)/mailto links survive."""
-    html = MARKDOWN.render(text or "")
+def render_markdown(text: str, under_title: bool = False) -> Markup:
+    """Markdown to HTML, then sanitised: only plain formatting tags and http(s)/mailto links survive.
+
+    `under_title`: the text sits under the page's own `<h1>` (a blog post's title), so the page keeps one:
+    a level-1 heading the text opens with (the title written again) is left out, and the other headings
+    move together so that the highest of them is an `<h2>` (the outline skips no level).
+    """
+    tokens = MARKDOWN.parse(text or "")
+    if under_title:
+        if len(tokens) >= 3 and tokens[0].type == "heading_open" and tokens[0].tag == "h1":
+            tokens = tokens[3:]  # heading_open, its inline text, heading_close
+        headings = [t for t in tokens if t.type in ("heading_open", "heading_close")]
+        shift = 2 - min((int(t.tag[1]) for t in headings), default=2)
+        for token in headings:
+            token.tag = f"h{min(int(token.tag[1]) + shift, 6)}"
+    html = MARKDOWN.renderer.render(tokens, MARKDOWN.options, {})
     clean = nh3.clean(html, tags=ALLOWED_TAGS, url_schemes={"http", "https", "mailto"},
                       attributes={"a": {"href", "title"}, "img": {"src", "alt", "title"}}, link_rel="nofollow noopener")
     return Markup(clean)  # noqa: S704 - sanitised by nh3 just above
@@ -120,7 +133,8 @@ class PublicSite(WebPages):
         self.base = identity.base_url.rstrip("/")
         env = self.templates.env
         env.filters.update(markdown=render_markdown, trend=trend_svg, money=money, ld=json_ld, page_name=page_name,
-                           paragraphs=paragraphs, field_label=field_label)
+                           paragraphs=paragraphs, field_label=field_label, attribute_label=attribute_label,
+                           value_label=value_label)
         env.globals.update(pricing_models=PRICING_MODELS, stages=STAGES)  # the search filters' menus
 
     # ------------------------------------------------------------ reading

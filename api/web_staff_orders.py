@@ -85,7 +85,7 @@ class StaffOrderPages(FounderPages):
         products: list[dict[str, Any]] = catalog_q.list_products(self.s.reads, self.s.today())["items"]
         notice = "The price is set; new quotes and checkouts use it." if request.query_params.get("done") == "set" else None
         ctx = {"products": products, "values": values or {}, "errors": errors or {}, "notice": notice,
-               "staff_here": "prices"}
+               "staff_here": "prices", "error_labels": {"code": "Product", "price": "New price"}}
         return self._render(request, "staff/prices.html", ctx, session, status)
 
     def _staff_meta(self, session: WebSession) -> Meta:

@@ -31,7 +31,7 @@ from api.identity import Identity
 from api.sessions import WebSession
 from api.field_labels import field_label
 from api.web_diff import field_diffs
-from api.web_pages import WebPages
+from api.web_pages import WebPages, form_problems
 from commands import review as review_cmd
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import audit as audit_q
@@ -45,10 +45,12 @@ STANDING_NOTICES = {  # after the take-down and put-back forms (`api/web_staff_l
     "taken-down": "The listing was taken down: it left every public page, and its owners were mailed the reason.",
     "put-back": "The listing is live again, in its own launch week.",
 }
-NOTICES = {
-    "accepted": "Version {v} was accepted.",
-    "reverted": "Version {v}: the chosen fields were put back (a new version records it).",
-    "unchanged": "Version {v}: nothing to put back, those fields already hold their earlier values.",
+AUDIT_LABELS = {"listing": "Listing", "actor": "Who", "type": "Event type", "since": "Since", "before": "Before",
+                "limit": "At most"}  # the audit filter's fields, for the error summary
+NOTICES = {  # {V}: the version as people read it, "Version 3 of acme" (the redirect names it by its log position)
+    "accepted": "{V} was accepted.",
+    "reverted": "{V}: the chosen fields were put back (a new version records it).",
+    "unchanged": "{V}: nothing to put back, those fields already hold their earlier values.",
 }
 
 
@@ -109,16 +111,15 @@ class WebStaffReview(WebPages):
                     "since": datetime.combine(since, time(), tzinfo=self.s.timezone) if since else None,
                     "before": values["before"] or None, "limit": values["limit"] or 100})
                 found = audit_q.audit(self.s.reads, f)
-            except ValidationError as exc:
-                errors = {str(e["loc"][0]): e["msg"] for e in exc.errors(include_url=False) if e.get("loc")}
-            except InvalidInput as exc:
-                errors = {p.field: p.message for p in exc.problems} or {"form": exc.detail}
+            except (ValidationError, InvalidInput) as exc:
+                errors = form_problems(exc)
             except NotFound as exc:
                 errors = {"listing": exc.detail}
         older = None
         if found and found["next_before"]:
             older = "/staff/audit?" + urlencode({**{k: v for k, v in values.items() if v}, "before": found["next_before"]})
-        ctx = {"values": values, "errors": errors, "found": found, "older": older, "types": list(audit_q.event_types())}
+        ctx = {"values": values, "errors": errors, "found": found, "older": older, "types": list(audit_q.event_types()),
+               "error_labels": AUDIT_LABELS}
         return self._render(request, "staff/audit.html", ctx, session, 400 if errors else 200)
 
     # ------------------------------------------------------------ review forms
@@ -176,10 +177,16 @@ class WebStaffReview(WebPages):
     def _more(request: Request, found: dict[str, Any]) -> str | None:
         return f"{request.url.path}?page={found['page'] + 1}" if found["has_more"] else None
 
-    @staticmethod
-    def _notice(request: Request) -> str | None:
+    def _notice(self, request: Request) -> str | None:
         kind, version = request.query_params.get("notice", ""), request.query_params.get("version", "")
-        return NOTICES[kind].format(v=int(version)) if kind in NOTICES and version.isdigit() else None
+        if kind not in NOTICES or not version.isascii() or not version.isdigit() or len(version) > 18:
+            return None
+        try:
+            v = history_q.version(self.s.reads, int(version))
+        except NotFound:
+            return None
+        called = f"Version {v['number']} of {v['slug']}"
+        return NOTICES[kind].format(V=called)
 
     @staticmethod
     def _shown(versions: list[dict[str, Any]]) -> list[dict[str, Any]]:

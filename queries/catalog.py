@@ -144,6 +144,13 @@ def site_settings(reads: ReadStore) -> dict[str, Any]:
     return dict(row[0]) if row else {}
 
 
+def site_name(reads: ReadStore) -> str:
+    """The site's name from its settings (what every page title ends with), cached until the catalog moves."""
+    if VIEW not in reads.runtime.projections:
+        return "launchdir"
+    return reads.cached((VIEW,), ("site_name",), lambda: str(site_settings(reads).get("name", "launchdir")))
+
+
 def get_site_info(reads: ReadStore, links: dict[str, str], timezone: str, live_listings: int | None = None) -> dict[str, Any]:
     def compute() -> dict[str, Any]:
         site = site_settings(reads)

@@ -2,7 +2,10 @@
 
 All read `history_view` (`projections/history_view.py`). Who made a version is
 its `actor`; for accounts the email is looked up in `accounts_view` so staff
-read a name, not an id. The review commands (`commands/review.py`) take a
+read a name, not an id. A version's `version_id` is its log position (unique
+across listings); people read its `number`, its place among its listing's
+versions (1 for the first), and the same numbers for the versions a revert
+names. The review commands (`commands/review.py`) take a
 version's `version_id`, `listing_id`, `stream_version` and `kind` from here.
 """
 
@@ -26,7 +29,8 @@ COLUMNS = ("version_id", "listing_id", "slug", "stream_version", "at", "actor", 
 class Version(BaseModel):
     """One version of a listing: who changed what, when, through what, each field before and after, and its review."""
 
-    version_id: int
+    version_id: int  # the log position of the event that made it
+    number: int  # its place among its listing's versions, oldest first, from 1
     listing_id: int
     slug: str
     stream_version: int
@@ -43,16 +47,27 @@ class Version(BaseModel):
     reverted_fields: list[str]
     reverted_in: list[int]  # the versions that put fields of this one back
     revert_of: int | None  # for a revert: the version whose fields it put back
+    reverted_in_numbers: list[int]  # the same versions by their numbers
+    revert_of_number: int | None
 
 
 def _select(reads: ReadStore) -> str:
     v, a = reads.tables(VIEW)["versions"], reads.tables(ACCOUNTS)["accounts"]
-    return (f"SELECT {', '.join('v.' + c for c in COLUMNS)}, a.email FROM {v} v "
+
+    def number(of: str) -> str:  # the place of version `of` among the listing's versions (an index-only count)
+        return f"(SELECT count(*) FROM {v} n WHERE n.listing_id = v.listing_id AND n.version_id <= {of})"
+
+    numbers = (f"{number('v.version_id')}, CASE WHEN v.revert_of IS NULL THEN NULL ELSE {number('v.revert_of')} END, "
+               f"ARRAY(SELECT {number('r')} FROM unnest(v.reverted_in) r ORDER BY r)")
+    return (f"SELECT {', '.join('v.' + c for c in COLUMNS)}, {numbers}, a.email FROM {v} v "
             f"LEFT JOIN {a} a ON v.actor = 'account:' || a.account_id")
 
 
 def _doc(row: tuple[Any, ...]) -> dict[str, Any]:
-    doc = dict(zip(COLUMNS, row[:-1], strict=True))
+    n = len(COLUMNS)
+    doc = dict(zip(COLUMNS, row[:n], strict=True))
+    doc["number"], doc["revert_of_number"], reverted = row[n], row[n + 1], row[n + 2]
+    doc["reverted_in_numbers"] = [int(i) for i in reverted]
     doc["actor_email"] = row[-1]
     doc["reverted_in"] = [int(i) for i in doc["reverted_in"]]
     return doc

@@ -280,6 +280,15 @@ def live_listing_id(reads: ReadStore, slug: str) -> int | None:
     return int(row[0]) if row else None
 
 
+def names_by_id(reads: ReadStore, listing_ids: list[int]) -> dict[int, str]:
+    """Listing id -> name, in any status (pages that hold only an id and a slug, such as a claim, name the listing)."""
+    t = reads.tables(VIEW)
+    with reads.pool.connection() as conn:
+        rows = conn.execute(f"SELECT listing_id, card->>'name' FROM {t['listings']} WHERE listing_id = ANY(%s)",
+                            (sorted(set(listing_ids)),)).fetchall()
+    return {int(r[0]): str(r[1]) for r in rows if r[1]}
+
+
 def standing(reads: ReadStore, slug: str) -> dict[str, Any] | None:
     """Where the listing at `slug` stands, in any status (staff pages): id, status, launch week and plan; or None."""
     t = reads.tables(VIEW)

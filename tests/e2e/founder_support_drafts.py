@@ -96,7 +96,13 @@ def field_input(page: Any, name: str) -> Any:
 
 
 def field_state(page: Any, name: str) -> str:
-    return str(page.locator(f"#slot-{name} .chip").first.inner_text().split(":")[0].strip())
+    """The field's state code (`ai`, `edited`, `override`, ...), which its chip keeps in `data-state`."""
+    return str(page.locator(f"#slot-{name} .chip").first.get_attribute("data-state"))
+
+
+def field_state_words(page: Any, name: str) -> str:
+    """What the field's state chip says to a person ("drafted from your site", "locked by you", ...)."""
+    return str(page.locator(f"#slot-{name} .chip").first.inner_text()).strip()
 
 
 def edit_field(page: Any, name: str, value: str) -> None:

@@ -124,6 +124,32 @@ def wider_than_the_screen(page: Any) -> list[str]:
     }"""))
 
 
+def words_split_across_lines(page: Any, selector: str) -> list[str]:
+    """Words in the elements matching `selector` that the browser broke across two lines ("Descriptio" / "n")."""
+    return list(page.evaluate("""(selector) => {
+        const split = [];
+        for (const element of document.querySelectorAll(selector)) {
+          const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+          for (let node = texts.nextNode(); node; node = texts.nextNode()) {
+            for (const word of node.data.matchAll(/\\S+/g)) {
+              const range = document.createRange();
+              range.setStart(node, word.index);
+              range.setEnd(node, word.index + word[0].length);
+              const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+              if (lines.size > 1) split.push(word[0]);
+            }
+          }
+        }
+        return split;
+    }""", selector))
+
+
+def overflowing(page: Any, selector: str) -> list[str]:
+    """The text of elements matching `selector` whose content is wider than they are (a word that does not fit)."""
+    return list(page.evaluate("""(selector) => [...document.querySelectorAll(selector)]
+        .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.textContent.trim())""", selector))
+
+
 def reload_until(page: Any, url: str, selector: str, wanted: tuple[str, ...], seconds: float = 20.0) -> str:
     """Open `url` again until `selector`'s text is one of `wanted` (the read models follow the log in the
     background, e.g. an order's payment and its fulfilment); answers the text, fails after `seconds`."""

@@ -53,10 +53,23 @@ def test_claim_a_listing_with_a_meta_tag_in_the_browser(world: ClaimWorld, chrom
             assert answer.value.status == 400
             assert "address" in page.locator("#email-error").inner_text()
 
+            page.get_by_label("A meta tag on the homepage").check()  # an address with another method: plain words
+            page.locator("#email").fill("founder@example.com")
+            page.get_by_role("button", name="Start the claim").click()
+            only = "Leave the email address empty unless you prove it by email."
+            assert page.locator("#email-error").inner_text().endswith(only)
+            assert f"Email address: {only}" in page.get_by_role("alert").inner_text()
+            assert "`" not in page.get_by_role("alert").inner_text()
+            page.locator("#email").fill("")
+
             page.get_by_label("A meta tag on the homepage").check()
             page.get_by_role("button", name="Start the claim").click()
             page.get_by_role("status").wait_for()
             claim_id = int(page.url.split("/my/claims/")[1].split("?")[0])
+            name = page.get_by_role("link", name=re.compile("^Claimable ")).first.inner_text()
+            assert page.get_by_role("heading", level=1).inner_text() == f"Your claim of {name}"  # not the slug
+            assert page.title().startswith(f"Your claim of {name} · ")
+            assert "Put the tag below on your homepage" in page.get_by_role("status").inner_text()
             tag = page.get_by_label("The tag").input_value()
             assert tag.startswith("<meta ")
             assert axe_violations(page) == []

@@ -1,13 +1,14 @@
 """The founder's drafts in Chromium: sign up, submit a local site, watch it draft, edit it every way, save as listing.
 
 The server may crawl 127.0.0.1 (the fixture sites) and mails over SMTP to a
-local server, so signing up is the real path. Also: field-level errors in the
-API's words, another person's 404, a site whose robots.txt refuses, axe-core
+local server, so signing up is the real path. Also: field-level errors in plain
+words (never the validator's wording or a pattern), another person's 404, a site whose robots.txt refuses, axe-core
 on the pages, and screenshots of the editor at 390 and 1440 px.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from uuid import uuid4
 import httpx
 import pytest
 
+from events.draft_fields import STATES
 from events.text import RULE
 
 from tests.conftest import Databases, RunningServer
@@ -26,7 +28,7 @@ from tests.fixtures.sites.server import Body, FixtureServer
 from tests.integration.test_accounts_mail import LocalSmtp
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-SHOTS = Path("/tmp/shots")
+SHOTS = Path(os.environ.get("LAUNCHDIR_SCREENSHOTS") or "/tmp/shots")
 CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]{64})"')
 
 
@@ -77,11 +79,16 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
               if steps.field_state(page, n) == "ai"]
         assert len(ai) >= 3, ai
         edited, regenerated, removed = ai[0], ai[1], ai[2]
+        assert steps.field_state_words(page, edited) == "drafted from your site"  # words, not the state's code
+        chips = {t.strip() for t in page.locator(".chip[data-state]").all_inner_texts()}
+        assert chips and chips.isdisjoint(STATES), chips
 
         steps.edit_field(page, edited, "Invoices that chase themselves")
         assert steps.field_state(page, edited) == "edited"
+        assert steps.field_state_words(page, edited) == "edited by you"
         steps.field_button(page, "Lock", page.locator(f'label[for="fields.{edited}"]').inner_text())
         assert steps.field_state(page, edited) == "override"
+        assert steps.field_state_words(page, edited) == "locked by you"
         assert steps.field_input(page, edited).input_value() == "Invoices that chase themselves"
 
         label = page.locator(f'label[for="fields.{regenerated}"]').inner_text()
@@ -106,7 +113,7 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         steps.add_founder(page, "Ada Example", "CEO")
         page.get_by_role("group", name="Ada Example").wait_for()
 
-        # bad input: the API's messages beside the inputs, nothing stored
+        # bad input: the messages beside the inputs, nothing stored
         steps.field_input(page, "tagline").fill("x" * 501)
         page.get_by_role("button", name="Save changes").click()
         tagline_error = page.locator('[id="fields.tagline-error"]')
@@ -122,7 +129,7 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         milestone.get_by_label("Title").fill("Public beta")
         milestone.get_by_label("Link").fill("http://not-https.example.com/beta")
         page.get_by_role("button", name="Save milestones").click()
-        assert "must be an https URL" in page.locator('[id="milestones.0.url-error"]').inner_text()
+        assert page.locator('[id="milestones.0.url-error"]').inner_text().endswith("Enter a link that starts with https://.")
         assert page.get_by_role("alert").get_by_role("link").first.get_attribute("href") == "#milestones.0.url"
 
         page.goto(f"{base}/drafts/{draft_id}")
@@ -140,6 +147,12 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
             steps.sign_up(theirs, base, smtp, cofounder)
             theirs.goto(steps.mailed_link(smtp, cofounder, steps.INVITE_LINK))
             theirs.get_by_role("button", name="Accept the invite").click()
+            said = theirs.get_by_role("status").inner_text()  # what they can do now, in the website's words
+            assert "co-owner of the draft of" in said and "get_draft" not in said and draft_id not in said
+            theirs.screenshot(path=str(SHOTS / "invite-accepted-1440.png"), full_page=True)
+            theirs.set_viewport_size({"width": 390, "height": 900})
+            theirs.screenshot(path=str(SHOTS / "invite-accepted-390.png"), full_page=True)
+            assert theirs.get_by_role("link", name="Open the draft").get_attribute("href") == f"/drafts/{draft_id}"
             theirs.get_by_role("link", name="Open the draft").click()
             theirs.get_by_role("button", name="Save changes").wait_for()
             assert theirs.url.endswith(f"/drafts/{draft_id}")
@@ -209,14 +222,86 @@ def test_save_as_listing_refuses_a_tagline_longer_than_a_listing_takes_next_to_t
         with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/submit")) as answer:
             page.get_by_role("button", name="Save as listing").click()
         assert answer.value.status == 400
-        said = "a listing's tagline is at most 200 characters (this one has 312); shorten it in the draft"
-        assert said in page.locator('[id="fields.tagline-error"]').inner_text()
+        said = "A listing's tagline is at most 200 characters (this one has 312); shorten it in the draft."
+        assert page.locator('[id="fields.tagline-error"]').inner_text().endswith(said)
         assert steps.field_input(page, "tagline").get_attribute("aria-invalid") == "true"
         assert page.get_by_role("link", name="Open your listing").count() == 0
         steps.field_input(page, "tagline").fill("Calm automation")
         page.get_by_role("button", name="Save changes").click()
         page.get_by_role("status").filter(has_text="saved").wait_for()
         assert steps.save_as_listing(page, server.url) > 0
+    finally:
+        context.close()
+
+
+RAW_WORDS = ("^(", "String should", "Input should", "List should", "Value error", "list_categories", "`")
+"""What a page must never show in a field's message: the validator's wording, a pattern, an operation's name."""
+
+
+def _summary(page: Any) -> str:
+    """The error summary at the top of the page (each message after its field's label)."""
+    text = str(page.get_by_role("alert").inner_text())
+    assert not any(raw in text for raw in RAW_WORDS), text
+    return text
+
+
+def _error(page: Any, name: str) -> str:
+    text = str(page.locator(f'[id="{name}-error"]').inner_text())
+    assert not any(raw in text for raw in RAW_WORDS), text
+    return text
+
+
+def test_field_errors_are_plain_words_and_the_summary_names_each_field(
+        world: tuple[RunningServer, LocalSmtp], chromium: Any, saas: FixtureServer) -> None:
+    server, smtp = world
+    base = server.url
+    context = chromium.new_context()
+    page = context.new_page()
+    try:
+        steps.sign_up(page, base, smtp, steps.address("plain"))
+        page.goto(base + "/submit")
+        with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/submit")) as answer:
+            page.get_by_role("button", name="Read my site and draft").click()
+        assert answer.value.status == 400
+        assert _error(page, "url").endswith("This is required.")
+        assert "Website address: This is required." in _summary(page)
+
+        draft_id = steps.submit_site(page, base, saas.url("/"))
+        assert steps.wait_until_drafted(page) == "ready"
+        steps.field_input(page, "country").fill("Germany")
+        steps.field_input(page, "founded_year").fill("99")
+        steps.field_input(page, "logo_url").fill("ftp://files.example.com/logo.png")
+        page.get_by_role("button", name="Save changes").click()
+        said = {"country": ("Country", "Enter two letters, like DE."),
+                "founded_year": ("Founded (year)", "Enter a year of four digits, like 2021."),
+                "logo_url": ("Logo URL", "Enter a link that starts with https:// or http://.")}
+        summary = _summary(page)
+        for name, (label, words) in said.items():
+            assert _error(page, f"fields.{name}").endswith(words)
+            assert f"{label}: {words}" in summary
+
+        page.goto(f"{base}/drafts/{draft_id}")
+        steps.field_input(page, "categories").fill("not-a-category")
+        page.get_by_role("button", name="Save changes").click()
+        unknown = "“not-a-category” is not a category of the directory; use one from the categories page."
+        assert _error(page, "fields.categories").endswith(unknown)
+        assert f"Categories: {unknown}" in _summary(page)
+
+        page.goto(f"{base}/drafts/{draft_id}")
+        page.get_by_role("group", name="Add a question").get_by_label("Answer").fill("Yes, both ways.")
+        page.get_by_role("button", name="Save FAQs").click()
+        question = page.locator('[id^="faqs."][id$=".question-error"]')
+        assert question.inner_text().endswith("This is required.")
+        row = int(str(question.get_attribute("id")).split(".")[1])
+        assert f"FAQ {row + 1}: Question: This is required." in _summary(page)
+
+        page.goto(f"{base}/drafts/{draft_id}")
+        page.get_by_role("group", name="Add a milestone").get_by_label("Title").fill("Public beta")
+        page.get_by_role("button", name="Save milestones").click()
+        date = page.locator('[id^="milestones."][id$=".date-error"]')
+        assert date.inner_text().endswith("Enter a date like 2024-03-01.")
+        row = int(str(date.get_attribute("id")).split(".")[1])
+        assert f"Milestone {row + 1}: Date: Enter a date like 2024-03-01." in _summary(page)
     finally:
         context.close()
 

@@ -26,10 +26,12 @@ from tests.e2e.founder_support_listings import (
     edit_field,
     launch_free,
     open_dashboard,
+    overflowing,
     screenshots,
     sign_in,
     signed_in_client,
     wider_than_the_screen,
+    words_split_across_lines,
 )
 from tests.e2e.submission_support import PASSWORD, person
 from tests.e2e.test_free_plan import saved_listing, with_badge
@@ -54,17 +56,21 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
             assert page.locator("#listing-status").inner_text().strip() == "draft"
             assert page.locator("#listing-plan").inner_text().strip() == "not chosen yet"
 
-            # bad input: the API's message, next to the field, and nothing saved
+            # bad input: the API's check in plain words, next to the field and named in the summary; nothing saved
             page.goto(f"{base}/my/listings/{listing_id}/edit")
             page.get_by_label("Country (two letters, e.g. DE)").fill("Germany")
             with page.expect_response(lambda r: r.url.endswith("/edit")) as answer:
                 page.get_by_role("button", name="Preview").click()
             assert answer.value.status == 400
-            error = page.locator("#country-error").inner_text()
+            error, summary = page.locator("#country-error").inner_text(), page.get_by_role("alert").inner_text()
+            assert error.endswith("Enter two letters, like DE.")
+            assert "Country (two letters, e.g. DE): Enter two letters, like DE." in summary
             r = http.patch(f"/me/listings/{listing_id}", json={"fields": {"country": "Germany"}},
                            headers=who.headers(**{"Idempotency-Key": "bad-country"}))
             assert r.status_code == 400
-            assert r.json()["errors"][0]["message"] in error  # the same message as the API's problem details
+            problem = r.json()["errors"][0]  # the API keeps the validator's message and its rule
+            assert problem["rule"] == "max_length" and problem["message"].startswith("String should")
+            assert "String should" not in summary and "String should" not in error
             assert page.get_by_label("Country (two letters, e.g. DE)").get_attribute("aria-invalid") == "true"
 
             preview = edit_field(page, base, listing_id, "Tagline", "Deploys in one honest command")
@@ -78,7 +84,8 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
             page.get_by_label(f"Question {n + 1}", exact=True).fill("Does it run on my laptop?")
             page.get_by_label("GitHub", exact=True).fill("not a link")
             page.get_by_role("button", name="Preview").click()
-            assert page.locator(f"#faq-{n}-answer-error").is_visible()  # a question needs its answer
+            assert page.locator(f"#faq-{n}-answer-error").inner_text().endswith("This is required.")  # needs its answer
+            assert f"Answer {n + 1}: This is required." in page.get_by_role("alert").inner_text()
             assert page.locator("#social-github-error").is_visible()
             page.get_by_label(f"Answer {n + 1}", exact=True).fill("Yes, and in CI.")
             page.get_by_label("GitHub", exact=True).fill("https://github.com/patchwork")
@@ -92,6 +99,8 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
             page.goto(f"{base}/my/listings/{listing_id}/history")
             edited = page.locator("article.version").nth(1)
             assert "Tagline" in edited.inner_text() and who.email in edited.inner_text()
+            titles = page.locator("article.version h3").all_inner_texts()  # numbered in the listing's own order
+            assert [t.split(":")[0] for t in titles] == [f"Version {n}" for n in range(len(titles), 0, -1)]
             assert edited.locator("ins").first.inner_text() != ""
 
             # updates, milestones, story, interview
@@ -105,6 +114,10 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
             assert page.locator("section[id^=update-] h3").first.inner_text() == "Version 2 is out"
 
             page.goto(f"{base}/my/listings/{listing_id}/milestones")
+            page.get_by_label("Title").fill("First paying customer")
+            page.get_by_role("button", name="Add the milestone").click()  # no date
+            assert page.locator("#date-error").inner_text().endswith("Enter a date like 2024-03-01.")
+            assert "Date: Enter a date like 2024-03-01." in page.get_by_role("alert").inner_text()
             page.get_by_label("Date").fill("2024-03-01")
             page.get_by_label("Title").fill("First paying customer")
             page.get_by_label("Link (optional, https)").fill("http://not-https.example")
@@ -157,11 +170,14 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
             shots = screenshots(page, f"{base}/my/listings/{listing_id}", SHOTS, "listing-dashboard")
             shots += screenshots(page, f"{base}/my/listings/{listing_id}/badge", SHOTS, "listing-badge")
             shots += screenshots(page, f"{base}/my/listings/{listing_id}/edit", SHOTS, "listing-edit")
+            shots += screenshots(page, f"{base}/my/listings/{listing_id}/history", SHOTS, "listing-history")
             assert all(p.stat().st_size > 0 for p in shots)
             for path in ("", "/badge", "/edit", "/history"):
                 page.set_viewport_size({"width": 390, "height": 900})
                 page.goto(f"{base}/my/listings/{listing_id}{path}")
                 assert (path, wider_than_the_screen(page)) == (path, [])
+                assert (path, words_split_across_lines(page, "table.diff th[scope=row]")) == (path, [])
+                assert (path, overflowing(page, "table.diff th[scope=row]")) == (path, [])
             page.goto(f"{base}/my/listings/{listing_id}/edit")
             assert axe_violations(page) == []
         finally:

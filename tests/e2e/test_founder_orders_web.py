@@ -69,6 +69,8 @@ def test_buy_a_launch_in_the_browser_and_see_the_listing_scheduled(live: Running
         with page.expect_response(lambda r: r.url.endswith("/order")) as answer:
             page.get_by_role("button", name="See the quote").click()
         assert answer.value.status == 400 and page.locator("#products-error").is_visible()  # nothing chosen
+        assert page.locator("#products-error").inner_text().endswith("Choose at least one product.")
+        assert "What to buy: Choose at least one product." in page.get_by_role("alert").inner_text()
         page.get_by_label(re.compile("^Billboard,")).check()
         page.get_by_label("Amount in dollars").fill("5")  # below the product's minimum
         page.get_by_role("button", name="See the quote").click()

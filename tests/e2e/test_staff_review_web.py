@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import tempfile
 from contextlib import closing
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any
 from uuid import uuid4
 
@@ -14,10 +17,18 @@ import httpx
 from aggregates.base import Meta
 from commands import account as account_cmd
 from commands import listing as listing_cmd
+from tests.e2e.founder_support_listings import (
+    axe_violations,
+    overflowing,
+    screenshots,
+    wider_than_the_screen,
+    words_split_across_lines,
+)
 
 PASSWORD = "a good long password"
 CSRF = re.compile(r'name="csrf_token" value="([0-9a-f]{64})"')
 VIEWS = ["accounts_view", "listing_view", "history_view"]
+SHOTS = Path(os.environ.get("LAUNCHDIR_SCREENSHOTS") or tempfile.mkdtemp(prefix="staff-shots-"))
 
 
 def now_meta(actor: str = "staff:setup", channel: str = "cli", via: str = "staff") -> Meta:
@@ -84,7 +95,9 @@ def test_the_pages_are_for_staff_only_and_forms_need_the_csrf_token(server) -> N
     _, staff = account(server, staff=True)
     with closing(signed_in(server, staff)) as client:
         queue = client.get("/staff/review")
-        assert queue.status_code == 200 and f"Version {edit} of" in queue.text and "Cheap pills here" in queue.text
+        assert queue.status_code == 200 and "Cheap pills here" in queue.text
+        assert f'Version 2 of <a href="/staff/listings/{slug}/history">' in queue.text  # its place in the listing
+        assert f">Log position {edit}</a>" in queue.text  # the log's own number, for staff
         no_token = client.post(f"/staff/review/{edit}/accept", data={"next": "/staff/review"})
         assert no_token.status_code == 403
         history = client.get(f"/staff/listings/{slug}/history")
@@ -98,7 +111,7 @@ def test_the_pages_are_for_staff_only_and_forms_need_the_csrf_token(server) -> N
         token = CSRF.search(queue.text).group(1)  # type: ignore[union-attr]
         accepted = client.post(f"/staff/review/{edit}/accept", data={"csrf_token": token, "next": "/staff/review"})
         assert accepted.status_code == 303 and accepted.headers["location"] == f"/staff/review?notice=accepted&version={edit}"
-        assert f"Version {edit} was accepted." in client.get(accepted.headers["location"]).text
+        assert f"Version 2 of {slug} was accepted." in client.get(accepted.headers["location"]).text
 
 
 def test_staff_revert_a_field_in_the_browser_and_the_public_profile_changes(server, chromium) -> None:  # type: ignore[no-untyped-def]
@@ -113,9 +126,9 @@ def test_staff_revert_a_field_in_the_browser_and_the_public_profile_changes(serv
 
         version = page.locator(f"#version-{edit}")
         assert "Cheap pills here" in version.inner_text() and "An honest tagline" in version.inner_text()
-        page.get_by_label(f"Put back tagline of version {edit}").check()
-        page.get_by_role("button", name=f"Put back the ticked fields of version {edit}").click()
-        page.get_by_role("status").filter(has_text=f"Version {edit}").wait_for()
+        page.get_by_label(f"Put back Tagline of version 2 of {slug}").check()
+        page.get_by_role("button", name=f"Put back the ticked fields of version 2 of {slug}").click()
+        page.get_by_role("status").filter(has_text=f"Version 2 of {slug}").wait_for()
         assert page.locator(f"#version-{edit}").count() == 0  # reviewed: it left the queue
 
         page.goto(f"{server.url}/api/v1/listings/{slug}")  # the public profile, as anyone reads it
@@ -124,8 +137,46 @@ def test_staff_revert_a_field_in_the_browser_and_the_public_profile_changes(serv
 
         page.goto(f"{server.url}/staff/listings/{slug}/history")
         reviewed = page.locator(f"#version-{edit}")
-        assert reviewed.locator(".review").inner_text() == "reverted"
-        assert "put back: Tagline" in reviewed.inner_text()
-        assert page.get_by_role("heading", name=re.compile(r"Version \d+: revert")).count() == 1
+        assert reviewed.locator(".review-state").inner_text() == "reverted"
+        assert "put back: Tagline (version 3)" in reviewed.inner_text()
+        assert page.get_by_role("heading", name="Version 3: revert").count() == 1
+        assert "puts back fields of version 2" in page.locator("article.version").first.inner_text()
+        assert [h.split(":")[0] for h in page.locator("article.version h2").all_inner_texts()] == [
+            "Version 3", "Version 2", "Version 1"]
     finally:
         context.close()
+
+
+def test_the_history_reads_well_on_a_phone(server, chromium) -> None:  # type: ignore[no-untyped-def]
+    """At 390 px nothing is wider than the screen and field names wrap between words, never inside one."""
+    c = server.container
+    slug, edit = edited_listing(server)
+    listing_id = history_listing_id(server, slug)
+    longer = listing_cmd.edit_listing(c.store, listing_id, {
+        "description": "A longer description of what it does.\nIn two paragraphs.",
+        "short_description": "Short and sweet", "seo_description": "Found by the words people search for"},
+        now_meta())
+    assert c.runtime.wait_for(VIEWS, longer, timeout=10)
+    _, staff = account(server, staff=True)
+    context = chromium.new_context(viewport={"width": 390, "height": 900})
+    page = context.new_page()
+    try:
+        staff_signs_in(page, server.url, staff)
+        for path in (f"/staff/listings/{slug}/history", "/staff/review"):
+            page.goto(server.url + path)
+            assert (path, wider_than_the_screen(page)) == (path, [])
+            assert (path, words_split_across_lines(page, "table.diff th[scope=row]")) == (path, [])
+            assert (path, overflowing(page, "table.diff th[scope=row]")) == (path, [])  # and each word fits
+            assert (path, axe_violations(page)) == (path, [])
+        page.goto(f"{server.url}/staff/listings/{slug}/history")
+        assert page.get_by_role("heading", name="Version 3: edited").count() == 1
+        shots = screenshots(page, f"{server.url}/staff/listings/{slug}/history", SHOTS, "staff-history")
+        assert all(p.stat().st_size > 0 for p in shots)
+    finally:
+        context.close()
+
+
+def history_listing_id(server: Any, slug: str) -> int:
+    from queries import history as history_q
+
+    return history_q.listing_of(server.container.services.reads, slug)[0]

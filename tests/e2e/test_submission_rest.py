@@ -281,7 +281,7 @@ def test_submit_draft_refuses_text_longer_than_a_listing_takes_over_rest_and_on_
         token = CSRF.search(editor.text).group(1)  # type: ignore[union-attr]
         page = browser.post(f"/drafts/{draft_id}/submit", data={"csrf_token": token})
         assert page.status_code == 400, page.text[:500]
-        shown = said.replace("'", "&#39;")
+        shown = (said[0].upper() + said[1:] + ".").replace("'", "&#39;")  # the website's sentence of the same words
         assert f'id="fields.tagline-error"><span class="visually-hidden">Error:</span> {shown}</p>' in page.text
 
     patch(http, who, draft_id, {"fields": {"tagline": "Calm automation"}})

@@ -4,6 +4,7 @@ CSRF and sign-in on votes; then an anonymous visitor in Chromium, axe-core on th
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 from collections.abc import Iterator
@@ -24,7 +25,7 @@ from tests.e2e.test_web_accounts import _csrf, _signed_in
 from tests.e2e.website_support import demo_server, offline
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-SHOTS = Path("/tmp/shots")
+SHOTS = Path(os.environ.get("LAUNCHDIR_SCREENSHOTS") or "/tmp/shots")
 LD = re.compile(r'<script type="application/ld\+json">(.*?)</script>', re.S)
 
 
@@ -46,6 +47,14 @@ def _json_ld(html: str) -> list[dict]:  # type: ignore[type-arg]
 
 def _a_live_slug(http: httpx.Client) -> str:
     return str(http.get("/api/v1/launches", params={"section": "most-voted", "per_page": 1}).json()["items"][0]["listing"]["slug"])
+
+
+def _an_alternative(http: httpx.Client, slug: str) -> str:
+    return str(http.get(f"/api/v1/listings/{slug}/alternatives", params={"per_page": 1}).json()["items"][0]["slug"])
+
+
+def _a_post(http: httpx.Client) -> str:
+    return str(http.get("/api/v1/blog", params={"per_page": 1}).json()["items"][0]["slug"])
 
 
 def _an_upcoming_slug(http: httpx.Client, status: str = "scheduled") -> str:
@@ -109,7 +118,47 @@ def test_the_listing_page_shows_the_profile_the_api_answers(http: httpx.Client) 
     assert "/badges/" in page  # the listing's badge images
     for key in doc["socials"]:  # links named as people write them ("X", "GitHub"), not by their keys
         assert f'rel="noopener">{SOCIAL_LABELS[key]}</a>' in page, key
-    assert doc["socials"] and doc["stage"] and f"<dt>Stage</dt><dd>{doc['stage']}" in page
+    assert doc["socials"] and doc["stage"] and f"<dt>Stage</dt><dd>{doc['stage'].capitalize()}" in page  # in words
+
+
+def test_facts_and_the_compare_table_read_as_words(http: httpx.Client) -> None:
+    """A pricing model and a stage in words ("Freemium", "Launched"), and every compare row in sentence case."""
+    def first(**query: str) -> str:
+        return str(http.get("/api/v1/listings", params={**query, "per_page": 1}).json()["items"][0]["slug"])
+
+    freemium, launched = first(pricing_model="freemium"), first(stage="launched")
+    assert re.search(r"<dt>Pricing</dt><dd>Freemium[:<]", http.get(f"/listings/{freemium}").text)
+    assert "<dt>Stage</dt><dd>Launched<" in http.get(f"/listings/{launched}").text
+    other = http.get(f"/api/v1/listings/{freemium}/alternatives", params={"per_page": 1}).json()["items"][0]["slug"]
+    table = http.get("/compare", params={"a": freemium, "b": other}).text
+    rows = re.findall(r'<th scope="row">([^<]*)</th>', table)
+    assert rows[:3] == ["Tagline", "Category", "Votes"] and "Pricing model" in rows, rows
+    for row in rows:  # sentence case: a capital first, then lower case but for acronyms ("API available")
+        assert row[:1].isupper() and "_" not in row and all(w.islower() or w[:3].isupper() for w in row.split()[1:]), row
+    assert "<td>Freemium</td>" in table and "<td>freemium</td>" not in table
+
+
+def test_a_blog_post_has_one_main_heading(http: httpx.Client) -> None:
+    """The post's title is the page's one <h1>; a body that opens with the title again does not repeat it."""
+    posts = http.get("/api/v1/blog", params={"per_page": 5}).json()["items"]
+    assert posts
+    for post in posts:
+        page = http.get(f"/blog/{post['slug']}").text
+        assert page.count("<h1") == 1 and f"<h1>{post['title']}</h1>" in page, post["slug"]
+
+
+def test_every_page_title_ends_with_the_sites_name(site: RunningServer, http: httpx.Client) -> None:
+    """Account, founder and public pages alike: "... · <the site's name>", the name in the site's settings."""
+    name = http.get("/api/v1/site").json()["name"]
+    ending = f" · {name}</title>"
+    for path in ("/blog", "/signin", "/signup"):
+        assert ending in http.get(path).text, path
+    with httpx.Client(base_url=site.url, timeout=20, follow_redirects=False) as person:
+        _signed_in(site, person)
+        for path in ("/account", "/my/listings", "/my/claims", "/my/orders", "/drafts", "/submit", "/account/following",
+                     "/my/listings/999999"):
+            page = person.get(path)
+            assert ending in page.text, (path, re.search(r"<title>.*</title>", page.text))
 
 
 def test_every_address_the_site_document_names_is_a_page(http: httpx.Client) -> None:
@@ -344,11 +393,13 @@ def test_the_search_filters_are_menus_and_countries_are_shown_by_name(site: Runn
 
 
 @pytest.mark.parametrize("path", ["/", "/listings/{slug}", "/listings/{upcoming}", "/launches/this", "/search?q=analytcs",
-                                  "/pricing"])
+                                  "/pricing", "/compare?a={slug}&b={other}", "/blog/{post}"])
 def test_axe_finds_no_serious_or_critical_violations(site: RunningServer, http: httpx.Client, chromium, path: str) -> None:  # type: ignore[no-untyped-def]
     if not AXE.exists():
         pytest.skip("axe-core is not installed: npm install --prefix tests/e2e/axe")
-    url = site.url + path.format(slug=_a_live_slug(http), upcoming=_an_upcoming_slug(http))
+    slug = _a_live_slug(http)
+    url = site.url + path.format(slug=slug, upcoming=_an_upcoming_slug(http), other=_an_alternative(http, slug),
+                                 post=_a_post(http))
     for scheme in ("light", "dark"):
         context = chromium.new_context(color_scheme=scheme)
         offline(context)
@@ -367,9 +418,11 @@ def test_axe_finds_no_serious_or_critical_violations(site: RunningServer, http: 
 def test_screenshots_at_390_and_1440(site: RunningServer, http: httpx.Client, chromium) -> None:  # type: ignore[no-untyped-def]
     """Not a check of looks (people look at them): the pages render at both widths without horizontal scrolling."""
     SHOTS.mkdir(parents=True, exist_ok=True)
-    pages = {"home": "/", "listing": f"/listings/{_a_live_slug(http)}", "upcoming": f"/listings/{_an_upcoming_slug(http)}",
+    slug = _a_live_slug(http)
+    pages = {"home": "/", "listing": f"/listings/{slug}", "upcoming": f"/listings/{_an_upcoming_slug(http)}",
              "week": "/launches/this", "pricing": "/pricing",
-             "about": "/about", "search": "/search?country=EE"}  # a country chosen: the menu's longest names stay inside
+             "about": "/about", "search": "/search?country=EE",  # a country chosen: the menu's longest names stay inside
+             "compare": f"/compare?a={slug}&b={_an_alternative(http, slug)}", "post": f"/blog/{_a_post(http)}"}
     for width in (390, 1440):
         context = chromium.new_context(viewport={"width": width, "height": 900})
         offline(context)

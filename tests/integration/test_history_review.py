@@ -83,6 +83,9 @@ def test_owner_changes_are_versions_with_who_when_through_what_and_before_after(
     assert [v["kind"] for v in versions] == ["edited", "milestone_added", "story", "edited", "created"]
     assert [v["version_id"] for v in versions[:4]] == [staff_edit, added, story, edited]  # ids are log positions
     assert page["total"] == 5 and versions == sorted(versions, key=lambda v: -v["version_id"])
+    assert [v["number"] for v in versions] == [5, 4, 3, 2, 1]  # people read the listing's own order
+    second = history_q.history(c.services.reads, "history-one", Paging(page=2, per_page=2))["items"]
+    assert [v["number"] for v in second] == [3, 2]  # the same numbers on every page
 
     owner_edit = versions[3]
     assert owner_edit["changes"] == {"tagline": {"before": "The original tagline", "after": "A better tagline"},
@@ -134,6 +137,8 @@ def test_revert_restores_the_public_profile_and_is_a_new_version(container) -> N
     assert reverted["reviewed_by"] == "staff:ops@example.com"
     new = history_q.version(c.services.reads, done.position)
     assert (new["kind"], new["revert_of"], new["review"]) == ("revert", spam, "not_needed")
+    assert (reverted["number"], reverted["reverted_in_numbers"]) == (2, [new["number"]])  # 1 is the creation
+    assert (new["number"], new["revert_of_number"]) == (6, 2)
     assert new["changes"] == {"tagline": {"before": "Still spam", "after": "The original tagline"}}
     queue = {v["version_id"] for v in history_q.review_queue(c.services.reads, Paging(per_page=100))["items"]}
     assert {spam, story, added}.isdisjoint(queue) and later in queue

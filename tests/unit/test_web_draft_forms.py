@@ -83,7 +83,7 @@ def test_item_rows_drop_empty_ones_and_errors_name_the_row_input() -> None:
                                        "url": "http://plain.example.com"}]
     with pytest.raises(ValidationError) as refused:
         UpdateDraft.model_validate(edit.raw)
-    assert forms.problems(refused.value) == {"milestones.0.url": "Value error, must be an https URL"}
+    assert forms.problems(refused.value) == {"milestones.0.url": "Enter a link that starts with https://."}
 
 
 def test_unchanged_faqs_send_nothing_and_a_new_row_adds_one() -> None:
@@ -105,15 +105,19 @@ def test_socials_send_changed_links_and_section_buttons_act_on_the_slot() -> Non
     assert deleted.raw == {"id": DRAFT_ID, "company_socials": {"x": ""}}
 
 
-def test_a_domain_problem_on_a_list_item_lands_on_its_list() -> None:
-    exc = InvalidInput("unknown category", [FieldProblem("fields.categories.1", "enum", "'Nope' is not a category")])
-    assert forms.problems(exc) == {"fields.categories": "'Nope' is not a category"}
+def test_a_domain_problem_on_a_list_item_lands_on_its_list_in_the_websites_words() -> None:
+    exc = InvalidInput("unknown category", [FieldProblem("fields.categories.1", "enum",
+                                                         "'Nope' is not a category of list_categories")])
+    sent = {"id": DRAFT_ID, "fields": {"categories": ["developer-tools", "Nope"]}}
+    assert forms.problems(exc, sent) == {
+        "fields.categories": "“Nope” is not a category of the directory; use one from the categories page."}
 
 
 @pytest.mark.parametrize(("name", "label"), [
-    ("fields.tagline", "Tagline"), ("milestones.0.url", "Milestone 1: url"), ("faqs.2.answer", "FAQ 3: answer"),
-    ("company_socials.github", "Company links: GitHub"), ("story.whats_next", "Story: What's next"),
-    ("seo.title", "SEO title"), ("form", ""),
+    ("fields.tagline", "Tagline"), ("milestones.0.url", "Milestone 1: Link"), ("faqs.2.answer", "FAQ 3: Answer"),
+    ("founders.0.title", "Founder 1: Role"), ("company_socials.github", "Company links: GitHub"),
+    ("story.whats_next", "Story: What's next"), ("seo.title", "Page title"), ("email", "Co-founder's email address"),
+    ("form", ""),
 ])
 def test_errors_in_the_summary_say_which_input(name: str, label: str) -> None:
     assert error_label(name) == label
