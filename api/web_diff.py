@@ -47,6 +47,10 @@ class FieldDiff:
             object.__setattr__(self, "label", field_label(self.field))
 
 
+INTERNAL_KEYS = frozenset({"milestone_id", "update_id"})
+"""Ids a value carries for the service's own use: never a part people compare."""
+
+
 def field_diffs(changes: dict[str, dict[str, Any]]) -> list[FieldDiff]:
     """The before/after of every field of a version, in the forms' order (fields no form names last)."""
     ordered = sorted(changes.items(), key=lambda item: FIELD_ORDER.get(item[0], len(FIELD_ORDER)))
@@ -81,7 +85,8 @@ def _lines(field: str, value: Any) -> list[str]:
     if isinstance(value, str):
         return [line + "\n" for line in value.split("\n")]
     if isinstance(value, dict):
-        return [f"{key_label(k)}: {_flat(v)}\n" for k, v in value.items()]
+        return [f"{key_label(k)}: {_flat(v)}\n" for k, v in value.items()
+                if k not in INTERNAL_KEYS and v not in (None, "")]
     if isinstance(value, list):
         if field == "not_found_on_website":  # field keys: name them as the form does
             return [field_label(str(v)) + "\n" for v in value]
@@ -95,7 +100,8 @@ def _flat(value: Any) -> str:
         return " ".join(value.split("\n"))
     if isinstance(value, dict):
         keys = sorted(value, key=lambda k: ITEM_ORDER.get(k, len(ITEM_ORDER)))
-        return "; ".join(f"{key_label(k)}: {_flat(value[k])}" for k in keys if value[k] not in (None, ""))
+        return "; ".join(f"{key_label(k)}: {_flat(value[k])}" for k in keys
+                         if value[k] not in (None, "") and k not in INTERNAL_KEYS)
     return json.dumps(value, ensure_ascii=False, default=str)
 
 

@@ -46,3 +46,11 @@ def test_fields_read_as_the_forms_name_them_in_the_forms_order() -> None:
     assert by_label["FAQs"].after == [Segment("ins", "Question: Free?; Answer: Yes.\n")]
     assert by_label["Links"].after == [Segment("ins", "GitHub: https://github.example/a\nX: https://x.example/a\n")]
     assert by_label["Not found on the website"].after == [Segment("ins", "Stage\nWhat sets it apart\n")]
+
+
+def test_a_milestone_reads_without_its_internal_id() -> None:
+    milestone = {"milestone_id": 7, "date": "2024-03-01", "title": "First paying customer", "url": ""}
+    deleted = field_diffs({"milestones": {"before": milestone, "after": None}})
+    assert "".join(s.text for s in deleted[0].before) == "Date: 2024-03-01\nTitle: First paying customer\n"
+    listed = diff("milestones", [milestone], [])
+    assert listed.before == [Segment("del", "Title: First paying customer; Date: 2024-03-01\n")]
