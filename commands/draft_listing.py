@@ -86,6 +86,11 @@ def _problem(loc: Sequence[str | int], err: Any) -> FieldProblem:
                    "shorten it in the draft")
     elif kind == "too_long":
         message = f"a listing has at most {ctx.get('max_length')} {what} (this one has {size}); remove some in the draft"
+    elif kind in ("greater_than_equal", "less_than_equal"):
+        bound = f"at least {ctx.get('ge')}" if kind == "greater_than_equal" else f"at most {ctx.get('le')}"
+        message = f"a listing's {what} is {bound} (this one is {value}); change it in the draft"
+    elif kind == "value_error":
+        message = f"a listing's {what} {str(err['msg']).removeprefix('Value error, ')}; change it in the draft"
     else:
         message = f"a listing's {what} does not fit: {err['msg']}; change it in the draft"
     return FieldProblem(".".join(path), _RULES.get(kind, kind), message)
