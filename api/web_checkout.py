@@ -43,6 +43,7 @@ from commands import orders as cmd
 from events.countries import countries, country_name
 from events.errors import Conflict, DomainError, InvalidInput, NotFound, Unavailable
 from queries import accounts as accounts_q
+from queries import catalog as catalog_q
 from queries import updates as updates_q
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -92,7 +93,9 @@ class Checkout:
 
     async def _render(self, request: Request, template: str, ctx: dict[str, Any], status: int = 200) -> Response:
         me = await run_in_threadpool(self.signed_in, request)  # the header says "Account" as on every page
-        response = TEMPLATES.TemplateResponse(request, template, {"me": me, **ctx}, status_code=status)
+        site = await run_in_threadpool(catalog_q.site_name, self.s.reads)  # page titles end with it, as elsewhere
+        response = TEMPLATES.TemplateResponse(request, template, {"me": me, "site_name": site, **ctx},
+                                              status_code=status)
         response.headers["Cache-Control"] = "no-store"
         response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the address
         return response

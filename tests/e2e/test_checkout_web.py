@@ -112,6 +112,8 @@ def test_the_checkout_names_the_listing_and_starts_from_the_country_of_the_order
     assert page.count("<td>Named Listing") == len(ITEMS) and f"listing {lid}" not in page  # each line names it
     assert '<option value="DE" selected>Germany</option>' in page  # chosen on the order form: not asked again
     assert "Standard VAT of Germany." in page
+    site = http.get("/site").json()["name"]
+    assert f"· checkout · {site}</title>" in page  # titled with the site's own name, as every page is
 
 
 def test_without_javascript_saving_the_billing_details_re_quotes(live: RunningServer, http: httpx.Client,
