@@ -129,7 +129,10 @@ class MyOrderPages(FounderPages):
         monday = self.s.today() - timedelta(days=self.s.today().weekday())
         launch_weeks = [(monday + timedelta(weeks=k)).isoformat() for k in range(1, LAUNCH_WEEKS_SHOWN + 1)]
         products = self._products()
+        unavailable = cmd.unavailable_products(self.s.store, int(doc["listing_id"]), session.account_id,
+                                               self.s.today(), self.s.orders)
         ctx = {"l": doc, "products": products, "values": values, "errors": errors or {}, "quote": quote,
+               "unavailable": unavailable,
                "launch_weeks": launch_weeks, "nav_here": "orders", "tab": "Buy", "error_labels": _labels(products)}
         return self._render(request, "founder/my/order_form.html", ctx, session, status)
 

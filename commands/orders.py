@@ -31,7 +31,7 @@ from aggregates.weeks import week_of
 from commands.order_inputs import CreateCheckout, OrderBody
 from commands.store import EventStore, Loader
 from events.base import Event
-from events.errors import NotFound
+from events.errors import InvalidInput, NotFound
 
 
 class VatRegistry(Protocol):
@@ -130,6 +130,40 @@ def quote_order(store: EventStore, cmd: OrderBody, account_id: str, today: date,
     vat = cfg.vat(cmd.billing_country, cmd.vat_number)
     state: catalog.CatalogState = store.load(catalog.CATALOG_ID, catalog)
     return order.price_items(items, state, _listings(store.load, items), account_id, today, vat)
+
+
+STATE_RULES = frozenset({"already_launched", "not_in_free_queue", "not_live", "launched_recently",
+                         "listing_unpublished", "not_launching", "before_launch"})
+"""Pricing rules that depend on the listing's state, not on what is typed: the order form says them up front."""
+
+
+def unavailable_products(store: EventStore, listing_id: int, account_id: str, today: date,
+                         cfg: OrderSettings) -> dict[str, str]:
+    """Product code -> why it cannot be bought for the listing as it is now, asked of the pricing rules themselves.
+
+    Each product is priced alone for the listing (in the first week it offers),
+    so the order form can say "already live" before the person picks it,
+    instead of after "See the quote". A product that can be bought with
+    another (featured with a launch) is not listed: alone it is refused, and
+    the form still accepts it with its launch.
+    """
+    state: catalog.CatalogState = store.load(catalog.CATALOG_ID, catalog)
+    listings = {listing_id: store.load(listing.listing_stream(listing_id), listing)}
+    vat = cfg.vat(None, None)
+    out: dict[str, str] = {}
+    for code, product in state.products.items():
+        if not product.needs_listing or code == "featured":
+            continue
+        item: dict[str, Any] = {"product": code, "listing_id": listing_id}
+        if product.week_window:
+            item["week"] = order.offered_weeks(today, product.week_window)[-1]
+        try:
+            order.price_items([item], state, listings, account_id, today, vat)
+        except InvalidInput as exc:
+            reasons = [p.message for p in exc.problems if p.rule in STATE_RULES]
+            if reasons:
+                out[code] = reasons[0]
+    return out
 
 
 def create_checkout(store: EventStore, cmd: CreateCheckout, account_id: str, meta: Meta, today: date,
