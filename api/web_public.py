@@ -54,6 +54,22 @@ class PageProblem(Exception):
         self.errors = errors or []  # the problem's field errors ({field, rule, message}), for pages that show them
 
 
+ADDRESS_WORDS = {
+    "week": "A week is this, next, last or a date like 2026-11-30.",
+    "page": "Pages are numbered from 1 to 1,000.",
+    "per_page": "A page shows from 1 to 100 entries.",
+    "slug": "There is no page at this address.",
+    "board": "There is no such leaderboard: see the list of leaderboards.",
+}
+"""What a refused part of a page's address means, in words (the API's own wording names patterns)."""
+
+
+def page_problem_words(exc: PageProblem) -> str:
+    """A GET page's 400 in words: the parts of the address that were refused, else the problem's detail."""
+    said = [ADDRESS_WORDS.get(str(e.get("field")), f"{e.get('field')}: {e.get('message')}") for e in exc.errors]
+    return " ".join(dict.fromkeys(said)) or exc.detail
+
+
 def render_markdown(text: str, under_title: bool = False) -> Markup:
     """Markdown to HTML, then sanitised: only plain formatting tags and http(s)/mailto links survive.
 
@@ -174,7 +190,7 @@ class PublicSite(WebPages):
                 if exc.status == 404:
                     return await self.not_found(request)
                 title = "This cannot be shown" if exc.status == 400 else "Something went wrong"
-                return await self.error(request, exc.status, title, exc.detail)
+                return await self.error(request, exc.status, title, page_problem_words(exc))
 
         endpoint.__name__ = handler.__name__
         return endpoint

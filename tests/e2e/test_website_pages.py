@@ -263,6 +263,12 @@ def test_search_corrects_typos_and_says_so(http: httpx.Client) -> None:
         assert 'action="/search" role="search"' in refused.text
 
 
+def test_a_refused_address_is_said_in_words(http: httpx.Client) -> None:
+    week = http.get("/launches/garbage")
+    assert week.status_code == 400 and "A week is this, next, last or a date like 2026-11-30." in week.text
+    assert "pattern" not in week.text and "invalid value for" not in week.text
+
+
 def test_a_slug_in_capitals_leads_to_its_page(http: httpx.Client) -> None:
     slug = _a_live_slug(http)
     moved = http.get(f"/listings/{slug.upper()}", params={"ref": "x"})
