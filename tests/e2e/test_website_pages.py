@@ -263,6 +263,13 @@ def test_search_corrects_typos_and_says_so(http: httpx.Client) -> None:
         assert 'action="/search" role="search"' in refused.text
 
 
+def test_the_header_and_footer_carry_the_site_s_name(http: httpx.Client) -> None:
+    name = http.get("/api/v1/site").json()["name"]
+    for path in ("/", "/signin", "/launches/this"):
+        page = http.get(path).text
+        assert f'class="brand" href="/">{name}</a>' in page and f"<small>{name}</small>" in page, path
+
+
 def test_a_refused_address_is_said_in_words(http: httpx.Client) -> None:
     week = http.get("/launches/garbage")
     assert week.status_code == 400 and "A week is this, next, last or a date like 2026-11-30." in week.text
