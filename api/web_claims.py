@@ -47,10 +47,13 @@ class WebClaims(WebPages):
             Route("/staff/claims", self._page(self.staff_claims), methods=["GET"]),
         ]
 
+    def _linked(self, request: Request) -> tuple[str, str, ClaimState | None]:
+        """The claim id, token and claim the address names (the claim None when the link is not ours)."""
+        claim_id, token = request.query_params.get("claim", ""), request.query_params.get("token", "")
+        return claim_id, token, self._claim(claim_id, token)
+
     def confirm_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        q = request.query_params
-        claim_id, token = q.get("claim", ""), q.get("token", "")
-        state = self._claim(claim_id, token)
+        claim_id, token, state = self._linked(request)
         if state is None:
             return self._message(request, session, "This link does not work", NOT_VALID, 404)
         if state.status == "verified":
@@ -77,9 +80,7 @@ class WebClaims(WebPages):
 
     def confirmed_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         """The result of the Confirm button (post/redirect/get): confirmed, or expired before it was."""
-        q = request.query_params
-        claim_id, token = q.get("claim", ""), q.get("token", "")
-        state = self._claim(claim_id, token)
+        claim_id, token, state = self._linked(request)
         if state is None:
             return self._message(request, session, "This link does not work", NOT_VALID, 404)
         if state.status == "pending" and not state.is_due_to_expire(self.s.now()):  # not confirmed yet
