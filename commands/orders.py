@@ -141,9 +141,10 @@ def unavailable_products(store: EventStore, listing_id: int, account_id: str, to
                          cfg: OrderSettings) -> dict[str, str]:
     """Product code -> why it cannot be bought for the listing as it is now, asked of the pricing rules themselves.
 
-    Each product is priced alone for the listing (in the first week it offers),
-    so the order form can say "already live" before the person picks it,
-    instead of after "See the quote". A product that can be bought with
+    Each product is priced alone for the listing (in the last week it offers;
+    only rules about the listing's state are kept, so a rule about the week
+    chosen is never said up front), so the order form can say "already live"
+    before the person picks it instead of after "See the quote". A product that can be bought with
     another (featured with a launch) is not listed: alone it is refused, and
     the form still accepts it with its launch.
     """
