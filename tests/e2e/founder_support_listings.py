@@ -124,14 +124,15 @@ def wider_than_the_screen(page: Any) -> list[str]:
     }"""))
 
 
-def words_split_across_lines(page: Any, selector: str) -> list[str]:
-    """Words in the elements matching `selector` that the browser broke across two lines ("Descriptio" / "n")."""
-    return list(page.evaluate("""(selector) => {
+def words_split_across_lines(page: Any, selector: str, at_hyphens: bool = False) -> list[str]:
+    """Words in the elements matching `selector` that the browser broke across two lines ("Descriptio" / "n");
+    with `at_hyphens`, a break after a hyphen ("2024-" / "03-01") is a line break between words, as in print."""
+    return list(page.evaluate("""([selector, atHyphens]) => {
         const split = [];
         for (const element of document.querySelectorAll(selector)) {
           const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
           for (let node = texts.nextNode(); node; node = texts.nextNode()) {
-            for (const word of node.data.matchAll(/\\S+/g)) {
+            for (const word of node.data.matchAll(atHyphens ? /[^\\s-]+-*|-+/g : /\\S+/g)) {
               const range = document.createRange();
               range.setStart(node, word.index);
               range.setEnd(node, word.index + word[0].length);
@@ -141,7 +142,14 @@ def words_split_across_lines(page: Any, selector: str) -> list[str]:
           }
         }
         return split;
-    }""", selector))
+    }""", [selector, at_hyphens]))
+
+
+def words_split_in_diffs(page: Any) -> list[str]:
+    """Words of a version diff's names and values broken across lines; a web or mail address longer than its
+    column may break, since nothing else fits it on a phone."""
+    return [w for w in words_split_across_lines(page, "table.diff th, table.diff td", at_hyphens=True)
+            if "://" not in w and "@" not in w]
 
 
 def overflowing(page: Any, selector: str) -> list[str]:
