@@ -45,6 +45,7 @@ from api.web_staff_votes import staff_vote_routes
 from commands import catalog as catalog_cmd
 from commands.ids import IdAllocator
 from commands.store import EventStore, LaunchdirEvents
+from launchdir import site_address
 from launchdir.database import check_reachable, eventsourcing_env, resolve_database_url
 from launchdir.directory import Directory, search_backend, wire_directory
 from launchdir.ordering import order_settings, wire_orders
@@ -183,6 +184,7 @@ def replica_pool(replica: str | None, size: int) -> ConnectionPool | None:
 def bootstrap(settings: Settings, *, clock: Any = utc_now) -> Container:
     conninfo = resolve_database_url(settings.database_url, settings.data_dir)
     check_reachable(conninfo)
+    settings = site_address.settle(settings, conninfo)  # a process told no address uses the server's
     app = LaunchdirEvents(env=eventsourcing_env(conninfo, settings.db_pool_size))
     pool = ConnectionPool(conninfo, min_size=2, max_size=settings.db_pool_size, open=True, name="reads")
     store = EventStore(app, ids=IdAllocator(pool))

@@ -56,6 +56,7 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
     """
     import uvicorn
 
+    from launchdir import site_address
     from launchdir.bootstrap import ensure_catalog, web_app
     from launchdir.serving import serve_processes, uvicorn_config
 
@@ -64,6 +65,7 @@ def serve(host: str | None, port: int | None, workers: int) -> None:
     c = container(settings)
     try:
         ensure_catalog(c)
+        site_address.record(c.conninfo, settings.base_url)  # for commands run from shells that name no address
         click.echo(f"launchdir on {settings.base_url}  (API {settings.base_url}/api/v1, MCP {settings.base_url}/mcp)")
         if workers > 1:  # this process only supervises; each worker process builds its own container
             serve_processes(settings, workers)

@@ -92,6 +92,9 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8000
     public_url: str | None = None
+    # Whether the environment named where the site answers (LAUNCHDIR_PUBLIC_URL, _HOST or _PORT); when it did
+    # not, the address the last `launchdir serve` recorded is used (launchdir/site_address.py).
+    address_given: bool = True
     timezone: str = "UTC"
     allowed_hosts: list[str] = field(default_factory=list)
     allowed_origins: list[str] = field(default_factory=list)
@@ -148,6 +151,7 @@ class Settings:
             host=e.get("LAUNCHDIR_HOST") or "127.0.0.1",
             port=int(e.get("LAUNCHDIR_PORT") or 8000),
             public_url=(e.get("LAUNCHDIR_PUBLIC_URL") or "").rstrip("/") or None,
+            address_given=any(e.get(name) for name in ("LAUNCHDIR_PUBLIC_URL", "LAUNCHDIR_HOST", "LAUNCHDIR_PORT")),
             timezone=e.get("LAUNCHDIR_TIMEZONE") or "UTC",
             allowed_hosts=_list(e.get("LAUNCHDIR_ALLOWED_HOSTS")),
             allowed_origins=_list(e.get("LAUNCHDIR_ALLOWED_ORIGINS")),
@@ -194,7 +198,8 @@ class Settings:
         )
 
     def with_server(self, host: str, port: int) -> Settings:
-        return replace(self, host=host, port=port)
+        """Where `serve` listens: its own address, whatever an earlier server recorded."""
+        return replace(self, host=host, port=port, address_given=True)
 
     @property
     def base_url(self) -> str:

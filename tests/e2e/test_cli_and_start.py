@@ -72,11 +72,14 @@ def test_serve_starts_from_an_empty_data_directory_and_keeps_its_data(tmp_path: 
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env.update({"LAUNCHDIR_DATA_DIR": str(tmp_path / "data"), "PYTHONPATH": str(ROOT)})
 
+    served: list[str] = []
+
     def start() -> tuple[subprocess.Popen[str], str]:
         port = free_port()
         proc = subprocess.Popen([sys.executable, "-m", "launchdir.cli", "serve", "--port", str(port)],
                                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         url = f"http://127.0.0.1:{port}/api/v1/site"
+        served[:] = [f"http://127.0.0.1:{port}"]
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             try:
@@ -97,6 +100,12 @@ def test_serve_starts_from_an_empty_data_directory_and_keeps_its_data(tmp_path: 
     proc, body = start()
     try:
         assert '"categories":20' in body
+        # a command from a shell that names no address looks for the site where this server said it is
+        told = subprocess.run([sys.executable, "-c", "from launchdir.bootstrap import bootstrap\n"
+                               "from launchdir.settings import Settings\n"
+                               "c = bootstrap(Settings.from_env())\nprint(c.settings.base_url)\nc.close()"],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+        assert told.stdout.strip() == served[0], told.stderr
     finally:
         stop(proc)
     pgdata = tmp_path / "data" / "postgres"
