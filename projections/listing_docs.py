@@ -262,8 +262,9 @@ def _founder(f: dict[str, Any]) -> dict[str, Any]:
     socials = f.get("socials")
     if isinstance(socials, dict):
         out["socials"] = {str(k): str(v) for k, v in socials.items() if v}
-    if f.get("slug"):
-        out["slug"] = str(f["slug"])
+    slug = f.get("founder_slug") or f.get("slug")  # the profile it links to (docs/content.md); older entries: `slug`
+    if slug:
+        out["founder_slug"] = str(slug)
     return out
 
 

@@ -115,6 +115,8 @@ class Founder(BaseModel):
     name: str
     title: str | None
     bio: str | None
+    founder_slug: str | None = Field(None, description="The founder's profile, `GET /founders/{founder_slug}`, "
+                                     "when this entry links to one.")
 
 
 class ListingFaq(BaseModel):

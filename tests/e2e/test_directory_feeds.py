@@ -71,6 +71,7 @@ def _seed(c: Any) -> dict[str, Any]:
     votes(c, y[0], 2, old_mon + timedelta(hours=1))
     c.runtime.catch_up("launches_view")
     close_week(c.store, c.services.reads, c.runtime, datetime.fromisoformat(OLD).date(), meta(NOW, actor="system"))
+    votes(c, y[0], 3, NOW)  # after its week: 5 of all time, 2 during its launch week
     faqs = [{"question": "When do weeks start?", "answer": "Monday 00:00 in the site's timezone."}]
     content_cmd.write_blog_post(c.store, content_cmd.WriteBlogPost(
         slug="e2e-launch-week", title="How launch weeks work", markdown="Weeks run **Monday to Sunday**.",
@@ -193,3 +194,27 @@ async def test_mcp_reports_the_same_400_and_404_problems(site: dict[str, Any], m
                 assert problem["errors"][0]["field"] == field
             rest = httpx.get(site["url"] + "/api/v1" + path, timeout=10)
             assert rest.status_code == status and rest.json() == problem, (tool, rest.text)
+
+
+def test_a_past_weeks_board_shows_the_votes_people_see_everywhere_else(site: dict[str, Any]) -> None:
+    """A vote button counts all of a listing's votes, as its page and the API do; the week's own figure, which
+    ranks the board, is said beside it, so a vote cast after the week never seems to vanish."""
+    y = site["y"][1]
+    assert _rest(site, f"/listings/{y}").json()["community"]["votes"] == 5
+    page = httpx.get(f"{site['url']}/launches/{OLD}", timeout=10).text
+    card = page[page.index(f'<h3><a href="/listings/{y}"'):]
+    card = card[:card.index("</li>")]
+    assert "2 votes during the week" in card and ", 5 votes" in card and ", 2 votes" not in card
+    board = httpx.get(f"{site['url']}/leaderboards/community-weekly", params={"week": OLD}, timeout=10)
+    card = board.text[board.text.index(f'<h3><a href="/listings/{y}"'):]
+    card = card[:card.index("</li>")]
+    assert board.status_code == 200 and "2 votes in week" in card and ", 5 votes" in card
+
+
+def test_listing_founders_link_to_their_profiles(site: dict[str, Any]) -> None:
+    a = site["a"][1]
+    founders = _rest(site, f"/listings/{a}").json()["founders"]
+    assert [(f["name"], f["founder_slug"]) for f in founders] == [("Ada Example", "e2e-ada"), ("Lin Example", "e2e-lin")]
+    page = httpx.get(f"{site['url']}/listings/{a}", timeout=10).text
+    assert '<a href="/founders/e2e-ada">Ada Example</a>' in page and '<a href="/founders/e2e-lin">Lin Example</a>' in page
+    assert httpx.get(f"{site['url']}/founders/e2e-ada", timeout=10).status_code == 200

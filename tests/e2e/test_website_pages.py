@@ -3,6 +3,7 @@ CSRF and sign-in on votes; then an anonymous visitor in Chromium, axe-core on th
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -99,6 +100,16 @@ def test_every_page_type_answers_with_demo_data(http: httpx.Client) -> None:
         assert "text/html" in r.headers["content-type"], path
         assert '<link rel="canonical"' in r.text and 'property="og:title"' in r.text, path
         assert '<main id="main">' in r.text and 'href="/static/site.css"' in r.text, path
+
+
+def test_a_subcategorys_breadcrumb_names_and_links_its_parent(http: httpx.Client) -> None:
+    parent = next(c for c in http.get("/api/v1/categories").json()["items"] if c.get("subcategories"))
+    child = parent["subcategories"][0]["slug"]
+    page = http.get(f"/categories/{child}").text
+    crumb = page[page.index('aria-label="Breadcrumb"'):]
+    crumb = crumb[:crumb.index("</nav>")]
+    assert f'<a href="/categories/{parent["slug"]}">{html.escape(parent["name"])}</a>' in crumb, crumb
+    assert http.get(f"/categories/{parent['slug']}").status_code == 200
 
 
 def test_the_listing_page_shows_the_profile_the_api_answers(http: httpx.Client) -> None:
