@@ -33,7 +33,7 @@ FEED_SIZE = 50
 MAX_URLS = 50_000  # the sitemap protocol's limit for one file
 SITEMAP_SECONDS = 300.0
 WEEKS_IN_SITEMAP = 12
-STATIC_PATHS = ["/", "/launches", "/launches/this", "/categories", "/leaderboards/community-weekly",
+STATIC_PATHS = ["/", "/launches", "/categories", "/leaderboards/community-weekly",
                 "/leaderboards/community-all-time", "/leaderboards/billboard", "/leaderboards/domain-rating",
                 "/leaderboards/revenue", "/awards", "/founders", "/blog", "/updates", "/voting",
                 "/about/votes", "/about", "/pricing"]

@@ -223,7 +223,7 @@ class PublicSite(WebPages):
         ids = [int(i) for i in ctx.get("listing_ids", []) if i]
         mine = community_q.my_marks(self.s.reads, account["account_id"], ids) if account and ids else {}
         path = request.url.path
-        canonical = ctx.get("canonical") or self.base + path
+        canonical = ctx.get("canonical") or self.base + path + canonical_query(request)
         context = {"canonical": canonical, "voted": mine.get("voted", set()), "following": mine.get("following", set()),
                    "here": path + (("?" + request.url.query) if request.url.query else ""), **ctx}
         response = self._render(request, template, context, session, status)
@@ -268,8 +268,22 @@ class PublicSite(WebPages):
         ids = await run_in_threadpool(community_q.ids_by_slug, self.s.reads, [str(c.get("slug")) for c in cards])
         return [{**c, "id": ids[c["slug"]]} if c.get("slug") in ids and not c.get("id") else c for c in cards]
 
-    def item_list(self, name: str, cards: list[dict[str, Any]]) -> dict[str, Any]:
-        """Schema.org ItemList of listing cards (their public pages, in order)."""
+    def item_list(self, name: str, cards: list[dict[str, Any]], page: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Schema.org ItemList of listing cards (their public pages, in order), numbered from the first card of
+        `page` (a paged answer: page 2 of 20 a page starts at 21, as the ranks shown do)."""
+        first = (int(page.get("page") or 1) - 1) * int(page.get("per_page") or 0) + 1 if page else 1
         return {"@context": "https://schema.org", "@type": "ItemList", "name": name,
-                "itemListElement": [{"@type": "ListItem", "position": i + 1, "name": c.get("name"),
+                "itemListElement": [{"@type": "ListItem", "position": first + i, "name": c.get("name"),
                                      "url": f"{self.base}/listings/{c.get('slug')}"} for i, c in enumerate(cards)]}
+
+
+# The query parameters that make a different page, kept in its canonical address (docs/website.md, "For machines").
+# Filters (a founder's name, a country) narrow a list and point at the whole one; page 1 is the page without `page`.
+CANONICAL_PARAMS = ("section", "week", "a", "b", "page")
+
+
+def canonical_query(request: Request) -> str:
+    """`?section=…&page=2` of a page whose content those parameters choose; empty for one they do not."""
+    kept = [(name, value) for name in CANONICAL_PARAMS
+            if (value := request.query_params.get(name)) and not (name == "page" and value == "1")]
+    return "?" + urlencode(kept) if kept else ""

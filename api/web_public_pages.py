@@ -54,6 +54,19 @@ HOME_PAGE_READS = ("launches_view", "catalog_view", "updates_view")
 Render = Callable[[Request], Awaitable[tuple[Response, int | None]]]
 
 
+# A launches section's meta description: what the list is and in which order.
+SECTION_WORDS = {
+    "recent": "The newest live listings, most recent launch first.",
+    "today": "Listings launched today, most voted first.",
+    "this-week": "This week's launches, most voted first.",
+    "trending": "Launches gaining votes fastest right now.",
+    "most-voted": "Launches with the most votes of all time.",
+    "most-viewed": "Launches whose pages are read most.",
+    "most-followed": "Launches with the most followers.",
+    "upcoming": "Listings scheduled to launch in the coming weeks, soonest first.",
+}
+
+
 class DirectoryPages(PublicSite):
     def __init__(self, *args: Any, busy: Callable[[], bool] = never_busy, stale_seconds: float = STALE_SECONDS,
                  **kwargs: Any) -> None:
@@ -198,6 +211,8 @@ class DirectoryPages(PublicSite):
         return await self.show(request, "public/launches.html", {
             "feed": feed, "section": section, "pager": self.pager(request, feed),
             "listing_ids": ids_of(feed["items"]), "alt_feed": "/feeds/launches.atom",
+            "description": SECTION_WORDS.get(section, ""),
+            "jsonld": self.item_list(f"Launches: {section}", [x["listing"] for x in feed["items"]], feed),
         })
 
     async def week(self, request: Request) -> Response:
@@ -228,7 +243,7 @@ class DirectoryPages(PublicSite):
         return await self.show(request, "public/category.html", {
             "c": cat, "cards": cards, "pager": self.pager(request, cat["listings"]), "featured": featured,
             "description": cat.get("description") or "", "listing_ids": ids_of(cards, featured),
-            "jsonld": self.item_list(cat["name"], cat["listings"]["items"]),
+            "jsonld": self.item_list(cat["name"], cat["listings"]["items"], cat["listings"]),
         })
 
     async def boards_index(self, request: Request) -> Response:
@@ -239,7 +254,7 @@ class DirectoryPages(PublicSite):
         board = await self.op(request, "get_leaderboard", raw)
         return await self.show(request, "public/board.html", {
             "b": board, "boards": BOARDS, "pager": self.pager(request, board),
-            "jsonld": self.item_list(board["title"], [x["listing"] for x in board["items"]]),
+            "jsonld": self.item_list(board["title"], [x["listing"] for x in board["items"]], board),
             "listing_ids": ids_of(board["items"]), "description": board.get("description") or "",
         })
 

@@ -71,7 +71,15 @@ def test_an_upcoming_listing_has_a_page_and_every_link_to_it_answers(http: httpx
         assert http.get(f"/api/v1/listings/{card['slug']}").status_code == 404  # get_listing answers live listings
         page = http.get(f"/listings/{card['slug']}")
         assert page.status_code == 200 and "Launching soon" in page.text, status
-        assert f"<h1>{card['name']}</h1>" in page.text and f'href="/launches/{card["launch_week"]}"' in page.text
+        assert f"<h1>{card['name']}</h1>" in page.text
+        week_link = f'href="/launches/{card["launch_week"]}"'
+        if status == "scheduled":  # on the calendar: the week's board and the upcoming feed list it
+            assert week_link in page.text
+            for listed_on in (f"/launches/{card['launch_week']}", "/launches?section=upcoming"):
+                assert f'href="/listings/{card["slug"]}"' in http.get(listed_on).text, listed_on
+        else:  # not on the calendar until its badge is found: no link to pages that do not list it
+            assert week_link not in page.text and "section=upcoming" not in page.text.split('id="launch-date"')[1]
+            assert "once our badge is on its homepage" in page.text
         assert 'class="vote"' not in page.text  # votes open at launch
         badge = http.get(f"/api/v1/listings/{card['slug']}/badges").json()["badges"][0]
         assert badge["link_url"].endswith(f"/listings/{card['slug']}")  # where the pasted badge takes people
@@ -480,3 +488,26 @@ def test_a_placement_featured_this_week_shows_on_the_home_page_and_its_category_
     category = http.get(f"/categories/{old['category']}").text
     featured = category.split('id="featured-h"', 1)[1].split("</section>", 1)[0]
     assert f'href="/listings/{old["slug"]}"' in featured and "Featured" in featured
+
+
+def test_canonical_addresses_keep_what_chooses_the_content(http: httpx.Client) -> None:
+    """A section, a page, a week and a comparison are pages of their own; filters and page 1 are not."""
+    def canonical(path: str) -> str:
+        found = re.search(r'<link rel="canonical" href="([^"]+)"', http.get(path).text)
+        assert found, path
+        return html.unescape(found.group(1)).split("://", 1)[1].split("/", 1)[1]
+
+    slug = _a_live_slug(http)
+    other = _an_alternative(http, slug)
+    assert canonical("/launches?section=most-voted&page=2") == "launches?section=most-voted&page=2"
+    assert canonical("/launches?page=1&section=today") == "launches?section=today"
+    assert canonical("/leaderboards/community-weekly?week=last&page=1") == "leaderboards/community-weekly?week=last"
+    assert canonical(f"/compare?a={slug}&b={other}") == f"compare?a={slug}&b={other}"
+    assert canonical("/founders?country=gb") == "founders"
+    page2 = http.get("/leaderboards/community-all-time", params={"page": 2}).text
+    ranks = [int(r) for r in re.findall(r'<span class="rank">(\d+)</span>', page2)]
+    [ld] = [x for x in _json_ld(page2) if x.get("@type") == "ItemList"]
+    assert ranks and [e["position"] for e in ld["itemListElement"]] == ranks  # 21, 22, ... as the page shows
+    titles = {re.search(r"<title>([^<]+)</title>", http.get(f"/launches?section={s}").text).group(1)  # type: ignore[union-attr]
+              for s in ("recent", "today", "upcoming")}
+    assert len(titles) == 3
