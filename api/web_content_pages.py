@@ -8,14 +8,15 @@ suggestion is exactly what the results were searched for.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from api.web_public import PageProblem, PublicSite
+from api.web_public import PageProblem, PublicSite, address_sentence
 from queries import listings as listings_q
 from queries import updates as updates_q
 from queries.paging import Paging
@@ -115,6 +116,8 @@ class ContentPages(PublicSite):
         if not a or not b:
             return await self.show(request, "public/compare.html", {"cmp": None, "a": a or "", "b": b or "",
                                                                    "robots": "noindex"})
+        if a != a.lower() or b != b.lower():  # a slug typed in capitals: the comparison's own address, as listings do
+            return RedirectResponse("/compare?" + urlencode({"a": a.lower(), "b": b.lower()}), status_code=301)
         cmp = await self.op(request, "compare_listings", {"a": a, "b": b})
         return await self.show(request, "public/compare.html", {
             "cmp": cmp, "a": a, "b": b, "description": f"{cmp['a']['name']} compared with {cmp['b']['name']}.",
@@ -146,5 +149,5 @@ SEARCH_WORDS = {
 
 def search_errors(exc: PageProblem) -> list[str]:
     """The search page's words for a refused search: one sentence per field, the problem's own when unknown."""
-    said = [SEARCH_WORDS.get(str(e.get("field")), f"{e.get('field')}: {e.get('message')}") for e in exc.errors]
+    said = [address_sentence(e, SEARCH_WORDS) for e in exc.errors]
     return list(dict.fromkeys(said)) or [exc.detail]

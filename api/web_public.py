@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -33,6 +34,7 @@ from api.executor import Executor
 from api.field_labels import attribute_label, field_label, value_label
 from api.identity import Identity
 from api.ratelimit import LocalRateLimiter, OverLimit
+from api.web_errors import PATTERNS
 from api.web_pages import WebPages, text_problems
 from events.draft_fields import PRICING_MODELS, STAGES
 from queries import accounts as accounts_q
@@ -55,7 +57,6 @@ class PageProblem(Exception):
 
 
 ADDRESS_WORDS = {
-    "week": "A week is this, next, last or a date like 2026-11-30.",
     "page": "Pages are numbered from 1 to 1,000.",
     "per_page": "A page shows from 1 to 100 entries.",
     "slug": "There is no page at this address.",
@@ -63,10 +64,36 @@ ADDRESS_WORDS = {
 }
 """What a refused part of a page's address means, in words (the API's own wording names patterns)."""
 
+_CHOICES = re.compile(r"'([^']*)'")
+
+
+def address_sentence(error: dict[str, Any], known: dict[str, str] = ADDRESS_WORDS) -> str:
+    """One refused part of an address in words: `known` by field, else by its rule, never a pattern or a type.
+
+    A week's pattern says which words it takes (a launch week has `next`, a
+    leaderboard's does not); a choice lists what the address may say there; a
+    pattern the forms know (two letters, a slug) is said as they say it.
+    """
+    field, rule, message = str(error.get("field") or ""), str(error.get("rule") or ""), str(error.get("message") or "")
+    if field in known:
+        return known[field]
+    if field == "week":
+        words = [w for w in ("this", "next", "last") if w in message]
+        return f"A week is {', '.join(words[:-1])} or {words[-1]}, or a date like 2026-11-30." if words \
+            else "A week is a date like 2026-11-30."
+    if rule == "enum":
+        choices = _CHOICES.findall(message)
+        return f"The {field} is one of {', '.join(choices[:-1])} or {choices[-1]}." if len(choices) > 1 \
+            else f"This {field} is not one the site has."
+    pattern = message.split("pattern ", 1)[1].strip("'") if "pattern " in message else ""
+    if pattern in PATTERNS:
+        return f"The {field}: {PATTERNS[pattern][0].lower()}{PATTERNS[pattern][1:]}"
+    return f"The {field} in this address is not one the site takes."
+
 
 def page_problem_words(exc: PageProblem) -> str:
     """A GET page's 400 in words: the parts of the address that were refused, else the problem's detail."""
-    said = [ADDRESS_WORDS.get(str(e.get("field")), f"{e.get('field')}: {e.get('message')}") for e in exc.errors]
+    said = [address_sentence(e) for e in exc.errors]
     return " ".join(dict.fromkeys(said)) or exc.detail
 
 
@@ -198,6 +225,10 @@ class PublicSite(WebPages):
     # ------------------------------------------------------------ rendering
 
     async def show(self, request: Request, template: str, ctx: dict[str, Any], status: int = 200) -> Response:
+        pager = ctx.get("pager")
+        if pager and pager.get("past_end") and status == 200:  # an empty page after the last: not a page of its own
+            return await self.error(request, 404, "No such page", f"This list ends at page {pager['pages']}: "
+                                    f"there is nothing on page {pager['page']}.")
         site = await self.site(request)
         names = await self.category_names(request)
         return await run_in_threadpool(self._show, request, template, {"site": site, "category_names": names, **ctx},
@@ -255,7 +286,7 @@ class PublicSite(WebPages):
             return request.url.path + "?" + urlencode({**params, "page": str(n)})
 
         pages = max(1, math.ceil(total / per_page)) if per_page else 1
-        return {"page": page, "pages": pages, "total": total,
+        return {"page": page, "pages": pages, "total": total, "past_end": page > 1 and not info.get("items"),
                 "prev": at(page - 1) if page > 1 else None,
                 "next": at(page + 1) if info.get("has_more") else None}
 

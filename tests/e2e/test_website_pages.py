@@ -14,6 +14,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import httpx
+import markupsafe
 import pytest
 
 from aggregates.base import Meta
@@ -135,6 +136,9 @@ def test_the_listing_page_shows_the_profile_the_api_answers(http: httpx.Client) 
     assert ld["@type"] == "SoftwareApplication" and ld["name"] == doc["name"]
     assert ld["url"].endswith(f"/listings/{slug}")
     assert "/badges/" in page  # the listing's badge images
+    for badge in http.get(f"/api/v1/listings/{slug}/badges").json()["badges"]:  # and their code, to copy
+        assert f"<summary>Embed code for the {badge['label']} badge</summary>" in page
+        assert str(markupsafe.escape(badge["embed_html"])) in page
     for key in doc["socials"]:  # links named as people write them ("X", "GitHub"), not by their keys
         assert f'rel="noopener">{SOCIAL_LABELS[key]}</a>' in page, key
     assert doc["socials"] and doc["stage"] and f"<dt>Stage</dt><dd>{doc['stage'].capitalize()}" in page  # in words
@@ -291,8 +295,23 @@ def test_the_header_and_footer_carry_the_site_s_name(http: httpx.Client) -> None
 
 def test_a_refused_address_is_said_in_words(http: httpx.Client) -> None:
     week = http.get("/launches/garbage")
-    assert week.status_code == 400 and "A week is this, next, last or a date like 2026-11-30." in week.text
+    assert week.status_code == 400 and "A week is this, next or last, or a date like 2026-11-30." in week.text
     assert "pattern" not in week.text and "invalid value for" not in week.text
+    said = {  # each refusal in words: what the address may say there, never a pattern or the validator's wording
+        "/leaderboards/community-weekly?week=next": "A week is this or last, or a date like 2026-11-30.",
+        "/launches?section=bogus": "The section is one of today, this-week, trending, most-voted, recent, "
+                                   "most-viewed, most-followed or upcoming.",
+        "/search?q=&sort=bogus": "The sort is one of relevance, newest, votes, trending, most_viewed or most_followed.",
+        "/search?q=&country=zz1": "The country: enter two letters, like DE.",
+    }
+    for path, words in said.items():
+        page = http.get(path)
+        assert page.status_code == 400 and html.escape(words, quote=False) in page.text, (path, page.text[-3000:])
+        assert "pattern" not in page.text and "Input should" not in page.text, path
+    slug = _a_live_slug(http)
+    other = _an_alternative(http, slug)
+    moved = http.get("/compare", params={"a": slug.upper(), "b": other})
+    assert moved.status_code == 301 and moved.headers["location"] == f"/compare?a={slug}&b={other}"
 
 
 def test_a_slug_in_capitals_leads_to_its_page(http: httpx.Client) -> None:
@@ -511,3 +530,15 @@ def test_canonical_addresses_keep_what_chooses_the_content(http: httpx.Client) -
     titles = {re.search(r"<title>([^<]+)</title>", http.get(f"/launches?section={s}").text).group(1)  # type: ignore[union-attr]
               for s in ("recent", "today", "upcoming")}
     assert len(titles) == 3
+
+
+def test_a_page_past_the_end_of_a_list_is_not_found(http: httpx.Client) -> None:
+    """Not "Nothing matches … Page 4 of 3": the page says where the list ends, and answers 404."""
+    total = http.get("/api/v1/listings", params={"q": "analytics", "per_page": 20}).json()["total"]
+    last = max(1, -(-total // 20))
+    assert http.get("/search", params={"q": "analytics", "page": last}).status_code == 200
+    for path in (f"/search?q=analytics&page={last + 1}", "/awards?page=500", "/founders?page=500",
+                 "/categories/developer-tools?page=500", "/updates?page=500", "/launches?section=today&page=500"):
+        page = http.get(path)
+        assert page.status_code == 404 and "This list ends at page" in page.text, path
+        assert "Page 500 of" not in page.text, path
