@@ -49,7 +49,7 @@ def tool_for(op: Operation) -> types.Tool:
     return types.Tool(
         name=op.operation_id,
         title=op.summary,
-        description=(op.input_model.__doc__ or op.summary).strip(),
+        description=tool_description(op),
         input_schema=input_schema,
         output_schema=_schema(op.output_model),
         annotations=types.ToolAnnotations(
@@ -60,6 +60,18 @@ def tool_for(op: Operation) -> types.Tool:
             open_world_hint=False,
         ),
     )
+
+
+def tool_description(op: Operation) -> str:
+    """The operation's own description, then what a caller must know before calling: its scope, and how to
+    make a retry safe where one would otherwise do the work twice."""
+    lines = [(op.input_model.__doc__ or op.summary).strip()]
+    if op.scope:
+        lines.append(f"Needs the `{op.scope}` scope (an API key or OAuth token that grants it).")
+    if op.idempotency_key:
+        lines.append("To retry safely, send the same `idempotency_key` in the request's `_meta` (or an "
+                     "Idempotency-Key header): a repeat then answers the first result instead of doing it again.")
+    return "\n\n".join(lines)
 
 
 def build_mcp_server(executor: Executor) -> Server[Any]:
@@ -86,7 +98,8 @@ def build_mcp_server(executor: Executor) -> Server[Any]:
         )
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=outcome.body.decode())],
-            structured_content=outcome.payload,
+            # the same JSON as the text (and as REST), not the handler's objects: a time reads alike in both
+            structured_content=orjson.loads(outcome.body) if outcome.body else outcome.payload,
             is_error=outcome.is_problem,
         )
 

@@ -37,6 +37,7 @@ class Operation:
     cache_seconds: int = 0  # Cache-Control max-age for public GETs
     cache_by_day: bool = False  # the answer also depends on today's date
     destructive: bool = False
+    saves_nothing: bool = False  # a POST that only computes (quote_order): read-only to MCP clients
     may_not_find: bool = False  # 404 for a resource named outside the path (compare_listings' a and b)
     on_cached: Callable[[Services, Any], None] | None = None  # runs when the response cache answers
 
@@ -58,11 +59,17 @@ class Operation:
 
     @property
     def read_only(self) -> bool:
-        return self.method == "GET"
+        return self.method == "GET" or self.saves_nothing
 
     @property
     def idempotent(self) -> bool:
-        return self.method in ("GET", "PUT", "DELETE") or self.idempotency_key
+        """Calling it again with the same arguments has no further effect (MCP's `idempotentHint`).
+
+        Accepting an Idempotency-Key does not make a POST idempotent: without
+        the key a second call makes a second update or milestone, so an agent
+        told otherwise would retry into duplicates.
+        """
+        return self.method in ("GET", "PUT", "DELETE") or self.saves_nothing
 
     @property
     def has_body(self) -> bool:

@@ -50,7 +50,7 @@ def operations() -> list[Operation]:
     """The order rows of the operation table."""
     return [
         Operation("quote_order", "POST", "/orders/quote", QuoteOrder, q.Quote, _quote, scope="orders:write",
-                  tag=TAG, may_not_find=True),
+                  tag=TAG, may_not_find=True, saves_nothing=True),
         Operation("create_checkout", "POST", "/orders/checkout", CreateCheckout, q.Checkout, _checkout,
                   scope="orders:write", idempotency_key=True, success_status=201, tag=TAG, may_not_find=True),
         Operation("list_my_orders", "GET", "/orders", q.ListMyOrders, q.OrderPage, _list, scope="account:read",

@@ -26,6 +26,15 @@ async def test_tools_are_the_registry_with_annotations(server, mode: str) -> Non
     assert cat.annotations is not None and cat.annotations.read_only_hint is True
     assert cat.input_schema["properties"]["per_page"]["maximum"] == 100
     assert cat.input_schema["required"] == ["slug"]
+    hints = {name: (t.annotations.read_only_hint, t.annotations.idempotent_hint)  # type: ignore[union-attr]
+             for name, t in tools.items()}
+    # a POST that takes an Idempotency-Key is not idempotent: called twice without one, it does the work twice
+    assert hints["post_listing_update"] == hints["add_milestone"] == hints["create_checkout"] == (False, False)
+    assert hints["quote_order"] == (True, True)  # computes a price, saves nothing
+    assert hints["get_category"] == (True, True) and hints["delete_milestone"] == (False, True)
+    update = tools["post_listing_update"].description or ""
+    assert "`listings:write` scope" in update and "idempotency_key" in update
+    assert "scope" not in (cat.description or "")  # public: no credentials needed
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -3,6 +3,7 @@ problems as REST, for a listing saved from a drafted fixture site."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -22,6 +23,7 @@ def client(live: RunningServer, who: Person) -> Client:
 async def call(c: Client, tool: str, args: dict[str, Any]) -> dict[str, Any]:
     result = await c.call_tool(tool, args)
     assert result.is_error is False, result.structured_content
+    assert result.structured_content == json.loads(result.content[0].text), tool  # one JSON: times read alike
     return result.structured_content  # type: ignore[no-any-return]
 
 
@@ -38,7 +40,7 @@ async def test_every_owner_tool_over_mcp(live: RunningServer) -> None:
         got = await call(c, "get_my_listing", {"listing_id": listing_id})
         assert got["tagline"] == "Ship from the terminal" and got["status"] == "draft"
         posted = await call(c, "post_listing_update", {"listing_id": listing_id, "title": "Beta", "body": "Open beta."})
-        assert posted["update"]["title"] == "Beta"
+        assert posted["update"]["title"] == "Beta" and "+00:00" in str(posted["update"])  # a time, as REST writes it
         added = await call(c, "add_milestone", {"listing_id": listing_id, "date": "2025-06-01", "title": "Open beta"})
         milestone_id = added["milestone"]["milestone_id"]
         story = await call(c, "set_founder_story", {"listing_id": listing_id, "problem": "Deploys were slow."})
