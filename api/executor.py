@@ -195,7 +195,8 @@ class Executor:
                 return await self._run(op, inp, call)
 
             positions = self._positions(op)
-            outcome = await self.idempotency.run(principal, idempotency_key, op, raw, run)
+            # the key's request is the validated input: `"69"` in a REST path and `69` from MCP are one request
+            outcome = await self.idempotency.run(principal, idempotency_key, op, inp.model_dump(mode="json"), run)
             if cache_key is not None and outcome.status == op.success_status and self._positions(op) == positions:
                 self._store(cache_key, positions, outcome, keep_payload=op.on_cached is not None)
             return _with(outcome, limit_headers)

@@ -4,7 +4,7 @@ A key is scoped to (account, or `anonymous`, operation id, key), so keys of diff
 accounts never meet. The first request with a key reserves it in `launchdir_idempotency`
 (state `running`, an owner token and a lease), runs the operation and stores the answer
 (state `done`); a request with the same key and the same fingerprint (operation id plus the
-canonical JSON of the raw input) replays that answer with `Idempotent-Replayed: true`, one
+canonical JSON of the validated input) replays that answer with `Idempotent-Replayed: true`, one
 with a different fingerprint is refused with a 409 `idempotency-key-reused` problem.
 Requests arriving while the first still runs wait for its answer (polling, bounded) and
 replay it. A 5xx or a crash releases the reservation so a retry can run; a process that
@@ -137,7 +137,12 @@ def parse_key(value: str) -> str:
 
 
 def fingerprint(operation_id: str, raw: dict[str, Any]) -> str:
-    """A hash of the operation and the canonical JSON (sorted keys) of the raw input."""
+    """A hash of the operation and the canonical JSON (sorted keys) of its validated input.
+
+    Validated, not as sent: a path's `listing_id` arrives as the text "69"
+    over REST and as the number 69 over MCP, and the same request through
+    either door must replay, not be refused as a different one.
+    """
     canonical = orjson.dumps(raw, option=orjson.OPT_SORT_KEYS, default=str)
     return hashlib.sha256(operation_id.encode() + b"\n" + canonical).hexdigest()
 

@@ -59,3 +59,21 @@ async def test_every_owner_tool_over_mcp(live: RunningServer) -> None:
         edit = await c.call_tool("update_my_listing", {"listing_id": listing_id, "fields": {"tagline": "mine"}})
     assert hidden.is_error is True and hidden.structured_content["status"] == 404
     assert edit.is_error is True and edit.structured_content["status"] == 404
+
+
+async def test_one_idempotency_key_is_one_request_through_rest_and_mcp(live: RunningServer) -> None:
+    """The path's `listing_id` is text over REST and a number over MCP: the key still replays, not a 409."""
+    who = person(live)
+    with httpx.Client(base_url=live.url + "/api/v1", timeout=15) as http:
+        listing_id = saved_listing(http, who, "devtool")
+        body = {"title": "Beta", "body": "Open beta."}
+        first = http.post(f"/me/listings/{listing_id}/updates", json=body,
+                          headers={**who.headers(), "Idempotency-Key": "one-request-two-doors"})
+        assert first.status_code == 201, first.text
+    async with client(live, who) as c:
+        again = await c.call_tool("post_listing_update", {"listing_id": listing_id, **body},
+                                  meta={"idempotency_key": "one-request-two-doors"})  # type: ignore[arg-type]
+        other = await c.call_tool("post_listing_update", {"listing_id": listing_id, **body, "title": "Gamma"},
+                                  meta={"idempotency_key": "one-request-two-doors"})  # type: ignore[arg-type]
+    assert again.is_error is False and again.structured_content == first.json()  # the first answer, replayed
+    assert other.is_error is True and other.structured_content["status"] == 409  # a different request: refused
