@@ -60,6 +60,11 @@ class Call:
         return Meta(at=self.at, actor=actor, channel=self.channel, via=via)
 
 
+CheckBadgeNow = Callable[[int, Meta], int]
+"""(listing id, who asked) -> the log position of what the check recorded; 0 when the listing is not one the
+badge watch checks (only free listings awaiting their badge, scheduled or live)."""
+
+
 class ViewCounter(Protocol):
     """Counts one view of a listing (get_listing) without a write per read (workers/views.py tallies them)."""
 
@@ -81,6 +86,7 @@ class Services:
     check_url: UrlGuard  # the submit-time URL check of drafts (the crawler's address guard)
     draft_jobs: DraftJobs  # the background work of drafts, over the job queue
     claim_checks: ClaimChecks | None = None  # DNS, meta tag and file checks of claims (workers/claim_check.py)
+    badge_checks: CheckBadgeNow | None = None  # a free listing's homepage checked now (workers/badge_watch.py)
     orders: OrderSettings = OrderSettings()  # seller country, VIES (docs/orders.md)
 
     def now(self) -> datetime:

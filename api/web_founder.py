@@ -11,7 +11,8 @@ from starlette.routing import BaseRoute
 
 from api.identity import Identity
 from api.web_my_claims import my_claim_routes
-from api.web_my_free import CheckBadgeNow, my_free_routes
+from api.services import CheckBadgeNow
+from api.web_my_free import my_free_routes
 from api.web_my_listing_edit import my_listing_edit_routes
 from api.web_my_listing_posts import my_listing_post_routes
 from api.web_my_listings import my_listing_routes

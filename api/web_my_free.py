@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from pydantic import ValidationError
@@ -24,8 +23,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from aggregates.base import Meta
 from api.identity import Identity
+from api.services import CheckBadgeNow
 from api.sessions import WebSession
 from api.web_founder_pages import FounderPages, nested_problems
 from commands import free_plan as free_cmd
@@ -33,13 +32,12 @@ from events.errors import Conflict, InvalidInput, NotFound
 from queries import badges as badges_q
 from queries import free_plan as free_q
 
-CheckBadgeNow = Callable[[int, Meta], int]  # (listing id, who asked) -> log position of what it recorded (0: nothing)
 VIEWS = ["listing_view", "launches_view", "badge_checks_view"]
 CHOICES = {"shape": ("standard", "outline", "pill", "banner", "square"), "mode": ("auto", "light", "dark"),
            "size": ("s", "m", "l")}
 SIZE_LABELS = {"s": "small", "m": "medium", "l": "large"}
-NOTICES = {"chosen": "Your listing is queued for a free launch week. Put a badge on your homepage: it is checked "
-                     "within seconds, then on a schedule.",
+NOTICES = {"chosen": "Your listing is queued for a free launch week. Put a badge on your homepage, then press "
+                     "Check my badge now below (it is also checked on a schedule).",
            "checked": "Your homepage was checked just now; the result is below.",
            "nothing": "Nothing to check: only listings on the free plan are checked."}
 

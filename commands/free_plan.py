@@ -10,6 +10,7 @@ one `store.decide` each, with what they mean for the status
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -20,23 +21,53 @@ from aggregates import listing
 from aggregates.base import Meta
 from aggregates.listing import ListingState
 from aggregates.listing.badge import decide_badge_checked, decide_choose_free
-from commands.listing import decide_owned
+from commands.listing import decide_owned, load_owned
 from commands.my_listing_inputs import ListingId
 from commands.store import Appended, EventStore
 from events.base import Event
+from events.errors import Conflict
 
 
 class ChooseFreeListing(BaseModel):
     """Launch one of your saved listings for free: it is queued for a launch week 6-8 weeks out (a site setting).
 
-    It goes on once our badge is on its homepage: put one of the returned embed
-    snippets there and it is checked within seconds, then again on a schedule.
-    Found, the listing is scheduled for its week and goes live when that week
-    begins. Only a saved listing (status `draft`) can choose the free plan.
+    It goes on once our badge is on its homepage. The homepage is checked within
+    seconds of this call, usually before the badge is there; put one of the
+    returned embed snippets on it, then call check_my_badge to have it checked
+    at once (otherwise it is checked again 15 minutes later, then after 1, 4 and
+    12 hours, then daily). Found, the listing is scheduled for its week and goes
+    live when that week begins. Only a saved listing (status `draft`) can choose
+    the free plan.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
     listing_id: ListingId
+
+
+class CheckMyBadge(BaseModel):
+    """Check your free listing's homepage for our badge now, and answer what was found.
+
+    For a listing on the free plan that is awaiting its badge, scheduled or
+    live (409 for any other). Call it after putting the badge on the homepage:
+    found, an awaiting listing is scheduled for its week at once. The answer is
+    the listing's status, the next step, the badges to paste and this check's
+    result (`badge_check`: found or missing, and why).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    listing_id: ListingId
+
+
+def check_my_badge(store: EventStore, listing_id: int, account_id: str, meta: Meta,
+                   check_now: Callable[[int, Meta], int]) -> int:
+    """The owner's badge check, now; the log position of what it recorded (404 for a stranger, 409 when nothing
+    is checked: not a free listing awaiting its badge, scheduled or live)."""
+    state = load_owned(store, listing_id, account_id)
+    position = check_now(listing_id, meta)
+    if not position:
+        raise Conflict(f"nothing to check: only free listings awaiting their badge, scheduled or live are checked "
+                       f"(this one is {state.status}, plan {state.plan or 'none'})")
+    return position
 
 
 @dataclass(frozen=True)

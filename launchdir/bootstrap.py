@@ -281,7 +281,8 @@ def web_app(c: Container) -> Any:
     config.extra_routes.extend(staff_listing_routes(identity))  # /staff/listings/{slug}/take-down and /put-back
     config.extra_routes.extend(claim_routes(identity))  # /claims/confirm (emailed claim links), /staff/claims
     config.extra_routes.extend(staff_vote_routes(identity, VoteReview(c.store, c.services.reads, c.runtime)))  # /staff/votes
-    config.extra_routes.extend(founder_routes(identity, lambda i, by: watch.check(i, by=by).position))  # /my/*, /claim
+    c.services.badge_checks = lambda i, by: watch.check(i, by=by).position  # check_my_badge, "Check my badge now"
+    config.extra_routes.extend(founder_routes(identity, c.services.badge_checks))  # /my/*, /claim
     site = public_site(identity, c.executor, rate_limits=c.settings.rate_limits,  # the public website (docs/website.md)
                        vote_secret=c.settings.vote_signal_secret,
                        busy=config.in_flight.busy, stale_seconds=c.settings.busy_stale_seconds,

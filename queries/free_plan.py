@@ -25,9 +25,11 @@ from queries.weeks import monday_of
 VIEW = "listing_view"
 QUEUED = ("awaiting_badge", "scheduled")
 NEXT = {
-    "awaiting_badge": "Queued for the week of {week}. Put one of the badges below on your homepage ({website}); "
-                      "we check it within seconds and then on a schedule. Once it is found the listing is scheduled "
-                      "for that week and goes live when the week begins. Keep the badge up: it is checked again then.",
+    "awaiting_badge": "Queued for the week of {week}. Put one of the badges below on your homepage ({website}), "
+                      "then ask for a check (check_my_badge, or Check my badge now on the listing's Badge page); "
+                      "otherwise it is checked 15 minutes after the last check, then after 1, 4 and 12 hours, then "
+                      "daily. Once it is found the listing is scheduled for that week and goes live when the week "
+                      "begins. Keep the badge up: it is checked again then.",
     "scheduled": "Our badge was found: the listing is scheduled for the week of {week} and goes live when it begins. "
                  "Keep the badge on your homepage; it is checked again then.",
     "live": "Our badge was found and the listing's week has begun: it is live.",

@@ -220,3 +220,36 @@ async def test_choose_free_listing_over_mcp(live: RunningServer, http: httpx.Cli
     assert doc["status"] == "awaiting_badge" and doc["badges"]
     assert zero.is_error is True and zero.structured_content["errors"][0]["field"] == "listing_id"
     assert again.is_error is True and again.structured_content["status"] == 409
+
+
+async def test_a_badge_pasted_after_choosing_is_found_when_the_owner_asks(live: RunningServer, http: httpx.Client) -> None:
+    """The first check runs when the plan is chosen, before the badge can be there; check_my_badge looks again now."""
+    who, stranger = person(live), person(live)
+    c: Any = live.container
+    with serve("devtool") as site, serve("devtool") as elsewhere:
+        listing_id, slug = saved_listing(http, who, site)
+        other, _ = saved_listing(http, who, elsewhere)  # another site: a draft of the same one is the same draft
+        chosen = http.post(f"/me/listings/{listing_id}/free", headers=who.headers(**ik())).json()
+        first = wait_until(lambda: badge_q.last_check(c.services.reads, listing_id))
+        assert first["result"] == "missing" and status_of(http, who, listing_id) == "awaiting_badge"
+        path = f"/me/listings/{listing_id}/badge-check"
+        assert problem(http.post(path, headers=stranger.headers()), 404)["status"] == 404
+        problem(http.post(path, headers=person(live, scopes=("account:read",)).headers()), 403)
+        problem(http.post(path), 401)
+        refused = problem(http.post(f"/me/listings/{other}/badge-check", headers=who.headers()), 409)
+        assert "nothing to check" in refused["detail"]  # a saved listing, not on the free plan
+        with_badge(site, chosen["badges"][0]["embed_html"])  # the founder pastes the badge the answer gave
+        r = http.post(path, headers=who.headers())
+        assert r.status_code == 200, r.text
+        doc = r.json()
+        assert (doc["status"], doc["badge_check"]["result"]) == ("scheduled", "found")
+        assert status_of(http, who, listing_id) == "scheduled"  # the answer came after the views showed it
+        mcp = Client(streamable_http_client(live.url + "/mcp", http_client=httpx2.AsyncClient(headers=who.headers(),
+                                                                                              timeout=15)), mode="auto")
+        async with mcp as m:
+            again = await m.call_tool("check_my_badge", {"listing_id": listing_id})
+            saved = await m.call_tool("check_my_badge", {"listing_id": other})
+    assert again.is_error is False and again.structured_content["badge_check"]["result"] == "found"
+    assert again.structured_content["slug"] == slug
+    assert saved.is_error is True and saved.structured_content["status"] == 409
+    assert "nothing to check" in saved.structured_content["detail"]
