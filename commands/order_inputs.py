@@ -59,5 +59,6 @@ class CreateCheckout(OrderBody):
     """Create a checkout: answers `checkout_url`, a page on the site where the person reviews, enters billing details and pays.
 
     Give the link to the person and let them pay there themselves: never ask for card or
-    payment details (the API takes none). Then poll get_order until it is `paid`.
+    payment details (the API takes none). Then poll get_order until its status is no longer
+    `pending`: `paid` lasts only while the order's products are delivered, then it is `fulfilled`.
     """
