@@ -103,7 +103,11 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
         # Dutch, Italian, Portuguese and more forms sites use
         "password manager", "password managers", "vault", "vaults", "encrypted", "end-to-end encrypted", "data breach", "data leak", "passwort-manager", "passwortmanager", "gestor de contrase\u00f1as", "gestionnaire de mots de passe", "wachtwoordmanager", "gerenciador de senhas",
         "secret", "passwords", "password", "api keys", "leaked", "leaks", "leak",
-        "privacy-first", "privacy-friendly", "privacy-focused", "cookie-free", "contrase\u00f1as", "claves filtradas", "filtradas", "secretos", "mots de passe", "passw\u00f6rter", "geheimnisse", "leaked keys"),
+        "privacy-first", "privacy-friendly", "privacy-focused", "cookie-free", "contrase\u00f1as", "claves filtradas", "filtradas", "secretos", "mots de passe", "passw\u00f6rter", "geheimnisse", "leaked keys",
+        # compliance: the audits and certifications a security programme is judged by
+        "compliance", "soc 2", "soc2", "iso 27001", "iso/iec 27001", "hipaa", "pci dss", "audit evidence", "auditors",
+        "security audit", "security audits", "penetration testing", "pentest", "pentests", "konformit\u00e4t",
+        "cumplimiento normativo", "conformit\u00e9"),
     "no-code": ("no-code", "no code", "nocode", "without writing code", "without code", "sin c\u00f3digo",
                 "ohne code", "sans code", "ohne programmieren",
         "sin escribir una l\u00ednea de c\u00f3digo", "sin escribir c\u00f3digo", "without writing a line of code", "ohne eine zeile code", "sans \u00e9crire une ligne de code", "sans coder", "senza codice", "sem c\u00f3digo", "zonder code"),
@@ -117,7 +121,7 @@ CATEGORY_TERMS: dict[str, tuple[str, ...]] = {
     "ecommerce": ("e-commerce", "ecommerce", "online store", "online stores", "online shop", "online shops",
                   "checkout", "shopify", "woocommerce", "tienda online", "tiendas online", "onlineshop",
                   "boutique en ligne",
-        "ticketing", "sell tickets", "sells tickets", "ticket sales", "ticket shop", "billetterie", "ticketverkauf", "venta de entradas",
+        "ticketing", "event ticketing", "sell tickets", "sells tickets", "ticket sales", "ticket shop", "billetterie", "ticketverkauf", "venta de entradas",
         # what shops and their buyers do: pre-orders, shoppers, marketplaces, auctions
         "pre-orders", "pre-order", "preorders", "shoppers", "marketplace", "marketplaces", "webshop", "e-ticaret",
         "pazaryerleri", "pazaryeri", "subasta", "auction", "auctions", "tienda", "boutique", "sold-out"),
@@ -132,12 +136,14 @@ STRONG_TERMS: dict[str, tuple[str, ...]] = {
     "finance": ("accounting", "bookkeeping", "invoicing", "budgeting", "presupuesto", "buchhaltung",
                 "comptabilit\u00e9", "contabilidad", "boekhouding", "personal finance"),
     "security": ("secret scanning", "leaked secrets", "secrets", "password manager", "vulnerabilities",
-        "privacy-first", "privacy-friendly", "claves filtradas", "leaked keys"),
+        "privacy-first", "privacy-friendly", "claves filtradas", "leaked keys",
+        "compliance automation", "audit evidence", "security compliance"),
     "design": ("designers", "prototyping", "design feedback", "dise\u00f1adores", "graphistes",
         "sketching", "design tool",
         "for designing", "app for designing"),
     "productivity": ("shared inbox", "time tracking", "to-do", "productivity"),
-    "ecommerce": ("online store", "online shop", "ticketing", "sells tickets", "sell tickets", "ecommerce", "e-commerce",
+    # "ticketing" alone is no shop's word: a help desk's tickets ("your cloud, HR and ticketing tools") are not sold
+    "ecommerce": ("online store", "online shop", "event ticketing", "sells tickets", "sell tickets", "ecommerce", "e-commerce",
                   # an online shop, in the languages of Europe
                   "e-shop", "eshop", "online-shop", "onlineshop", "webshop", "tienda online", "boutique en ligne",
                   "negozio online", "loja online", "loja virtual", "webwinkel", "webbutik", "nettbutikk", "netbutik",
@@ -254,11 +260,31 @@ _DOES_THE_WORK = re.compile(
 )
 
 
+# "… is a REST API that tells your software …": what follows a relative pronoun says what the product does, not
+# what it is; the software it names there is its users'
+_RELATIVE = re.compile(r"\s(?:that|which|who|whose|qui|que|che|dat|welche[rs]?)\s")
+# an app is a tool for work when the sentence says whom it serves ("a meal-planning app for households",
+# "aplikacija za iznajmljivače") or the work it runs ("a booking app"); "a plant care app" says neither
+_APP = re.compile(r"\b(?:apps?|appen|application|aplicaci[o\u00f3]n|aplicaci\u00f3|applicazione|aplikac\w*|sovellu\w*"
+                  r"|\u03b5\u03c6\u03b1\u03c1\u03bc\u03bf\u03b3\u03ae)\b")
+_AUDIENCE = re.compile(r"\b(?:for|f\u00fcr|para|pour|per|voor|f\u00f6r|za|pentru|til|dla|pro|\u03b3\u03b9\u03b1)\s+\S")
+_WORK_DONE = re.compile(r"(?:planning|planung|booking|buchung|scheduling|management|verwaltung|gesti[o\u00f3]n|gestor"
+                        r"|reserv\w*|invoic\w*|quot\w*|job|jobs|orders?|tasks?|inspect\w*"
+                        # tasks, in the languages the drafter reads, also ending a compound ("dugnadsoppgaver")
+                        r"|oppgaver|uppgifter|opgaver|aufgaben|t\u00e2ches|tareas|compiti|taken)\b")
+
+
 def names_work_software(quote: str) -> bool:
     """The quote's first clause says the product is a piece of software, an app or a system, or that it
     manages, plans or organises its users' work, and denies nothing: "Gearloft is job-card and repair-queue
-    software for independent bicycle workshops", "Kulisse plant Proben, Rollen und Aufführungen"."""
+    software for independent bicycle workshops", "Kulisse plant Proben, Rollen und Aufführungen". The software
+    word must name the product (not "your software" in what it does), and an app must say whom it serves or
+    the work it runs: "Sprigly is a plant care app that learns …" is not a tool for getting work done."""
     head = re.split(r"[:;,.\u2013\u2014]", normalise(quote), maxsplit=1)[0]
-    said = bool(_DEFINES.search(head) and _WORK_SOFTWARE.search(head) and not _LICENCE_STATEMENT.search(head)) \
+    product = _RELATIVE.split(head, maxsplit=1)[0]  # what the product is, before what it does
+    software = _WORK_SOFTWARE.search(product)
+    if software and _APP.fullmatch(software.group(0)) and not _WORK_SOFTWARE.search(product[software.end():]):
+        software = software if _AUDIENCE.search(head[software.end():]) or _WORK_DONE.search(product) else None
+    said = bool(_DEFINES.search(head) and software and not _LICENCE_STATEMENT.search(head)) \
         or bool(_DOES_THE_WORK.search(head))
     return said and not _NEGATION.search(head) and not _ASKING.search(head)

@@ -30,6 +30,8 @@ from events.draft_fields import SOCIAL_PLATFORMS
 from .facts import find_faqs, find_location
 from .countries import countries_indicated, countries_named
 from .founders import find_founders
+from .founder_roles import opens_with_role
+from .images import is_share_card
 from .founding_year import find_founded_year
 from .person_names import NAME
 from .model import ProfileDraft
@@ -107,6 +109,15 @@ def _denial(line: str, product: str) -> bool:
                     line, re.IGNORECASE) is not None
 
 
+def _team_card(page: SitePage, at: int, product: str) -> bool:
+    """Line ``at`` is a person's name over a line opening with their role: a team card ("Dana Whitfield" /
+    "Co-founder & CEO. Previously an SRE at …"), whose lines are about the person."""
+    line = page.lines[at]
+    following = page.lines[at + 1] if at + 1 < len(page.lines) else ""
+    named = PERSON_NAME.fullmatch(line.strip()) is not None and not (product and normalise(product) in normalise(line))
+    return named and opens_with_role(following)
+
+
 def _names_others(line: str, product: str, founders: set[str]) -> bool:
     """The line names a person ("Jordi Pons", two capitalised words) who is neither the product nor a founder."""
     for match in PERSON_NAME.finditer(line):
@@ -129,6 +140,10 @@ _ASIDE = re.compile(
     r"|credits|advisors?|merci|gracias|danke|grazie|obrigad[oa]|preise|tarife|precios|planes|tarifs|prix|fragen"
     r"|preguntas|vragen|domande|perguntas|prijzen|prezzi|pre\u00e7os|kontakt|contacto|impressum"
     r"|reviews?|ratings?|bewertungen|avis|opiniones|rese\u00f1as|recensioni|avalia\u00e7\u00f5es"
+    # jobs at the company: its openings are not the product's story
+    r"|careers?|jobs|we(?:'re| are) hiring|join (?:us|our team|the team)|open (?:positions|roles)|work with us"
+    r"|karriere|stellenangebote|empleos?|trabaja con nosotros|carri\u00e8res?|emplois|recrutement|rejoignez-nous"
+    r"|vacatures|werken bij|lavora con noi|carreiras|vagas"
     # a blog's comments under a page: "One thought on “About”", "Leave a reply", "3 Kommentare"
     r"|thoughts? on|leave a (?:reply|comment)|^\d* ?(?:comments?|kommentare?|comentarios?|commentaires?|reacties|commenti)$)\b"
 )
@@ -136,6 +151,11 @@ _ASIDE = re.compile(
 # $89/month, billed by Lightspeed"), a post's byline ("Por Mariana Ochoa, editora de contenidos"), or the
 # buzzwords a site lists to say it is not them ("Zero-trust. Web3-ready. Shift-left.")
 _BYLINE = re.compile(r"^(?:by|por|par|von|di|door|av|af)\s+\w+\s+\w+\s*[,.]")
+# "We are hiring a senior backend engineer.": a job opening, under a careers heading or not (a careers heading that
+# the menu repeats is read as the menu's line and leaves the page's content)
+_HIRING = re.compile(r"\b(?:we(?:'re|\u2019re| are) (?:hiring|recruiting)|(?:is|are) hiring|join our team|open (?:positions|roles)"
+                     r"|wir stellen ein|nous recrutons|on recrute|estamos contratando|stiamo assumendo|wij werven"
+                     r"|vi anst\u00e4ller)\b")
 _BUZZWORDS = re.compile(r"\b(?:blockchain|web3|metavers[eo]s?|nfts?|ai-ready|shift-left|zero-trust|crypto-ready)\b")
 EMAIL_IN_TEXT = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)+")
 PLACEHOLDER_MAILBOXES = frozenset({"you", "your", "name", "email", "yourname", "your.name", "john", "jane", "user", "example"})
@@ -517,9 +537,10 @@ class _Reader:
         total = 0
         founders = {normalise(f["name"]) for f in self.founders}
         for page in [p for p in self.pages if p.kind == "home"][:1] + of_kind(self.pages, "about"):
-            aside = False  # under a blog, FAQ, pricing, testimonial or credits heading: not the product's story
+            aside = False  # under a blog, FAQ, pricing, testimonial, careers or credits heading: not the product's story
+            card = False  # in a team card: a person's name, then their role and bio
             since_quote = 99  # lines since a quotation closed: its attribution follows ("Dolores …", "Project …, Co.")
-            for line in page.lines:
+            for at, line in enumerate(page.lines):
                 if len(chosen) >= MAX_DESCRIPTION_LINES or total + len(line) > MAX_DESCRIPTION_CHARS:
                     break
                 since_quote = 0 if line.rstrip().endswith(_CLOSING_QUOTES) else since_quote + 1
@@ -533,7 +554,10 @@ class _Reader:
                     continue
                 if is_heading(line):  # any other heading starts a section about the product again,
                     aside = aside and line.rstrip().endswith("?")  # but not an FAQ's next question
+                    card = _team_card(page, at, name)
                     continue
+                if card:
+                    continue  # "Co-founder & CEO. Previously an SRE at a payments company.": the person's, not the product's
                 # about people who are not its founders: on an about page, or in a home page's team paragraph that
                 # names a founder beside them ("… fundaron Turnero en 2021. Hoy nos acompaña como asesor …")
                 team_line = page.kind == "about" or any(contains_phrase(normalise(line), f) for f in founders)
@@ -545,8 +569,9 @@ class _Reader:
                     continue
                 if any(normalise(line) == normalise(l) for _, l in chosen):
                     continue
-                if has_price(line) or _BYLINE.match(normalise(line)) or (chosen and _BUZZWORDS.search(normalise(line))):
-                    continue  # a price, a byline, or buzzwords: not what the product is
+                if has_price(line) or _BYLINE.match(normalise(line)) or (chosen and _BUZZWORDS.search(normalise(line))) \
+                        or _HIRING.search(normalise(line)):
+                    continue  # a price, a byline, buzzwords or a job opening: not what the product is
                 chosen.append((page, line))
                 total += len(line) + 2
         if not chosen:
@@ -619,8 +644,8 @@ class _Reader:
         for icon in sorted(icons, key=lambda u: (u.lower().split("?")[0].endswith(".ico"), icons.index(u))):
             return candidate(icon, [self.home.meta_evidence(icon)])
         image = self.meta().get("og:image", "")
-        if image.startswith(("http://", "https://")):
-            return candidate(image, [self.home.meta_evidence(image)])
+        if image.startswith(("http://", "https://")) and not is_share_card(image, self.meta()):
+            return candidate(image, [self.home.meta_evidence(image)])  # a link preview's image that is the logo file
         return None
 
     def keywords(self) -> Candidate | None:

@@ -50,3 +50,17 @@ def own_role_in(line: str, name: str) -> str | None:
     if own is None:
         return None
     return own.group("title")[0].upper() + own.group("title")[1:]
+
+
+# A team card's line under a person's name opens with their role: "Co-founder & CEO. Previously an SRE at …",
+# "Founding Engineer.", "Head of Design", "Senior backend engineer"
+_CARD_ROLE = re.compile(
+    rf"^(?:(?:{FOUNDER_TITLE}|{EXECUTIVE_ROLE})\b|founding\s+\w+|head of\b|(?:senior|lead|staff|principal)\s+\w+"
+    r"|[\w-]+\s+(?:engineer|developer|designer|manager|lead)\b|(?:engineer|developer|designer|product manager)\b)",
+    re.IGNORECASE,
+)
+
+
+def opens_with_role(line: str) -> bool:
+    """The line opens with a person's role, as a team card's line under the name does."""
+    return _CARD_ROLE.match(line.strip()) is not None

@@ -42,8 +42,11 @@ MADE_BY_FOUNDERS = re.compile(
 )
 # "Leitwerk wurde 2020 von Theresa Kaltenbach und Moritz Oberle gegründet", "fondata nel 2020 a Bologna da due
 # insegnanti di matematica, Chiara Benedetti e Luca Ferraresi", "grundades 2023 av Elsa Lindgren och Johan Ek"
+# What may stand between the names and "gegründet": where, when and how they founded it ("von Jana Petersen und
+# Malte Rehberg in Bremen gegründet", "… im Jahr 2021 gemeinsam gegründet"), never a verb or a clause
+_GERMAN_SETTING = r"(?:\s+(?:in|im|am|an|auf|bei|aus|Jahr|\d{4}|gemeinsam|zusammen|damals|bereits|schon|[A-Z\u00c4\u00d6\u00dc][\w-]+)){0,5}?"
 FOUNDED_BY_ELSEWHERE = (
-    re.compile(rf"\bvon\s+(?P<names>(?:(?:der|dem|den)\s+)?{NAMES})\s+gegr\u00fcndet"),
+    re.compile(rf"\bvon\s+(?P<names>(?:(?:der|dem|den)\s+)?{NAMES}){_GERMAN_SETTING}\s+gegr\u00fcndet"),
     # "Vertreten durch die Geschäftsführer Jannik Oltmanns und Svenja Ruhnau, die Lesesaal 2022 gegründet haben"
     re.compile(rf"(?P<names>{NAMES}),\s+(?:die|der|who|qui|que|che)\s+[^.!?]{{0,40}}?\b(?:gegr\u00fcndet|founded|fond\u00e9|fundaron|fondato)\b"),
     # "Gegründet wurde das Unternehmen 2022 von Kfz-Meister Murat Yıldırım und der Softwareentwicklerin Lena …"

@@ -164,8 +164,14 @@ def _grid(page: SitePage, product_name: str = "") -> tuple[list[str], list[dict[
     kind = ""
     index = 0
     lines = tuple(without_icon(line) for line in page.lines)  # "🧩 Dieci tipi di domanda": the card's label
+    headline = page.page.structured.get("headline")
     while index < len(lines):
         label = lines[index]
+        if isinstance(headline, str) and headline and page.lines[index] == headline:
+            # the page's headline over its lead sentence opens the page (the tagline), it is no card of the grid
+            best, run, kind = (run if len(run) > len(best) else best), [], ""
+            index += 1
+            continue
         if run and (not any(c.isalnum() for c in label) or _NUMBERING.fullmatch(label)):
             index += 1  # an emoji, icon glyph or number ("02") above the next card
             continue
@@ -213,9 +219,11 @@ def _card_line(line: str) -> str | None:
 
 def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, str]]]:
     """List items after the heading at ``index``: short label lines, items led by a bold phrase (the crawler's
-    ``leads``), or one comma-separated line."""
+    ``leads``), or comma-separated lines. A comma line is a list of items only where the list is made of such
+    lines; among items given one per line it is one item itself ("Works with ECR, GCR and GHCR")."""
     items: list[str] = []
     evidence: list[dict[str, str]] = []
+    comma_lines: list[tuple[int, str, list[str]]] = []  # (position in items, line, its parts)
     leads = [lead for lead in page.page.structured.get("leads") or [] if isinstance(lead, str)]
     by_leads = False
     for line in page.lines[index + 1:]:
@@ -246,7 +254,7 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
             continue
         parts = _comma_list(line)
         if parts:
-            items.extend(first_upper(p) for p in parts)
+            comma_lines.append((len(items), line, [first_upper(p) for p in parts]))
             evidence.append(page.text_evidence(line))
             continue
         if line.endswith((".", "!", "?", ":")) or len(words(line)) > 12 or len(line) > 120:
@@ -255,9 +263,27 @@ def _items_below(page: SitePage, index: int) -> tuple[list[str], list[dict[str, 
             continue  # an intro or a feature's own description
         items.append(line)
         evidence.append(page.text_evidence(line))
+    items = _with_comma_lines(items, comma_lines)
     seen: set[str] = set()
     unique = [i for i in items if not (normalise(i) in seen or seen.add(normalise(i)))]  # type: ignore[func-returns-value]
     return unique[:20], evidence
+
+
+def _with_comma_lines(items: list[str], comma_lines: list[tuple[int, str, list[str]]]) -> list[str]:
+    """``items`` with the comma lines put back where they stood: split into their parts when the list has no
+    other items ("Digest mode, VIP senders, focus hours."), else each as the one item it is when it reads as one
+    (short, no closing punctuation: "Works with ECR, GCR and GHCR"); a sentence among label lines is a card's
+    description ("Smartboard, printer and platform logins shared per class."), no item."""
+    if not comma_lines:
+        return items
+    alone = not items
+    merged = list(items)
+    for position, line, parts in reversed(comma_lines):
+        if alone:
+            merged[position:position] = parts
+        elif not line.endswith((".", "!", "?", ":")) and len(words(line)) <= 12 and len(line) <= 120:
+            merged.insert(position, line)
+    return merged
 
 
 MIN_LEAD_RUN = 3

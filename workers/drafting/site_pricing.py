@@ -67,9 +67,12 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
     """The pricing model and the pricing summary (either None when the pricing pages do not state it)."""
     priced_pages = of_kind(pages, "pricing") or [p for p in pages if p.kind != "home" and _price_table(p)] \
         or [p for p in pages if p.kind != "home" and _headed_pricing(p)]
-    lines = [(p, _labelled(p, i)) for p in priced_pages for i, l in enumerate(p.lines) if not is_nav(l)]
-    if not lines:  # a one-pager: the section under a "Pricing" / "Preise" / "Precios" / "Tarifs" heading
-        lines = [(p, _labelled(p, i)) for p in of_kind(pages, "home") for i in _section_below(p, PRICING_HEADING)]
+    plan_lines = [(p, *read) for p in priced_pages for read in _plan_lines(p, range(len(p.lines)))]
+    if not plan_lines:  # a one-pager: the section under a "Pricing" / "Preise" / "Precios" / "Tarifs" heading
+        plan_lines = [(p, *read) for p in of_kind(pages, "home") for read in _plan_lines(p, _section_below(p, PRICING_HEADING))]
+    lines = [(p, l) for p, l, _ in plan_lines]
+    cells = {l for _, l, role in plan_lines if role == _CELL}  # "Developer Free", "Enterprise Custom pricing"
+    allowances = {l for _, l, role in plan_lines if role == _ALLOWANCE}  # "10,000 requests per month included."
     if not lines:  # prices stated only in the text: "A commercial licence is £39 per person per year."
         lines = _priced_prose(pages)
     # a question asks, it does not say: "Is there a free plan?" on a pricing page's FAQ is no free plan
@@ -123,7 +126,7 @@ def find_pricing(pages: list[SitePage]) -> tuple[Candidate | None, Candidate | N
             if len(summary) >= MAX_PRICING_LINES:
                 break
             about_price = has_price(l) or bool(TRIAL.search(normalise(l))) or (c & {"free", "free plan"} and len(words(l)) > 2) \
-                or (l.endswith(_PLAN_CELL) and bool(c & {"free plan", "contact"})) \
+                or ((l.endswith(_PLAN_CELL) or l in cells) and bool(c & {"free plan", "contact"})) or l in allowances \
                 or (unpriced and "contact" in c and len(words(l)) > 4)
             if about_price and len(l) <= 200 and l not in [x for _, x in summary]:
                 summary.append((p, l))
@@ -195,16 +198,52 @@ def _headed_pricing(page: SitePage) -> bool:
     return any(PRICING_HEADING.match(normalise(n).strip(" :")) for n in named) and any(has_price(l) for l in page.lines)
 
 
-def _labelled(page: SitePage, index: int) -> str:
-    """A short line ("€12/mo") with the label line before it ("Pro €12/mo"): one quote across both."""
+_CELL, _ALLOWANCE = "cell", "allowance"
+# "oder 99,00 € pro Jahr", "ou 290 $ CA par année", "or $240 billed yearly": a plan's other price on its own line
+_ALTERNATIVE_PRICE = re.compile(r"^(?:or|oder|ou|o|of|eller|lub)\s+\S")
+_NUMBER = re.compile(r"\d[\d.,'\u00a0\u202f ]*\d|\d")
+
+
+def _plan_lines(page: SitePage, indexes: range | list[int]) -> list[tuple[str, str]]:
+    """The lines at ``indexes`` (navigation left out) as a plan card reads them, each with its role: a short price
+    cell with the plan's name before it ("Pro €12/mo", role ``cell``), a price with the plan's other price on the
+    next line ("9,90 € pro Monat oder 99,00 € pro Jahr": one quote across both, the second line not read again),
+    and the line under a free plan's cell that gives what it includes ("10,000 requests per month included.",
+    role ``allowance``): a card's lines only make sense together."""
+    wanted = set(indexes)
+    read: list[tuple[str, str]] = []
+    joined: set[int] = set()
+    for index in indexes:
+        line = page.lines[index]
+        if index in joined or is_nav(line):
+            continue
+        text, role = _labelled(page, index)
+        following = page.lines[index + 1] if index + 1 in wanted and index + 1 < len(page.lines) else ""
+        if has_price(text) and len(following) <= 80 and _ALTERNATIVE_PRICE.match(following) and has_price(following):
+            text = f"{text} {following}"
+            joined.add(index + 1)
+        elif not role and read and read[-1][1] == _CELL and pricing_cues(read[-1][0]) & {"free plan"} \
+                and page.lines[index - 1] in read[-1][0] and any(c.isdigit() for c in line) \
+                and not has_price(line) and len(words(line)) <= 12:
+            role = _ALLOWANCE
+        read.append((text, role))
+    return read
+
+
+def _labelled(page: SitePage, index: int) -> tuple[str, str]:
+    """A short line ("€12/mo") with the label line before it ("Pro €12/mo"): one quote across both, role ``cell``.
+    A price counts as one word ("29,00 $ CA par mois" is a cell); a label the line already opens with ("Gratuit" over
+    "Gratuit jusqu'à 25 abonnés.") adds nothing and is left off."""
     line = page.lines[index]
-    if index == 0 or len(words(line)) > 4 or not (prices(line) or pricing_cues(line) & {"free plan", "contact"}):
-        return line
+    if index == 0 or len(words(_NUMBER.sub("0", line))) > 4 \
+            or not (prices(line) or pricing_cues(line) & {"free plan", "contact"}):
+        return line, ""
     label = page.lines[index - 1]
     if is_heading(label) and len(words(label)) <= 4 and not has_price(label) and not label.endswith(":") \
+            and not normalise(line).startswith(normalise(label)) \
             and not PRICING_HEADING.match(normalise(label).strip(" :")):  # the page's "Pricing" is no plan's name
-        return f"{label} {line}"
-    return line
+        return f"{label} {line}", _CELL
+    return line, ""
 
 
 def _own_prices(line: str) -> str:

@@ -3,7 +3,8 @@
 Order of work, each step through the guarded fetcher:
 
 1. validate the start URL (address guard);
-2. fetch robots.txt of its origin and refuse if the homepage is disallowed;
+2. fetch robots.txt of its origin and refuse if the homepage is disallowed (a submitted page below the
+   root that robots.txt forbids gives way to the root when the root is allowed: `allowed_start`);
 3. fetch the homepage (every redirect hop is guarded and robots-checked);
    failures here raise, because without a homepage there is no profile;
 4. collect candidates from the homepage links and the sitemap, rank them,
@@ -62,13 +63,16 @@ def crawl_site(
     with _client(settings, transport, resolver) as client:
         fetcher = GuardedFetcher(client, settings, budget, resolver)
         robots = RobotsCache(fetcher, settings)
-        homepage, content = _fetch_homepage(url, fetcher, robots, settings)
+        start, refused = allowed_start(url, robots)
+        homepage, content = _fetch_homepage(start, fetcher, robots, settings)
         site = origin_of(homepage.url)
         policy = robots.policy_for(homepage.url)
         wants_more = settings.max_pages > 1 and not budget.exhausted
         sitemap_urls = sitemap_page_urls(fetcher, robots, site=site, settings=settings) if wants_more else []
         candidates = rank_candidates(content.links, sitemap_urls, site=site, homepage_url=homepage.url)
         pages, skipped = _crawl_candidates(candidates, homepage, site, fetcher, robots, budget, settings)
+    if refused is not None:  # the submitted page comes first: the founder asked for it and it was not read
+        skipped = [refused, *(s for s in skipped if page_key(s.url) != page_key(refused.url))][:settings.max_skipped]
     return CrawlResult(
         start_url=url,
         final_url=homepage.url,
@@ -91,6 +95,23 @@ def _client(settings: CrawlSettings, transport: httpx.BaseTransport | None, reso
         headers={"User-Agent": settings.user_agent, "Accept-Language": "en;q=1.0, *;q=0.5"},
         timeout=settings.request_timeout,
     )
+
+
+SUBMITTED_PAGE_REFUSED = "the submitted page: robots.txt does not allow it, so the crawl started at the site's root"
+
+
+def allowed_start(url: str, robots: RobotsCache) -> tuple[str, SkippedPage | None]:
+    """Where the crawl starts: the submitted URL, or the site's root when robots.txt forbids the submitted page
+    (a founder pasted their ``/pricing`` page) but allows the root. The page itself is then never requested and
+    is reported as skipped (``robots_disallowed``), first. A site whose robots.txt forbids the root too, or
+    could not be read, is refused as before."""
+    root = origin_of(url) + "/"
+    if not root.startswith(("http://", "https://")) or page_key(url) == page_key(root):
+        return url, None
+    policy = robots.policy_for(url)
+    if policy.fetch_error is not None or not policy.found or policy.allows(url) or not policy.allows(root):
+        return url, None
+    return root, SkippedPage(url, "robots_disallowed", SUBMITTED_PAGE_REFUSED)
 
 
 def _fetch_homepage(
