@@ -21,6 +21,7 @@ from commands.store import EventStore
 from projections.reads import ReadStore
 from projections.runtime import ProjectionRuntime
 from queries.search import SearchBackend
+from queries.site_listings import SiteListing, listing_of_site
 
 
 @dataclass
@@ -95,3 +96,7 @@ class Services:
 
     def today(self) -> date:
         return self.now().date()
+
+    def site_taken(self, website_url: str, account_id: str) -> SiteListing | None:
+        """The public listing that already stands for this website's site: the commands' `SiteTaken` port."""
+        return listing_of_site(self.reads, website_url, account_id)

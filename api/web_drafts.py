@@ -146,7 +146,7 @@ class WebDrafts(WebPages):
     def save_as_listing(self, request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
         try:
             listed = draft_cmd.submit_draft(self.s.store, draft_cmd.SubmitDraft(id=doc["id"]), session.account_id,
-                                            self._meta(session))
+                                            self._meta(session), self.s.site_taken)
         except NotFound:
             return self._missing(request, session)
         except (InvalidInput, Conflict) as exc:

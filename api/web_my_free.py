@@ -66,7 +66,7 @@ class MyFreeLaunch(FounderPages):
         week = free_q.free_week(self.s.reads, self.s.today())
         try:
             position = free_cmd.choose_free_listing(self.s.store, free_cmd.ChooseFreeListing(listing_id=doc["listing_id"]),
-                                                    session.account_id, week, self._meta(session))
+                                                    session.account_id, week, self._meta(session), self.s.site_taken)
         except NotFound:
             return self._missing(request, session, "listing")
         except (Conflict, InvalidInput) as exc:

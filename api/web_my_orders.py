@@ -89,10 +89,11 @@ class MyOrderPages(FounderPages):
         try:
             if checkout:
                 placed = cmd.create_checkout(self.s.store, CreateCheckout.model_validate(body), session.account_id,
-                                             self._meta(session), self.s.today(), self.s.orders)
+                                             self._meta(session), self.s.today(), self.s.orders,
+                                             self.s.site_taken)
             else:
                 quote = cmd.quote_order(self.s.store, QuoteOrder.model_validate(body), session.account_id,
-                                        self.s.today(), self.s.orders)
+                                        self.s.today(), self.s.orders, self.s.site_taken)
         except (ValidationError, InvalidInput) as exc:
             errors = nested_problems(exc, lambda path: _form_field(path, codes)) | _in_dollars(exc, codes, products)
             return self._form_page(request, session, doc, values, errors, 400)

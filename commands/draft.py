@@ -347,8 +347,12 @@ def _mapping(model: Any, keys: tuple[str, ...]) -> dict[str, str | None]:
 # ---------------------------------------------------------------- listings
 
 
-def submit_draft(store: EventStore, cmd: SubmitDraft, account_id: str, meta: Meta) -> Listed:
+def submit_draft(store: EventStore, cmd: SubmitDraft, account_id: str, meta: Meta,
+                 site_taken: listing_cmd.SiteTaken | None = None) -> Listed:
     """First time: create a saved, unpublished listing from the draft. Again: update that same listing.
+
+    A first time for a site that already has a public listing (`site_taken`,
+    `queries/site_listings.py`) is refused with a 409 saying how to claim it.
 
     Again carries only what changed in the draft since it last reached the
     listing (`draft_listing.decide_sync`). Either way every value carried must
@@ -374,6 +378,8 @@ def submit_draft(store: EventStore, cmd: SubmitDraft, account_id: str, meta: Met
             outcome[:] = [(found[0], found[1], True)]
             return d.decide_link_listing(state, found[0], found[1], meta)
         check_fits_listing(draft_listing.sync_parts(d.listing_content(state)))
+        if site_taken is not None and not new_id:  # once, before the first attempt allocates an id
+            listing_cmd.refuse_taken_website(str(state.value("website_url") or state.url or ""), account_id, site_taken)
         if not new_id:
             new_id.append(store.ids.next("listing"))
         listing_id = new_id[0]

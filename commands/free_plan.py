@@ -10,7 +10,7 @@ one `store.decide` each, with what they mean for the status
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -21,7 +21,7 @@ from aggregates import listing
 from aggregates.base import Meta
 from aggregates.listing import ListingState
 from aggregates.listing.badge import decide_badge_checked, decide_choose_free
-from commands.listing import decide_owned, load_owned
+from commands.listing import SiteTaken, decide_owned, load_owned, refuse_taken_site
 from commands.my_listing_inputs import ListingId
 from commands.store import Appended, EventStore
 from events.base import Event
@@ -87,9 +87,15 @@ class BadgeChecks(Protocol):
     def check(self, website_url: str, slug: str) -> BadgeOutcome: ...
 
 
-def choose_free_listing(store: EventStore, cmd: ChooseFreeListing, account_id: str, week: str, meta: Meta) -> int:
-    """Queue the caller's saved listing for the free `week`; returns the log position (404 for a stranger, 409 when not saved)."""
-    appended = decide_owned(store, cmd.listing_id, account_id, lambda s: decide_choose_free(s, week, meta))
+def choose_free_listing(store: EventStore, cmd: ChooseFreeListing, account_id: str, week: str, meta: Meta,
+                        site_taken: SiteTaken | None = None) -> int:
+    """Queue the caller's saved listing for the free `week`; returns the log position (404 for a stranger, 409 when
+    not saved, or when its site has gained a public listing since it was saved: `refuse_taken_site`)."""
+    def decision(state: ListingState) -> Sequence[Event]:
+        refuse_taken_site(state, account_id, site_taken)
+        return decide_choose_free(state, week, meta)
+
+    appended = decide_owned(store, cmd.listing_id, account_id, decision)
     return appended.position
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from eventsourcing.persistence import IntegrityError
 from pydantic import BaseModel, ConfigDict, Field
@@ -82,6 +82,33 @@ def decide_owned(store: EventStore, listing_id: int, account_id: str,
         return decision(state)
 
     return store.decide(listing.listing_stream(listing_id), listing, owned)
+
+
+class SiteTaken(Protocol):
+    """The public listing that already stands for a website's site, asked for `account_id` (None: none does)."""
+
+    def __call__(self, website_url: str, account_id: str) -> Any: ...
+
+
+def refuse_taken_site(state: ListingState, account_id: str, site_taken: SiteTaken | None) -> None:
+    """A saved listing launching (free or paid): refused when a public listing of its site appeared meanwhile."""
+    if state.status == "draft":
+        refuse_taken_website(str(state.profile.get("website_url") or ""), account_id, site_taken, state.listing_id)
+
+
+def refuse_taken_website(website_url: str, account_id: str, site_taken: SiteTaken | None, listing_id: int = 0) -> None:
+    """A site with a public listing gets no second one (docs/submission.md, "One listing per site"): claim that
+    one, or keep editing your own. Asked when a listing is made from a draft, and again when a saved one
+    launches, since a public listing of its site may have appeared in between."""
+    taken = site_taken(website_url, account_id) if site_taken is not None and website_url else None
+    if taken is None or taken.listing_id == listing_id:
+        return
+    if taken.yours:
+        raise Conflict(f"you already have a listing of this site, {taken.slug!r}: edit it (update_my_listing) "
+                       "instead of listing the site again")
+    raise Conflict(f"this site already has a listing, {taken.slug!r}, by someone else: if the site is yours, "
+                   f"claim that listing (claim_listing, or 'Is this yours? Claim it' on its page) instead of listing "
+                   "the site again")
 
 
 def listing_id_for_slug(store: EventStore, slug: str) -> int | None:

@@ -28,6 +28,7 @@ from aggregates.listing import ListingState
 from aggregates.order import OrderState, Quote, VatDecision, line_of
 from aggregates.order.review import WrittenReview
 from aggregates.weeks import week_of
+from commands.listing import SiteTaken, refuse_taken_site
 from commands.order_inputs import CreateCheckout, OrderBody
 from commands.store import EventStore, Loader
 from events.base import Event
@@ -124,12 +125,17 @@ def _listings(load: Callable[[Any, Any], Any], items: list[dict[str, Any]]) -> d
     return {lid: load(listing.listing_stream(lid), listing) for lid in sorted(ids)}
 
 
-def quote_order(store: EventStore, cmd: OrderBody, account_id: str, today: date, cfg: OrderSettings) -> Quote:
-    """Price the order and preview VAT from the current catalogue; nothing is stored."""
+def quote_order(store: EventStore, cmd: OrderBody, account_id: str, today: date, cfg: OrderSettings,
+                site_taken: SiteTaken | None = None) -> Quote:
+    """Price the order and preview VAT from the current catalogue; nothing is stored. Refuses what create_checkout
+    would (a saved listing whose site has a public listing), so a quote never promises an order that cannot be placed."""
     items = cmd.item_dicts()
     vat = cfg.vat(cmd.billing_country, cmd.vat_number)
     state: catalog.CatalogState = store.load(catalog.CATALOG_ID, catalog)
-    return order.price_items(items, state, _listings(store.load, items), account_id, today, vat)
+    listings = _listings(store.load, items)
+    for owned in listings.values():
+        refuse_taken_site(owned, account_id, site_taken)
+    return order.price_items(items, state, listings, account_id, today, vat)
 
 
 STATE_RULES = frozenset({"already_launched", "not_in_free_queue", "not_live", "launched_recently",
@@ -168,9 +174,15 @@ def unavailable_products(store: EventStore, listing_id: int, account_id: str, to
 
 
 def create_checkout(store: EventStore, cmd: CreateCheckout, account_id: str, meta: Meta, today: date,
-                    cfg: OrderSettings) -> Placed:
-    """Place a pending order with frozen prices and VAT; answers its number and checkout token."""
+                    cfg: OrderSettings, site_taken: SiteTaken | None = None) -> Placed:
+    """Place a pending order with frozen prices and VAT; answers its number and checkout token.
+
+    A saved listing in it whose site has gained a public listing since it was saved is refused before anyone
+    pays (409, `refuse_taken_site`): a paid launch is no way around one listing per site.
+    """
     items = cmd.item_dicts()
+    for state in _listings(store.load, items).values():
+        refuse_taken_site(state, account_id, site_taken)
     vat = cfg.vat(cmd.billing_country, cmd.vat_number)
     number = cfg.new_number()
     token = f"{number}.{cfg.new_secret()}"

@@ -80,7 +80,7 @@ def _invite(s: Services, cmd: draft_cmd.InviteCofounder, c: Call) -> dict[str, A
 
 def _submit_draft(s: Services, cmd: draft_cmd.SubmitDraft, c: Call) -> dict[str, Any]:
     account = _account(c)
-    listed = draft_cmd.submit_draft(s.store, cmd, account, c.meta())
+    listed = draft_cmd.submit_draft(s.store, cmd, account, c.meta(), s.site_taken)
     _wait(s, listed.position, LISTING_VIEWS)
     return {**_read(s, cmd.id, account), "listing_id": listed.listing_id, "created": listed.created}
 

@@ -25,7 +25,7 @@ VIEWS = ("listing_view", "launches_view", "badge_checks_view")
 
 def _choose(s: Services, i: cmd.ChooseFreeListing, c: Call) -> dict[str, Any]:
     week = q.free_week(s.reads, s.today())
-    position = cmd.choose_free_listing(s.store, i, account_of(c), week, c.meta())
+    position = cmd.choose_free_listing(s.store, i, account_of(c), week, c.meta(), s.site_taken)
     wait_for(s, position, VIEWS)
     return q.chosen(s.reads, i.listing_id, s.links["website"])
 

@@ -24,13 +24,15 @@ TAG = "orders"
 
 
 def _quote(s: Services, i: QuoteOrder, c: Call) -> dict[str, Any]:
-    quote = cmd.quote_order(s.store, i, account_of(c), c.at.astimezone(s.timezone).date(), s.orders)
+    quote = cmd.quote_order(s.store, i, account_of(c), c.at.astimezone(s.timezone).date(), s.orders,
+                            s.site_taken)
     return q.quote_doc(quote.lines, quote.subtotal_cents, quote.vat.as_dict(), quote.vat_cents, quote.total_cents,
                        RATES_VALID_FROM)
 
 
 def _checkout(s: Services, i: CreateCheckout, c: Call) -> dict[str, Any]:
-    placed = cmd.create_checkout(s.store, i, account_of(c), c.meta(), c.at.astimezone(s.timezone).date(), s.orders)
+    placed = cmd.create_checkout(s.store, i, account_of(c), c.meta(), c.at.astimezone(s.timezone).date(), s.orders,
+                                 s.site_taken)
     wait_for(s, placed.position, VIEWS)
     doc = q.get_order(s.reads, account_of(c), placed.number, s.links, c.at)
     if doc["checkout_url"] is None:

@@ -253,3 +253,31 @@ async def test_a_badge_pasted_after_choosing_is_found_when_the_owner_asks(live: 
     assert again.structured_content["slug"] == slug
     assert saved.is_error is True and saved.structured_content["status"] == 409
     assert "nothing to check" in saved.structured_content["detail"]
+
+
+def test_one_public_listing_per_site(live: RunningServer, http: httpx.Client) -> None:
+    """Someone else's site that already has a public listing gets no second one: the answer says how to claim it.
+    A saved listing made before the site's listing went public cannot launch afterwards, free or paid."""
+    owner, copier, early = person(live), person(live), person(live, scopes=("account:read", "listings:write",
+                                                                            "orders:write"))
+    with serve("devtool") as site:
+        early_id, _ = saved_listing(http, early, site)  # saved (private) while the site has no public listing
+        listing_id, slug = saved_listing(http, owner, site)  # the owner's: saved too, nothing public yet
+        assert http.post(f"/me/listings/{listing_id}/free", headers=owner.headers(**ik())).status_code == 200
+        r = http.post("/drafts", json={"url": site.url("/")}, headers=copier.headers(**ik()))
+        draft_id = r.json()["id"]
+        wait_until(lambda: http.get(f"/drafts/{draft_id}", headers=copier.headers()).json()["status"] == "ready")
+        refused = problem(http.post(f"/drafts/{draft_id}/submit", headers=copier.headers(**ik())), 409)
+        assert slug in refused["detail"] and "claim" in refused["detail"]
+        assert http.get("/me/listings", headers=copier.headers()).json()["items"] == []  # nothing was made
+        free = problem(http.post(f"/me/listings/{early_id}/free", headers=early.headers(**ik())), 409)
+        assert slug in free["detail"]
+        order = {"items": [{"product": "launch", "listing_id": early_id}]}
+        assert slug in problem(http.post("/orders/quote", json=order, headers=early.headers()), 409)["detail"]
+        assert slug in problem(http.post("/orders/checkout", json=order, headers=early.headers(**ik())), 409)["detail"]
+        assert status_of(http, early, early_id) == "draft"
+        page = problem(http.post(f"/drafts/{draft_id}/submit", headers=copier.headers(**ik())), 409)
+        assert page["detail"] == refused["detail"]
+    with serve("devtool") as other_site:  # another site (another port): listed as before
+        other_id, _ = saved_listing(http, copier, other_site)
+        assert http.post(f"/me/listings/{other_id}/free", headers=copier.headers(**ik())).status_code == 200
