@@ -93,6 +93,15 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
         code = request.path_params["code"]
         return TEMPLATES.TemplateResponse(request, "problem.html", {"code": code})
 
+    index_bytes = dumps({  # what `links.api` of get_site_info points at: where the API describes itself
+        "name": "launchdir API", "openapi": config.public_url + "/api/v1/openapi.json",
+        "docs": config.public_url + "/api/v1/docs", "mcp": config.public_url + "/mcp",
+        "operations": [{"operation_id": op.operation_id, "method": op.method, "path": "/api/v1" + op.path}
+                       for op in executor.registry]})
+
+    async def index(request: Request) -> Response:
+        return Response(index_bytes, media_type="application/json")
+
     async def bare(request: Request) -> Response:
         return Response(b'{"ok":true}', media_type="application/json")
 
@@ -102,6 +111,7 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
     app.router.routes.extend(rest_routes(executor))
     app.router.routes.extend(config.extra_routes)
     app.router.routes.extend([
+        Route("/api/v1", index, methods=["GET"]),
         Route("/api/v1/openapi.json", openapi, methods=["GET"]),
         Route("/api/v1/docs", docs, methods=["GET"]),
         Route("/api/v1/_bare", bare, methods=["GET"], include_in_schema=False),

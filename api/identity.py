@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Protocol
 
 from starlette.types import ASGIApp
@@ -24,6 +25,7 @@ from api.csrf import Csrf
 from api.services import Services
 from api.sessions import SessionStore, SigninThrottle, setup as setup_sessions, signing_secret
 from commands import account as account_cmd
+from queries import catalog as catalog_q
 
 
 class MailSender(Protocol):
@@ -87,7 +89,8 @@ def build_identity(services: Services, base_url: str, *, sender: MailSender | No
     authenticator = BearerAuthenticator([api_keys])
     secure = base_url.startswith("https://")
     return Identity(
-        services=services, base_url=base_url, links=account_cmd.AccountLinks(secret, services.links["website"]),
+        services=services, base_url=base_url, links=account_cmd.AccountLinks(
+            secret, services.links["website"], partial(catalog_q.site_name, services.reads)),  # mails say the site's name
         sessions=SessionStore(pool, services.clock), throttle=SigninThrottle(pool, services.clock),
         csrf=Csrf(secret, ("__Host-" if secure else "") + "ld_csrf"), usage=usage, api_keys=api_keys,
         authenticator=authenticator, challenge=challenge_for(base_url), sender=sender, secure_cookies=secure,

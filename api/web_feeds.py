@@ -40,12 +40,12 @@ STATIC_PATHS = ["/", "/launches", "/categories", "/leaderboards/community-weekly
 Entry = dict[str, Any]  # id, title, url, updated, summary, author
 
 
-def atom(title: str, self_url: str, site_url: str, entries: list[Entry]) -> str:
+def atom(title: str, self_url: str, site_url: str, entries: list[Entry], author: str = "launchdir") -> str:
     updated = max((e["updated"] for e in entries), default=_iso(datetime.now(timezone.utc)))
     out = ['<?xml version="1.0" encoding="utf-8"?>', '<feed xmlns="http://www.w3.org/2005/Atom">',
            f"<title>{escape(title)}</title>", f"<id>{escape(self_url)}</id>", f"<updated>{escape(updated)}</updated>",
            f"<link rel=\"self\" href={quoteattr(self_url)}/>", f"<link rel=\"alternate\" href={quoteattr(site_url)}/>",
-           "<author><name>launchdir</name></author>"]
+           f"<author><name>{escape(author)}</name></author>"]  # the site's own name, as its pages say it
     for e in entries:
         out += ["<entry>", f"<title>{escape(e['title'])}</title>", f"<id>{escape(e['id'])}</id>",
                 f"<link rel=\"alternate\" href={quoteattr(e['url'])}/>", f"<updated>{escape(e['updated'])}</updated>"]
@@ -119,7 +119,7 @@ class FeedPages(PublicSite):
             return _no_such_feed(name)
         title, home, entries = await self._entries(request, name)
         site = await self.site(request)
-        body = atom(f"{site['name']}: {title}", f"{self.base}/feeds/{name}.atom", home, entries)
+        body = atom(f"{site['name']}: {title}", f"{self.base}/feeds/{name}.atom", home, entries, author=site["name"])
         return Response(body, media_type="application/atom+xml", headers={"cache-control": "public, max-age=300"})
 
     async def feed_json(self, request: Request) -> Response:

@@ -67,6 +67,16 @@ SECTION_WORDS = {
 }
 
 
+def week_description(week: dict[str, Any]) -> str:
+    """A week's meta description: its launches ranked by votes, or, before it begins, how many are scheduled."""
+    span = f"{week['label']} ({week['starts_on']} to {week['ends_on']})"
+    if week.get("state") == "future":
+        n = len(week.get("scheduled") or ())
+        return f"{n} launch{'es' if n != 1 else ''} scheduled for {span}; the ranking starts with the week."
+    n = len(week["launches"])
+    return f"{n} launch{'es' if n != 1 else ''} in {span}, ranked by votes."
+
+
 class DirectoryPages(PublicSite):
     def __init__(self, *args: Any, busy: Callable[[], bool] = never_busy, stale_seconds: float = STALE_SECONDS,
                  **kwargs: Any) -> None:
@@ -225,7 +235,7 @@ class DirectoryPages(PublicSite):
         page = await self.show(request, "public/week.html", {
             "week": week, "jsonld": self.item_list(f"Launches of {week['label']}", cards),
             "listing_ids": ids_of(week["launches"]), "canonical": f"{self.base}/launches/{week['week']}",
-            "description": f"{len(cards)} launches in {week['label']} ({week['starts_on']} to {week['ends_on']}), ranked by votes.",
+            "description": week_description(week),
             "alt_feed": "/feeds/launches.atom",
         })
         return page, None

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -137,10 +137,15 @@ class AccountLinks:
     and single use are decided by the Account decider, not by the signature.
     """
 
-    def __init__(self, secret: bytes, website: str, site_name: str = SITE) -> None:
+    def __init__(self, secret: bytes, website: str, site_name: str | Callable[[], str] = SITE) -> None:
         self.website = website if website.endswith("/") else website + "/"
-        self.site = site_name
+        self._site = site_name
         self._secret = secret
+
+    @property
+    def site(self) -> str:
+        """The site's name as its pages say it now (staff may rename the site while it runs)."""
+        return self._site() if callable(self._site) else self._site
 
     def _serializer(self, purpose: str) -> URLSafeSerializer:
         return URLSafeSerializer(self._secret, salt="launchdir:" + purpose,

@@ -28,6 +28,9 @@ class AnswerInterview(BaseModel):
 
     Sets the answers you send and keeps the others; an empty `answer` removes one. Each
     question at most once per call. Answers with your current answers and the question texts.
+    `shown_publicly` is true only while both hold: you own a live listing, and a founder
+    profile is linked to your account (the site team makes profiles; until then the
+    answers are kept and shown as soon as both hold).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")

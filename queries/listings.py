@@ -39,7 +39,9 @@ class SearchListings(Paging):
     country: str | None = Field(None, pattern=COUNTRY_PATTERN, description="ISO 3166 two-letter country code.")
     pricing_model: str | None = Field(None, max_length=40, description="Pricing model, e.g. `freemium`.")
     domain: str | None = Field(None, max_length=253, description="The website's host, with or without `www.`.")
-    status: Literal["live", "upcoming"] = Field("live", description="`live` (published) or `upcoming` (scheduled).")
+    status: Literal["live", "upcoming"] = Field("live", description=(
+        "`live` (published) or `upcoming`: scheduled for a coming launch week, or queued for one and awaiting its "
+        "badge. An upcoming listing's profile is public from its launch: get_listing answers 404 until then."))
     sort: Sort = Field("relevance", description="Order of the results; `trending` uses time-decayed votes.")
 
 

@@ -41,9 +41,10 @@ def decide_resubmitted(state: DraftState, meta: Meta) -> list[Event]:
 
 
 def check_listable(state: DraftState) -> None:
-    """A listing needs a name and a primary category (400 naming the missing fields)."""
+    """A listing needs a name and a primary category (400 naming the missing fields): to be made, and to keep them
+    once made (an edit of a listed draft that clears one is refused in the same words)."""
     problems = [
-        FieldProblem(f"fields.{name}", "required", f"set {name} before submitting the draft")
+        FieldProblem(f"fields.{name}", "required", f"a listing needs a {name}: set one")
         for name in REQUIRED_FOR_LISTING
         if not state.slot(name).has_value
     ]

@@ -7,6 +7,7 @@ import re
 import time
 from datetime import datetime, timezone
 from typing import Any
+from uuid import uuid4
 
 import httpx
 import pytest
@@ -30,7 +31,8 @@ def owner(live: RunningServer) -> Person:
 def new_listing(live: RunningServer, who: Person, name: str = "Invoicely") -> int:
     c: Any = live.container
     created = listing_cmd.create_listing(c.store, listing_cmd.CreateListing(
-        profile={"name": name, "tagline": "Invoices that pay themselves", "website_url": "https://invoicely.example"},
+        profile={"name": name, "tagline": "Invoices that pay themselves",
+                 "website_url": f"https://invoicely-{uuid4().hex[:8]}.example"},  # one listing per site: a site each
         categories=["developer-tools"], owner_ids=[who.account_id]), STAFF)
     assert c.runtime.wait_for(["listing_view"], created.position, timeout=5)
     return created.listing_id

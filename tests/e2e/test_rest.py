@@ -21,6 +21,11 @@ def test_site_info_names_the_site_and_where_the_doors_are(http: httpx.Client, se
     assert body["free_queue_weeks"] == {"min": 6, "max": 8}
     assert body["links"]["mcp"] == server.url + "/mcp"
     assert body["links"]["openapi"] == server.url + "/api/v1/openapi.json"
+    api = http.get(body["links"]["api"])  # every link it gives answers: the API's own address describes it
+    assert api.status_code == 200 and api.json()["openapi"] == body["links"]["openapi"]
+    spec = http.get("/api/v1/openapi.json").json()
+    ids = {op["operationId"] for path in spec["paths"].values() for op in path.values()}
+    assert {o["operation_id"] for o in api.json()["operations"]} == ids
 
 
 def test_category_tree_nests_subcategories(http: httpx.Client) -> None:

@@ -542,3 +542,26 @@ def test_a_page_past_the_end_of_a_list_is_not_found(http: httpx.Client) -> None:
         page = http.get(path)
         assert page.status_code == 404 and "This list ends at page" in page.text, path
         assert "Page 500 of" not in page.text, path
+
+
+@pytest.mark.parametrize("path", ["/search?q=analytics", "/categories/developer-tools", "/categories/apis-sdks",
+                                  "/launches?section=recent", "/leaderboards/community-all-time", "/founders",
+                                  "/founders/{founder}"])
+def test_lists_keep_the_heading_outline_and_unique_landmarks(site: RunningServer, http: httpx.Client, chromium,  # type: ignore[no-untyped-def]
+                                                             path: str) -> None:
+    """Cards' h3 sit under an h2 (no jump from the page's h1), and two search forms are told apart by name."""
+    if not AXE.exists():
+        pytest.skip("axe-core is not installed: npm install --prefix tests/e2e/axe")
+    founder = http.get("/api/v1/founders", params={"per_page": 1}).json()["items"][0]["slug"]
+    context = chromium.new_context()
+    offline(context)
+    page = context.new_page()
+    try:
+        page.goto(site.url + path.format(founder=founder))
+        page.add_script_tag(path=str(AXE))
+        result = page.evaluate("async () => await axe.run(document, {runOnly: ['heading-order', 'landmark-unique', "
+                               "'page-has-heading-one'], resultTypes: ['violations']})")
+        assert [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in result["violations"]] == [], path
+        assert page.locator("li.card .rank:empty").count() == 0  # no empty rank column pushing a card in
+    finally:
+        context.close()

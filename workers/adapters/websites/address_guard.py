@@ -179,8 +179,10 @@ def _parse_url(url: str) -> httpx.URL:
         parsed = httpx.URL(url.strip())
     except (httpx.InvalidURL, ValueError, TypeError) as exc:
         raise BlockedAddress("invalid_url", f"the URL cannot be parsed: {exc}") from None
+    if not parsed.scheme:  # "example.com": a host typed without its scheme
+        raise BlockedAddress("bad_scheme", f"start the address with https:// (or http://), e.g. https://{url.strip()}")
     if parsed.scheme not in ALLOWED_SCHEMES:
-        raise BlockedAddress("bad_scheme", f"only http and https URLs are allowed, not {parsed.scheme or 'none'!r}")
+        raise BlockedAddress("bad_scheme", f"only http and https URLs are allowed, not {parsed.scheme!r}")
     if not parsed.raw_host:
         raise BlockedAddress("missing_host", "the URL has no host")
     if parsed.userinfo:
