@@ -15,7 +15,7 @@ from uuid import UUID
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, create_model
 from pydantic_core import PydanticCustomError
 
-from events.draft_fields import SLOTS, SOCIAL_KEYS, STORY_SECTIONS
+from events.draft_fields import PRICING_MODELS, SLOTS, SOCIAL_KEYS, STAGES, STORY_SECTIONS
 
 # ---------------------------------------------------------------- input validation helpers
 
@@ -88,8 +88,11 @@ class DraftFieldsInput(BaseModel):
     tagline: str | None = Field(None, max_length=500)
     short_description: str | None = Field(None, max_length=500)
     description: str | None = Field(None, max_length=20000)
-    stage: str | None = Field(None, max_length=500)
-    pricing_model: str | None = Field(None, max_length=500)
+    stage: str | None = Field(None, max_length=500, description=f"The words the site uses are {', '.join(STAGES)}; "
+                              "other words are kept as typed, and search filters by their slug (`Open Beta`: `open-beta`).")
+    pricing_model: str | None = Field(None, max_length=500, description=(
+        f"The words the site uses are {', '.join(PRICING_MODELS)}; other words are kept as typed (a listing's "
+        "pricing model is at most 40 characters), and search filters by their slug."))
     pricing_summary: str | None = Field(None, max_length=500)
     country: str | None = Field(None, max_length=500, pattern=r"^(|[A-Za-z]{2})$", description="ISO 3166 code, e.g. DE.")
     city: str | None = Field(None, max_length=500)

@@ -20,7 +20,7 @@ from commands.draft_inputs import (
     http_url,
     optional_email,
 )
-from events.draft_fields import STORY_SECTIONS
+from events.draft_fields import PRICING_MODELS, STORY_SECTIONS
 
 ListingId = Annotated[int, Field(ge=1, le=2_147_483_647, description="Listing id (from submit_draft or list_my_listings).")]
 Item200 = Annotated[str, Field(max_length=200)]
@@ -33,7 +33,9 @@ class MyListingFields(BaseModel):
     tagline: str | None = Field(None, max_length=200)
     short_description: str | None = Field(None, max_length=300)
     description: str | None = Field(None, max_length=20000)
-    pricing_model: str | None = Field(None, max_length=40, description="e.g. `free`, `freemium`, `paid`.")
+    pricing_model: str | None = Field(None, max_length=40, description=(
+        f"The words the site uses are {', '.join(PRICING_MODELS)}; other words are kept as typed, and search "
+        "filters by their slug."))
     pricing_summary: str | None = Field(None, max_length=300)
     country: str | None = Field(None, max_length=2, pattern=r"^(|[A-Za-z]{2})$", description="ISO 3166 code, e.g. DE.")
     city: str | None = Field(None, max_length=120)
