@@ -65,7 +65,7 @@ def requote_endpoint(s: Services, money: Callable[[int], str]) -> Callable[[Requ
                                 headers=HEADERS)
         vat = vat_doc(quote.vat.as_dict(), quote.vat_cents)
         return JSONResponse({
-            "subtotal_cents": quote.subtotal_cents, "vat": vat, "total_cents": quote.total_cents, "currency": "usd",
+            "subtotal_cents": quote.subtotal_cents, "vat": vat, "total_cents": quote.total_cents, "currency": "USD",
             "shown": {"vat_label": vat_label(vat), "vat": money(quote.vat_cents), "total": money(quote.total_cents),
                       "note": quote.vat.note},
         }, headers=HEADERS)

@@ -117,7 +117,7 @@ def quote_doc(lines: list[dict[str, Any]], subtotal: int, vat: dict[str, Any], v
               rates_valid_from: str) -> dict[str, Any]:
     return {"lines": lines, "subtotal_cents": subtotal, "vat": vat_doc({**vat, "rates_valid_from": rates_valid_from},
                                                                          vat_cents),
-            "total_cents": total, "currency": "usd"}
+            "total_cents": total, "currency": "USD"}  # ISO 4217, as list_products and the leaderboards write it
 
 
 def order_doc(doc: dict[str, Any], links: dict[str, str], now: datetime) -> dict[str, Any]:
@@ -130,6 +130,7 @@ def order_doc(doc: dict[str, Any], links: dict[str, str], now: datetime) -> dict
     out = {k: v for k, v in doc.items() if k not in ("token", "account_id", "billing", "provider", "reference",
                                                       "refunded_at")}
     out["status"] = status
+    out["currency"] = str(doc.get("currency") or "usd").upper()  # recorded as the payment provider writes it
     out["vat"] = vat_doc(doc["vat"], doc["vat"]["amount_cents"])
     out["checkout_url"] = f"{site}/checkout/{doc['token']}" if status == "pending" and doc.get("token") else None
     paid = doc.get("paid_at") is not None

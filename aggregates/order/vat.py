@@ -44,6 +44,7 @@ class VatDecision:
     check: str  # none | format | vies
     vat_number: str
     note: str
+    rates_valid_from: str = RATES_VALID_FROM  # the rates table it was decided by, kept with the order
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -183,3 +183,17 @@ def test_checkout_test_payment_and_fulfilment_end_to_end(live: RunningServer, ht
     pdf = httpx.get(doc["invoice_url"], timeout=15)
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF") and pdf.headers["content-type"] == "application/pdf"
     assert re.fullmatch(r"\d{4}-\d{6}", doc["invoice_number"])
+
+
+def test_a_quote_a_checkout_and_the_order_agree_on_currency_and_vat_rates(live: RunningServer, http: httpx.Client,
+                                                                          owner: Person) -> None:
+    lid = new_listing(live, owner, "Agreeing")
+    body = {"items": [{"product": "launch", "listing_id": lid}], "billing_country": "DE"}
+    quote = http.post("/orders/quote", json=body, headers=owner.headers()).json()
+    placed = http.post("/orders/checkout", json=body, headers=owner.headers(**ik()))
+    assert placed.status_code == 201, placed.text
+    order = http.get(f"/orders/{placed.json()['number']}", headers=owner.headers()).json()
+    currencies = {p["currency"] for p in http.get("/products").json()["items"]}
+    assert quote["currency"] == placed.json()["currency"] == order["currency"] == "USD" and currencies == {"USD"}
+    assert quote["vat"]["rates_valid_from"] == placed.json()["vat"]["rates_valid_from"] \
+        == order["vat"]["rates_valid_from"] is not None  # the rates table the order was taxed by
