@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 from typing import Any, Literal
+from urllib.parse import urlsplit
 from uuid import UUID
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -145,6 +146,9 @@ class Draft(BaseModel):
     listing_id: int | None
     listing_slug: str | None
     submitted_at: str | None
+    submitted_page_read: bool | None = Field(None, description=(
+        "Whether the page submitted was read. false: its robots.txt forbids it (or it could not be fetched), so the "
+        "draft was made from the site's other pages, starting at its root. null until pages are read."))
 
 
 class SubmittedDraft(Draft):
@@ -212,7 +216,26 @@ def present(doc: dict[str, Any], now: datetime) -> dict[str, Any]:
     socials = doc.get("company_socials") or {}
     doc["social_evidence"] = {key: source["evidence"] for key, source in (doc.pop("social_sources", None) or {}).items()
                               if socials.get(key) == source.get("url")}  # a link edited since drafting has none
+    doc["submitted_page_read"] = submitted_page_read(doc)
     return doc
+
+
+def _page(url: Any) -> tuple[str, str]:
+    parts = urlsplit(str(url or "").strip())
+    return (parts.hostname or "").lower().removeprefix("www."), parts.path.rstrip("/")
+
+
+def submitted_page_read(doc: dict[str, Any]) -> bool | None:
+    """Whether the page the founder submitted is among the pages read (None until the crawl has read any).
+
+    A submitted page robots.txt forbids is never fetched: the crawl starts at
+    the site's root instead (docs/crawler.md), and the founder is told so.
+    """
+    pages = (doc.get("crawl") or {}).get("pages") or []
+    if not pages:
+        return None
+    submitted = _page(doc.get("url"))
+    return not submitted[1] or submitted in {_page(p) for p in pages}
 
 
 def list_my_drafts(reads: ReadStore, account_id: str, paging: Paging) -> dict[str, Any]:

@@ -345,3 +345,31 @@ def _emailed_link(live: RunningServer, address: str) -> str:
             return re.search(r"(https?://\S+/invites/accept\?\S+)", found[0]["text"]).group(1)  # type: ignore[union-attr]
         time.sleep(0.05)
     raise AssertionError(f"no invite email to {address}")
+
+
+def test_a_submitted_page_robots_txt_forbids_is_said_on_the_draft(live: RunningServer, http: httpx.Client,
+                                                                   tmp_path: Any) -> None:
+    """The crawl starts at the root instead; the draft says the page was not read, in the API and on its page."""
+    from tests.fixtures.drafting_sites import serve_dir
+
+    pages = {"index.html": "<html><head><title>Quayside</title></head><body><h1>Stop paying for stale images</h1>"
+                           "<p>Quayside deletes container images nobody pulls.</p></body></html>",
+             "pricing/index.html": "<html><body><p>Quayside costs $49 per month.</p></body></html>",
+             "robots.txt": "User-agent: *\nDisallow: /pricing\n"}
+    for path, text in pages.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    who = person(live, password=PASSWORD)
+    with serve_dir(tmp_path) as site:
+        forbidden = ready(http, who, site.url("/pricing/"))
+        allowed = ready(http, person(live), site.url("/"))
+    assert forbidden["status"] == "ready" and forbidden["submitted_page_read"] is False
+    assert allowed["submitted_page_read"] is True
+    from tests.e2e.founder_support_listings import signed_in_client
+
+    web = signed_in_client(live.url, who.email, PASSWORD)
+    try:
+        page = web.get(f"/drafts/{forbidden['id']}").text
+    finally:
+        web.close()
+    assert 'id="page-not-read"' in page and "robots.txt does not allow it" in page
