@@ -86,7 +86,8 @@ class BearerAuthenticator:
                 if channel is not None and verify_for is not None:
                     return await verify_for(token, channel)  # type: ignore[no-any-return]
                 return await verifier.verify(token)
-        raise InvalidToken(f"unknown kind of token: API keys start with {PREFIX}")
+        raise InvalidToken(f"unknown kind of token: API keys start with {PREFIX}, and OAuth access tokens are "
+                           "issued by this site's /oauth/token")
 
 
 # ---------------------------------------------------------------- API keys
