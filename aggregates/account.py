@@ -100,7 +100,13 @@ def email_stream_id(email: str) -> UUID:
 
 
 def normalise_email(raw: str) -> str:
-    """Strip and lower-case the whole address, then check its shape and length."""
+    """Strip and lower-case the whole address, check its shape and length, and answer its one written form.
+
+    One mailbox, one account: an address typed with composed or decomposed
+    letters (NFC, NFD), or with its domain in punycode (`xn--…`), is the same
+    mailbox, so it is kept as email-validator normalises it (NFC, the domain in
+    Unicode), lower case. Plain ASCII addresses are unchanged by this.
+    """
     email = (raw or "").strip().lower()
     if not text.is_clean(email):  # NUL and friends: never an address, and PostgreSQL cannot store them
         raise InvalidInput(f"email {text.MESSAGE}", [FieldProblem("email", text.RULE, f"The address {text.MESSAGE}.")])
@@ -112,7 +118,7 @@ def normalise_email(raw: str) -> str:
     if reason is not None:
         raise InvalidInput("not an email address",
                            [FieldProblem("email", "format", f"Enter an address like name@example.com. {reason}")])
-    return email
+    return str(validate_email(email, check_deliverability=False, test_environment=True).normalized).lower()
 
 
 def address_problem(email: str) -> str | None:

@@ -20,6 +20,7 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp
 
 from api.body_limit import BodyLimit
+from api.security_headers import SecurityHeaders
 from api.in_flight import CountInFlight, InFlight
 from api.executor import Executor, dumps
 from api.mcp_server import VersionGuard, build_mcp_server, session_manager
@@ -72,6 +73,7 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
 
     app = FastAPI(title="launchdir", openapi_url=None, docs_url=None, redoc_url=None, lifespan=lifespan,
                   telemetry=None if config.opentelemetry else NO_TELEMETRY)
+    app.add_middleware(SecurityHeaders)  # nosniff everywhere, a content security policy on pages
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(CountInFlight, in_flight=config.in_flight)  # outermost: every request counts
     document = openapi_document(executor.registry, config.public_url + "/api/v1", config.public_url)

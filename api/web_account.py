@@ -72,6 +72,9 @@ class AccountPages(WebPages):
             notices.append(f"The key ldk_{revoked[:16]}_… was revoked. It no longer works.")
         if request.query_params.get("verification") == "sent":
             notices.append("We sent you a new confirmation link.")
+        elif request.query_params.get("verification") == "recent":
+            notices.append("A confirmation link was sent less than a minute ago: look for it in your mailbox, or ask "
+                           "again in a minute.")
         ctx = {"notices": notices, **self._account_context(session), **(extra or {})}
         return self._render(request, "account/account.html", ctx, session, status)
 

@@ -8,7 +8,7 @@ and counts against the address and the caller's IP (`SigninThrottle`).
 
 from __future__ import annotations
 
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 from pydantic import SecretStr
 from starlette.datastructures import FormData
@@ -20,9 +20,13 @@ from aggregates.account import normalise_email
 from api.sessions import ABSOLUTE, WebSession
 from api.web_pages import WebPages, form_problems, safe_next
 from commands import account as account_cmd
+from commands import apikeys as apikeys_cmd
+from commands import oauth as oauth_cmd
 from events import text as text_rule
 from events.errors import InvalidInput
+from queries import accounts as accounts_q
 from queries import mail as mail_q
+from queries import oauth as oauth_q
 
 
 class SigninPages(WebPages):
@@ -83,6 +87,10 @@ class SigninPages(WebPages):
                 raise InvalidInput("no token", [])
             position, _ = account_cmd.verify_email(self.s.store, token, self._meta(session), self.id.links)
         except InvalidInput as exc:
+            if account_cmd.verify_link_confirmed(self.s.store, token[:1000], self.id.links):  # opened again (or by a
+                next_links = [("/account", "Go to your account")] if session else [("/signin", "Sign in")]  # scanner)
+                return self._message(request, session, "Email address already confirmed",
+                                     "Your email address is confirmed: this link has done its work.", 200, next_links)
             reason = form_problems(exc).get("token", "This link is not valid.")
             return self._message(request, session, "This link does not work", reason + " Sign in to ask for a new link.",
                                  400, [("/signin", "Sign in")])
@@ -94,9 +102,27 @@ class SigninPages(WebPages):
     def resend_verification(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if session is None:
             return self._redirect("/signin?next=/account")
-        position = account_cmd.resend_verification(self.s.store, session.account_id, self._meta(session), self.id.links)
+        position, sent = account_cmd.resend_verification(self.s.store, session.account_id, self._meta(session),
+                                                         self.id.links)
         self._wait(position, [mail_q.VIEW])
-        return self._redirect("/account?verification=sent")
+        if not sent and (me := accounts_q.account(self.s.reads, session.account_id)) and me["email_verified"]:
+            return self._redirect("/account")  # confirmed already: nothing to send, nothing to say
+        return self._redirect("/account?verification=" + ("sent" if sent else "recent"))
+
+    def _revoke_credentials(self, account_id: str, session: WebSession | None) -> None:
+        """Every API key and connected app of the account stops working (a reset after a stolen password)."""
+        meta = self._meta(session)
+        position = 0
+        for key in accounts_q.account_keys(self.s.reads, account_id):
+            if key["revoked_at"] is None:
+                position = apikeys_cmd.revoke_api_key(
+                    self.s.store, apikeys_cmd.RevokeApiKey(account_id=UUID(account_id), key_id=key["key_id"]), meta)
+                self.id.api_keys.forget(key["key_id"])
+        for app in oauth_q.connected_apps(self.s.reads, account_id, self.s.clock()):
+            position = oauth_cmd.revoke_grant(self.s.store, oauth_cmd.RevokeGrant(grant_id=app["grant_id"],
+                                                                                  account_id=account_id), meta)
+        if position:
+            self._wait(position, ["accounts_view", oauth_q.VIEW])
 
     # ------------------------------------------------------------ sign in and out
 
@@ -164,20 +190,33 @@ class SigninPages(WebPages):
         problem = account_cmd.reset_link_problem(self.s.store, token[:1000], self.id.links, self.s.now())
         if problem is not None:  # used, expired or forged: said now, not after a new password is typed
             return self._reset_link_problem(request, session, problem)
-        return self._render(request, "auth/reset_confirm.html", {"token": token}, session)
+        email = account_cmd.reset_link_email(self.s.store, token[:1000], self.id.links)
+        return self._render(request, "auth/reset_confirm.html", {"token": token, "email": email, "revoke": True}, session)
 
     def reset_confirm(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         token, password = str(data.get("token") or ""), str(data.get("password") or "")
-        if problem := account_cmd.password_problem(password):
-            return self._render(request, "auth/reset_confirm.html", {"token": token, "errors": {"password": problem}},
+        revoke = data.get("revoke") == "yes"  # API keys and connected apps too (ticked unless the person unticks it)
+        email = account_cmd.reset_link_email(self.s.store, token[:1000], self.id.links)
+        shown = {"token": token, "email": email, "revoke": revoke}
+        if problem := account_cmd.password_problem(password, [email] if email else []):  # as strict as sign-up
+            return self._render(request, "auth/reset_confirm.html", {**shown, "errors": {"password": problem}},
                                 session, 400)
         try:
             cmd = account_cmd.ResetPassword(token=token[:1000], password=SecretStr(password))
-            position, account_id = account_cmd.reset_password(self.s.store, cmd, self._meta(session), self.id.links)
+            position, account_id = account_cmd.reset_password(self.s.store, cmd, self._meta(session), self.id.links,
+                                                              revoke_credentials=revoke)
         except InvalidInput as exc:
-            return self._reset_link_problem(request, session, form_problems(exc).get("token", "This link is not valid."))
+            problems = form_problems(exc)
+            if "password" in problems:
+                return self._render(request, "auth/reset_confirm.html",
+                                    {**shown, "errors": {"password": problems["password"]}}, session, 400)
+            return self._reset_link_problem(request, session, problems.get("token", "This link is not valid."))
         self._wait(position)
         self.id.sessions.end_all(account_id)  # whoever knew the old password is signed out everywhere
+        if revoke:
+            self._revoke_credentials(account_id, session)
+        if email:  # the owner proved the mailbox: a lock from others' wrong guesses ends (they cannot lock them out)
+            self.id.throttle.succeeded(f"email:{email}")
         response = self._redirect("/signin?reset=done")
         response.delete_cookie(self.session_cookie, path="/", secure=self.secure, httponly=True, samesite="lax")
         return response

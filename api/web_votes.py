@@ -18,6 +18,7 @@ projections on the event loop (docs/performance.md, "Voting burst").
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 import anyio
 from starlette.datastructures import FormData
@@ -101,7 +102,7 @@ class VotePages(WebPages):
         wants_json = "application/json" in request.headers.get("accept", "")
         noun = "vote" if "vote" in action else "follow"
         if session is None:
-            signin = "/signin?next=" + back
+            signin = "/signin?next=" + quote(back, safe="/")  # its own query stays part of `next`
             if wants_json:
                 return JSONResponse({"signin": signin, "detail": f"Sign in to {noun}."}, status_code=401)
             return self._redirect(signin)

@@ -173,6 +173,17 @@ class AccountLinks:
             f"If you did not sign up for {self.site}, ignore this email.\n",
         )
 
+    def password_changed(self, credentials_revoked: bool) -> tuple[str, str]:
+        kept = ("Your API keys and the apps you connected were revoked too: make new keys and connect the apps "
+                "again on your account page." if credentials_revoked else
+                "Your API keys and the apps you connected keep working: review them on your account page.")
+        return (
+            f"Your password for {self.site} was changed",
+            f"Hello,\n\nthe password of your {self.site} account was changed with a reset link just now, and every "
+            f"other signed-in browser was signed out. {kept}\n\nYour account: {self.website}account\n\n"
+            f"If you did not do this, reset your password again at once: {self.website}reset\n",
+        )
+
     def signup_existing(self) -> tuple[str, str]:
         return (
             f"Sign-up attempt with your email address on {self.site}",
@@ -278,18 +289,23 @@ def register_hashed(store: EventStore, account_id: str, email: str, pw_hash: str
     return Registered(appended.position, None if taken else account_id)
 
 
-def resend_verification(store: EventStore, account_id: str, meta: Meta, links: AccountLinks) -> int:
-    """Email a fresh verification link (at most one a minute); nothing when already verified."""
+def resend_verification(store: EventStore, account_id: str, meta: Meta, links: AccountLinks) -> tuple[int, bool]:
+    """Email a fresh verification link (at most one a minute); nothing when already verified.
+
+    Answers the position and whether a link was sent now (False: one was sent this minute already,
+    or the address is confirmed), so the page says what happened.
+    """
     state = load_account(store, account_id)
     if not state.exists:
         raise NotFound("no such account")
     if state.email_verified:
-        return store.position()
+        return store.position(), False
     token_id = uuid4().hex
     minute = meta.at.astimezone(timezone.utc).strftime("%Y%m%d%H%M")
     subject_text = links.verification(account_id, token_id, meta.at + VERIFY_TTL)
-    return store.decide(mail.message_id(f"verify-again:{account_id}:{minute}"), mail, lambda msg: _queue(
-        msg, state.email, subject_text, "verify_email", account_id, meta)).position
+    appended = store.decide(mail.message_id(f"verify-again:{account_id}:{minute}"), mail, lambda msg: _queue(
+        msg, state.email, subject_text, "verify_email", account_id, meta))
+    return appended.position, bool(appended.events)
 
 
 def verify_email(store: EventStore, token: str, meta: Meta, links: AccountLinks) -> tuple[int, str]:
@@ -323,13 +339,49 @@ def request_password_reset(store: EventStore, email: str, meta: Meta, links: Acc
     return store.decide_across(decision).position
 
 
-def reset_password(store: EventStore, cmd: ResetPassword, meta: Meta, links: AccountLinks) -> tuple[int, str]:
-    """Set the new password from a reset link; returns the position and the account id (to end its sessions)."""
+def reset_password(store: EventStore, cmd: ResetPassword, meta: Meta, links: AccountLinks,
+                   revoke_credentials: bool = False) -> tuple[int, str]:
+    """Set the new password from a reset link; returns the position and the account id (to end its sessions).
+
+    The new password is checked against the account's own address as at
+    sign-up (a guesser tries the address first), and the owner is told by
+    email that the password changed, in the same append: someone else who
+    reset it cannot do so silently. `revoke_credentials` words that email
+    (the website revokes the API keys and connected apps when asked).
+    """
     payload = links.read("reset", cmd.token)
-    pw_hash = hash_password(cmd.password.get_secret_value())
-    appended = store.decide(UUID(str(payload["a"])), account, lambda s: account.decide_reset_password(
-        _link_holder(s), payload["j"], pw_hash, meta))
-    return appended.position, payload["a"]
+    account_id = str(payload["a"])
+    password = cmd.password.get_secret_value()
+
+    def decision(load: Loader) -> list[Event]:
+        state = _link_holder(load(UUID(account_id), account))
+        if problem := password_problem(password, [state.email]):
+            raise InvalidInput("invalid value for: password", [FieldProblem("password", PASSWORD_RULE, problem)])
+        events = account.decide_reset_password(state, payload["j"], hash_password(password), meta)
+        msg = load(mail.message_id(f"password-changed:{account_id}:{payload['j']}"), mail)
+        return events + _queue(msg, state.email, links.password_changed(revoke_credentials), "password_changed",
+                               account_id, meta)
+
+    return store.decide_across(decision).position, account_id
+
+
+def verify_link_confirmed(store: EventStore, token: str, links: AccountLinks) -> bool:
+    """Whether a confirmation link names an account whose address is confirmed (a link opened twice, or first by
+    a mail scanner, says so instead of "does not work")."""
+    try:
+        state = load_account(store, str(links.read("verify", token)["a"]))
+    except (InvalidInput, ValueError):
+        return False
+    return bool(state.exists and state.email_verified)
+
+
+def reset_link_email(store: EventStore, token: str, links: AccountLinks) -> str | None:
+    """The address of the account a reset link is for (shown on its form), or None for a link that names none."""
+    try:
+        state = load_account(store, str(links.read("reset", token)["a"]))
+    except (InvalidInput, ValueError):
+        return None
+    return state.email if state.exists else None
 
 
 def reset_link_problem(store: EventStore, token: str, links: AccountLinks, at: datetime) -> str | None:

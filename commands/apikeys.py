@@ -26,6 +26,7 @@ from commands.store import EventStore
 PREFIX = "ldk_"
 KEY = re.compile(r"^ldk_([0-9a-f]{16})_([0-9a-f]{64})$")
 Scope = Literal["account:read", "listings:write", "orders:write"]
+LAST_EXPIRY = date(2099, 12, 31)
 
 
 class CreateApiKey(BaseModel):
@@ -35,7 +36,8 @@ class CreateApiKey(BaseModel):
     account_id: UUID
     name: str = Field(max_length=account.KEY_NAME_MAX)
     scopes: list[Scope] = Field(max_length=len(account.SCOPES))
-    expires_on: date | None = None  # the key works through the end of this day (site timezone)
+    # the key works through the end of this day (site timezone); a bound, so the end of the day is a date too
+    expires_on: date | None = Field(None, le=LAST_EXPIRY, description="The last day the key works, at most 2099-12-31.")
 
 
 class RevokeApiKey(BaseModel):

@@ -126,7 +126,7 @@ class ClientResolver:
         ), ""
 
 
-def _basic(header: str) -> tuple[str, str] | None:
+def basic_credentials(header: str) -> tuple[str, str] | None:
     if not header.lower().startswith("basic "):
         return None
     try:
@@ -147,10 +147,10 @@ class SecretAuthenticator(ClientAuthenticator):
 
     async def authenticate_request(self, request: Request) -> OAuthClientInformationFull:
         form = await request.form()
-        basic = _basic(request.headers.get("authorization", ""))
+        basic = basic_credentials(request.headers.get("authorization", ""))
         client_id = form.get("client_id")
         if not isinstance(client_id, str) or not client_id:
-            raise AuthenticationError("client_id is missing (send it in the form, also when using Basic authentication)")
+            raise AuthenticationError("client_id is missing: send it in the form, or with the secret in an HTTP Basic header")
         if basic is not None and basic[0] != client_id:
             raise AuthenticationError("the client_id of the form and of the Basic authorization header differ")
         client, problem = await self.resolver.resolve(client_id)

@@ -32,7 +32,7 @@ from mcp.server.auth.middleware.client_auth import AuthenticationError
 from mcp.server.auth.provider import construct_redirect_uri
 from mcp.server.auth.settings import ClientRegistrationOptions
 from mcp.server.transport_security import RequestBodyLimitMiddleware
-from starlette.datastructures import ImmutableMultiDict
+from starlette.datastructures import FormData, ImmutableMultiDict
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -40,7 +40,7 @@ from starlette.routing import BaseRoute, Route, request_response
 from starlette.types import ASGIApp
 
 from aggregates.account import SCOPES
-from api.oauth.clients import SecretAuthenticator
+from api.oauth.clients import SecretAuthenticator, basic_credentials
 from api.oauth.provider import AUTHORIZE_PARAMS, TOKEN_FORM, Provider, StoredAccessToken, StoredRefreshToken
 from api.ratelimit import Limits, LocalRateLimiter, OverLimit, RedisRateLimiter
 from commands import oauth as oauth_cmd
@@ -94,6 +94,29 @@ def _cors(app: ASGIApp, methods: list[str]) -> ASGIApp:
 def _endpoint(fn: Callable[[Request], Awaitable[Response]], cors: bool = True) -> ASGIApp:
     app: ASGIApp = RequestBodyLimitMiddleware(request_response(fn), MAX_BODY)
     return _cors(app, ["GET", "POST", "OPTIONS"]) if cors else app
+
+
+async def with_basic_client_id(request: Request) -> FormData:
+    """The request's form, with `client_id` taken from an HTTP Basic header when the form has none.
+
+    RFC 6749 §2.3.1: a client using `client_secret_basic` sends its id and
+    secret in the header only. The SDK's token request model requires
+    `client_id` in the form, so the id is added to the form the request keeps
+    (Starlette caches the parsed form on the request; every later reader gets
+    this one). A header that cannot be read is left for the authenticator to refuse.
+    """
+    form = await request.form()
+    if form.get("client_id"):
+        return form
+    try:
+        basic = basic_credentials(request.headers.get("authorization", ""))
+    except AuthenticationError:
+        return form
+    if basic is None or not basic[0]:
+        return form
+    completed = FormData([*form.multi_items(), ("client_id", basic[0])])
+    request._form = completed  # noqa: SLF001 - the parsed form Starlette hands every reader of this request
+    return completed
 
 
 class OAuthEndpoints:
@@ -153,7 +176,7 @@ class OAuthEndpoints:
     # ------------------------------------------------------------ /oauth/token
 
     async def token(self, request: Request) -> Response:
-        form = await request.form()  # cached on the request: the SDK handler reads the same form
+        form = await with_basic_client_id(request)  # cached on the request: the SDK handler reads the same form
         if (refused := text_refusal(form)) is not None:
             return refused
         token = TOKEN_FORM.set(form)
@@ -183,7 +206,7 @@ class OAuthEndpoints:
     # ------------------------------------------------------------ /oauth/revoke (RFC 7009)
 
     async def revoke(self, request: Request) -> Response:
-        form = await request.form()  # cached on the request: the authenticator reads the same form
+        form = await with_basic_client_id(request)  # cached on the request: the authenticator reads the same form
         if (refused := text_refusal(form)) is not None:
             return refused
         try:

@@ -388,6 +388,29 @@ def test_public_and_confidential_registration(oauth_server: RunningServer) -> No
     assert ok.status_code == 200
 
 
+def test_a_basic_client_sends_its_id_in_the_header_only(oauth_server: RunningServer) -> None:
+    """RFC 6749 §2.3.1: with client_secret_basic the form need not repeat client_id (token, refresh, revoke)."""
+    client = register(oauth_server.url, CALLBACK, token_endpoint_auth_method="client_secret_basic")
+    basic = (client["client_id"], client["client_secret"])
+    pkce = Pkce.new()
+    code = _code(oauth_server, client["client_id"], pkce)
+    form = {"grant_type": "authorization_code", "code": code, "redirect_uri": CALLBACK, "code_verifier": pkce.verifier}
+    tokens = httpx.post(oauth_server.url + "/oauth/token", data=form, auth=basic, timeout=10)
+    assert tokens.status_code == 200, tokens.text
+    again = httpx.post(oauth_server.url + "/oauth/token", auth=basic, timeout=10,
+                       data={"grant_type": "refresh_token", "refresh_token": tokens.json()["refresh_token"]})
+    assert again.status_code == 200, again.text
+    wrong = httpx.post(oauth_server.url + "/oauth/token", auth=(client["client_id"], "0" * 64), timeout=10,
+                       data={"grant_type": "refresh_token", "refresh_token": again.json()["refresh_token"]})
+    assert wrong.status_code == 401 and wrong.json()["error"] == "invalid_client"
+    revoked = httpx.post(oauth_server.url + "/oauth/revoke", auth=basic, timeout=10,
+                         data={"token": again.json()["refresh_token"]})
+    assert revoked.status_code == 200, revoked.text
+    gone = httpx.post(oauth_server.url + "/oauth/token", auth=basic, timeout=10,
+                      data={"grant_type": "refresh_token", "refresh_token": again.json()["refresh_token"]})
+    assert gone.status_code == 400 and gone.json()["error"] == "invalid_grant"
+
+
 # ---------------------------------------------------------------- client ID metadata documents
 
 
