@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from aggregates import draft as d
 from api import web_draft_forms as forms
 from api import web_draft_view as view
 from api.identity import Identity
@@ -44,7 +45,7 @@ EDITOR = "founder/drafts/editor.html"
 DONE = {  # ?done= after a redirect: what the last form did
     "saved": "Your changes are saved.",
     "regenerating": "Regenerating the chosen fields from your site; reload in a few seconds to see them.",
-    "invited": "The invite is on its way; it is valid for seven days.",
+    "invited": f"The invite is on its way; it is valid for {d.INVITE_TTL.days} days.",
     "listed": "Saved as a listing.",
     "unchanged": "Nothing changed.",
 }

@@ -59,10 +59,12 @@ class SigninPages(WebPages):
     # ------------------------------------------------------------ sign up and verify
 
     def signup_form(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        return self._render(request, "auth/signup.html", {}, session)
+        # where to come back to after confirming and signing in (an invite's Accept page, a vote)
+        return self._render(request, "auth/signup.html", {"next": safe_next(request.query_params.get("next"))}, session)
 
     def signup(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         email, password = str(data.get("email") or ""), str(data.get("password") or "")
+        next_path = safe_next(str(data.get("next") or ""))
         errors: dict[str, str] = {}
         try:
             email = normalise_email(email)
@@ -71,14 +73,15 @@ class SigninPages(WebPages):
         if problem := account_cmd.password_problem(password, [email]):
             errors["password"] = problem
         if errors:
-            return self._render(request, "auth/signup.html", {"errors": errors, "values": {"email": email}}, session, 400)
+            return self._render(request, "auth/signup.html", {"errors": errors, "values": {"email": email},
+                                                              "next": next_path}, session, 400)
         # The same work whatever the address: hash here, then hand the rest over. A new address gets its
         # account and a verification link, a taken one a notice to its owner, both after this answer.
         pw_hash = account_cmd.hash_password(password)
         account_id, meta, store, links = str(uuid4()), self._meta(session), self.s.store, self.id.links
         self.id.deferred.submit("register_account", lambda: account_cmd.register_hashed(
             store, account_id, email, pw_hash, meta, links))
-        return self._render(request, "auth/signup_sent.html", {"email": email}, session)
+        return self._render(request, "auth/signup_sent.html", {"email": email, "next": next_path}, session)
 
     def verify(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         token = request.query_params.get("token", "")

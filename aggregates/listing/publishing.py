@@ -47,6 +47,20 @@ def decide_badge_found(state: ListingState, checked_url: str, current_week: str,
     return emit.events
 
 
+def decide_reschedule_free(state: ListingState, week: str, current_week: str, meta: Meta) -> list[Event]:
+    """A scheduled free listing moved to another week (Skip the queue): scheduled for it, or live at once when it has
+    begun; the badge was found already, so it is not asked for again."""
+    require_listing(state)
+    if state.status != "scheduled":
+        raise Conflict(f"the listing is {state.status}, not scheduled")
+    emit = Emitter(state, meta)
+    if week <= current_week:
+        emit(ListingLaunched, week=current_week, plan=state.plan or "free")
+    else:
+        emit(ListingScheduled, week=week, plan=state.plan or "free")
+    return emit.events
+
+
 def decide_schedule_paid(state: ListingState, week: str, current_week: str, meta: Meta) -> list[Event]:
     """A paid launch: live at once when `week` is this week (or past), else scheduled for it."""
     require_listing(state)

@@ -96,6 +96,9 @@ def _apply(order: OrderState, line: dict[str, Any], load: Load, current_week: st
         how = "live now" if after.status == "live" else f"scheduled for the week of {after.week}"
         return _done(events, f"{how}; story, milestones and media unlocked", status=after.status, week=after.week)
     if code == "skip_queue":
+        if state.status == "scheduled" and state.plan == "free":  # badge found already: scheduled for the new week
+            events = listing.decide_reschedule_free(state, str(week), current_week, meta)
+            return _done(events, f"moved to the week of {week}", week=week)
         if state.status != "awaiting_badge":
             return _refused("not_in_free_queue", f"the listing is {state.status}, not waiting in the free queue")
         emit = Emitter(state, meta)

@@ -192,9 +192,10 @@ def _applies(i: int, product: Product, owned: ListingState | None, week: str | N
     if product.code in LAUNCH_LIKE and status in ("scheduled", "live"):
         raise _bad(i, "", "already_launched", f"the listing is already {status}: launch is for listings not yet "
                                               "scheduled (relaunch is for live ones)")
-    if product.code == "skip_queue":
-        if status != "awaiting_badge":
-            raise _bad(i, "", "not_in_free_queue", "skip_queue moves a listing waiting in the free queue")
+    if product.code == "skip_queue":  # a free listing waiting for its week, badge found or not
+        if not (status == "awaiting_badge" or (status == "scheduled" and owned.plan == "free")):
+            raise _bad(i, "", "not_in_free_queue", f"{product.name} moves a free listing that waits for its launch "
+                                                   f"week to an earlier one; this listing is {status.replace('_', ' ')}")
         if owned.week is not None and week is not None and week >= owned.week:
             raise _bad(i, "week", "not_earlier", f"the listing is queued for {owned.week}: choose an earlier week")
     if product.code == "featured":

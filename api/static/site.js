@@ -32,8 +32,14 @@ document.addEventListener("submit", async (event) => {
   }
 });
 
-// Forms marked data-autosubmit (the badge style chooser) work with their button; with this, a changed option shows at once.
+// Forms marked data-autosubmit (the badge style chooser) work with their button; with this, an option chosen with
+// the mouse or a touch shows at once. A menu moved through with the arrow keys changes at every step, so a change
+// made from the keyboard waits for the button (or Enter): the page does not reload under the person's focus.
+let keyedAt = 0;
+document.addEventListener("keydown", (event) => {
+  if (event.target instanceof HTMLSelectElement) keyedAt = Date.now();
+});
 document.addEventListener("change", (event) => {
   const form = event.target instanceof Element ? event.target.closest("form[data-autosubmit]") : null;
-  if (form instanceof HTMLFormElement) form.requestSubmit();
+  if (form instanceof HTMLFormElement && Date.now() - keyedAt > 500) form.requestSubmit();
 });

@@ -67,7 +67,8 @@ def test_buy_a_launch_in_the_browser_and_see_the_listing_scheduled(live: Running
         sign_in(page, base, who.email, PASSWORD)
         page.goto(f"{base}/my/listings/{listing_id}/order")
         # products the listing cannot take now say so before anything is chosen (a saved, unlaunched listing)
-        assert "listing waiting in the free queue" in page.locator("#product-skip_queue-not-now").inner_text()
+        said = page.locator("#product-skip_queue-not-now").inner_text()
+        assert "Skip the queue moves a free listing" in said and "skip_queue" not in said  # the name people read
         assert "for listings that are live" in page.locator("#product-relaunch-not-now").inner_text()
         assert page.locator("#product-launch-not-now").count() == 0  # a launch is what it can take
         with page.expect_response(lambda r: r.url.endswith("/order")) as answer:

@@ -313,3 +313,22 @@ def test_a_featured_week_is_one_the_listing_is_live_in() -> None:
                     {"product": "featured", "listing_id": 1, "week": weeks[2]}]) == ("items.1.week", "before_launch")
     assert price([{"product": "launch", "listing_id": 1}, {"product": "featured", "listing_id": 1,
                                                            "week": weeks[0]}]).lines  # live at once
+
+
+def test_skip_queue_also_moves_a_free_listing_whose_badge_was_found() -> None:
+    """Scheduled on the free plan (badge found), it may still buy an earlier week; a paid or live one may not."""
+    week = order.offered_weeks(TODAY, [1, 5])[0]
+    scheduled = replace(_listing(4, "scheduled", week="2026-04-20"), plan="free")
+    paid = replace(_listing(5, "scheduled", week="2026-04-20"), plan="paid")
+    listings = {**LISTINGS, 4: scheduled, 5: paid}
+    line = order.price_items([{"product": "skip_queue", "listing_id": 4, "week": week}], CATALOG, listings, ME, TODAY,
+                             NO_VAT).lines[0]
+    assert line["week"] == week
+    with pytest.raises(InvalidInput) as caught:
+        order.price_items([{"product": "skip_queue", "listing_id": 5, "week": week}], CATALOG, listings, ME, TODAY, NO_VAT)
+    assert caught.value.problems[0].rule == "not_in_free_queue" and "skip_queue" not in caught.value.problems[0].message
+    state = _paid(_placed([{"product": "launch", "listing_id": 1}, {"product": "skip_queue", "listing_id": 3,
+                                                                     "week": week}]))
+    events = order.decide_line(state, 1, lambda s, _d: scheduled, "2026-03-02", META)
+    assert isinstance(events[0], ListingScheduled) and (events[0].week, events[0].plan) == (week, "free")
+    assert type(events[-1]).__name__ == "OrderLineFulfilled"
