@@ -91,7 +91,7 @@ def error_label(name: str) -> str:
     if parts[0] == "fields" and len(parts) > 1:
         return LABELS.get(parts[1], parts[1])
     singular = {"faqs": "FAQ", "founders": "Founder", "milestones": "Milestone"}
-    if parts[0] in singular and len(parts) == 3 and parts[1].isdigit():
+    if parts[0] in singular and len(parts) == 3 and (parts[1].isascii() and parts[1].isdigit()):
         part = ROW_LABELS.get((parts[0], parts[2])) or ITEM_LABELS.get(parts[2], parts[2])
         return f"{singular[parts[0]]} {int(parts[1]) + 1}: {part}"
     if parts[0] in ("company_socials", "founder_socials") and len(parts) == 2:

@@ -249,7 +249,7 @@ def _at(sent: Any, path: str) -> Any:
     for part in path.split("."):
         if isinstance(sent, Mapping):
             sent = sent.get(part)
-        elif isinstance(sent, list) and part.isdigit() and int(part) < len(sent):
+        elif isinstance(sent, list) and (part.isascii() and part.isdigit()) and int(part) < len(sent):
             sent = sent[int(part)]
         else:
             return None

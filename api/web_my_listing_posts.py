@@ -176,7 +176,7 @@ def _question(changed: list[dict[str, Any]]) -> Callable[[str], str]:
     """`answers.2.answer` -> the form field of that question (`q-<id>`)."""
     def rename(path: str) -> str:
         parts = path.split(".")
-        if len(parts) >= 2 and parts[0] == "answers" and parts[1].isdigit() and int(parts[1]) < len(changed):
+        if len(parts) >= 2 and parts[0] == "answers" and (parts[1].isascii() and parts[1].isdigit()) and int(parts[1]) < len(changed):
             return f"q-{changed[int(parts[1])]['question_id']}"
         return path
     return rename

@@ -214,7 +214,7 @@ def _form_field(path: str, codes: list[str]) -> str:
     parts = path.split(".")
     if parts[0] != "items":
         return path
-    if len(parts) == 1 or not parts[1].isdigit() or int(parts[1]) >= len(codes):
+    if len(parts) == 1 or not (parts[1].isascii() and parts[1].isdigit()) or int(parts[1]) >= len(codes):
         return "products"
     code = codes[int(parts[1])]
     if len(parts) == 2 or parts[2] in ("product", "listing_id"):

@@ -205,7 +205,7 @@ class DirectoryPages(PublicSite):
         session = self.id.sessions.lookup(request.cookies.get(self.session_cookie))
         page = request.query_params.get("page") or "1"
         section = await run_in_threadpool(review_section, self.s.reads, int(doc["listing_id"]),
-                                          session.account_id if session else None, int(page) if page.isdigit() else 1)
+                                          session.account_id if session else None, int(page) if (page.isascii() and page.isdigit()) and len(page) < 5 else 1)
         response = await self.show(request, "public/listing.html", {
             **section, "review_pager": self.pager(request, section["reviews"]),
             "l": doc, "alternatives": others, "badges": badges["badges"], "jsonld": ld,

@@ -53,8 +53,7 @@ class WebStaffListing(WebPages):
         def publish(listing: dict[str, Any], meta: Meta) -> int:
             if listing["status"] != "unpublished":
                 raise Conflict(f"the listing is {listing['status']}, not taken down")
-            return listing_cmd.staff_publish(self.s.store, listing["listing_id"], meta, week=listing["week"],
-                                             plan=listing["plan"] or "free")
+            return listing_cmd.put_back(self.s.store, listing["listing_id"], meta)
 
         return self._act(request, session, "put-back", publish)
 

@@ -128,6 +128,8 @@ class WebStaffReview(WebPages):
         return self._review(request, data, session, lambda ref, meta: review_cmd.accept(self.s.store, ref, meta))
 
     def revert(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        if (refused := self._staff_only(request, session)) is not None:  # who asks comes before what they sent
+            return refused
         fields = [str(f) for f in data.getlist("fields")]
         if not fields:
             return self._message(request, session, "Nothing chosen", "Tick the fields to put back, then press the button.",

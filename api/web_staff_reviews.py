@@ -45,9 +45,11 @@ class StaffReviewPages(WebPages):
     def hide(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if (refused := self._staff_only(request, session)) is not None:
             return refused
+        assert session is not None
         review_id = request.path_params["review_id"]
         try:
-            position = reviews_cmd.hide_review(self.s.store, review_id, str(data.get("reason") or ""), self._meta(session))
+            position = reviews_cmd.hide_review(self.s.store, review_id, str(data.get("reason") or ""),
+                                                 self._staff_meta(session))  # recorded as staff, like every staff act
         except InvalidInput as exc:
             return self._list(request, session, {review_id: form_problems(exc)}, str(data.get("reason") or ""), 400)
         except NotFound as exc:
@@ -58,8 +60,10 @@ class StaffReviewPages(WebPages):
     def restore(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if (refused := self._staff_only(request, session)) is not None:
             return refused
+        assert session is not None
         try:
-            position = reviews_cmd.restore_review(self.s.store, request.path_params["review_id"], self._meta(session))
+            position = reviews_cmd.restore_review(self.s.store, request.path_params["review_id"],
+                                                    self._staff_meta(session))
         except NotFound as exc:
             return self._message(request, session, "Not found", exc.detail, 404, [("/staff/reviews", "Reviews")])
         self._wait(position, VIEWS)
@@ -70,7 +74,7 @@ class StaffReviewPages(WebPages):
         state = request.query_params.get("state") or "all"
         state = state if state in reviews_q.STAFF_STATES else "all"
         page = request.query_params.get("page") or "1"
-        paging = Paging(page=min(int(page), 1000) if page.isdigit() and int(page) > 0 else 1, per_page=50)
+        paging = Paging(page=min(int(page), 1000) if (page.isascii() and page.isdigit()) and int(page) > 0 else 1, per_page=50)
         found = reviews_q.staff_reviews(self.s.reads, state, paging)
         more = f"/staff/reviews?{urlencode({'state': state, 'page': paging.page + 1})}" if found["has_more"] else None
         ctx: dict[str, Any] = {"reviews": found, "state": state, "states": reviews_q.STAFF_STATES, "more": more,

@@ -109,7 +109,7 @@ class StaffVotePages(WebPages):
     @staticmethod
     def _notice(request: Request) -> str | None:
         kind, n = request.query_params.get("notice", ""), request.query_params.get("n", "")
-        if kind not in NOTICES or not n.isdigit():
+        if kind not in NOTICES or not (n.isascii() and n.isdigit()):
             return None
         text = NOTICES[kind].format(n=int(n))
         awards = request.query_params.get("awards", "")

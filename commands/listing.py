@@ -284,10 +284,18 @@ def launch_if_due(store: EventStore, listing_id: int, meta: Meta) -> int:
     return _decide(store, listing_id, lambda s: listing.decide_launch_if_due(s, current, meta)).position
 
 
-def staff_publish(store: EventStore, listing_id: int, meta: Meta, week: str | None = None, plan: str = "free") -> int:
-    """Staff put a listing live in `week` (default: the current week), recorded with who and when."""
+def staff_publish(store: EventStore, listing_id: int, meta: Meta, week: str | None = None,
+                  plan: str | None = None) -> int:
+    """Staff put a listing live in `week` (default: the current week), recorded with who and when; the plan
+    stays the listing's own unless one is given (putting a paid listing back does not make it free)."""
     chosen = week or week_of(meta.at.date())
-    return _decide(store, listing_id, lambda s: listing.decide_staff_publish(s, chosen, plan, meta)).position
+    return _decide(store, listing_id, lambda s: listing.decide_staff_publish(
+        s, chosen, plan or s.plan or "free", meta)).position
+
+
+def put_back(store: EventStore, listing_id: int, meta: Meta) -> int:
+    """Staff put a taken-down listing back: live, or scheduled when its launch week is still ahead."""
+    return _decide(store, listing_id, lambda s: listing.decide_put_back(s, week_of(meta.at.date()), meta)).position
 
 
 def feature(store: EventStore, listing_id: int, week: str, meta: Meta) -> int:

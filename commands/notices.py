@@ -90,7 +90,8 @@ def notice_email(notice: Notice, website: str) -> tuple[str, str]:
         number, currency = str(order.get("number") or ""), str(order.get("currency") or "USD")
         amount = _money(int(order.get("refunded_cents") or 0), currency)
         return (f"Order {number} was refunded",
-                f"We refunded {amount} of order {number} ({notice.reason}). The money goes back the way it "
+                f"We refunded {amount} of order {number}{f' ({notice.reason})' if (notice.reason or '').strip() else ''}. "
+                f"The money goes back the way it "
                 f"was paid.\n\n"
                 f"The order and its invoice: {base}my/orders/{number}\n")
     listing = notice.listing or {}
@@ -139,7 +140,9 @@ def notice_email(notice: Notice, website: str) -> tuple[str, str]:
 def _paid_email(order: dict[str, Any], names: dict[int, str], base: str) -> tuple[str, str]:
     number = str(order.get("number") or "")
     currency = str(order.get("currency") or "USD")
-    lines = "".join(f"- {_line_name(line, names)}: {_money(int(line.get('amount_cents') or 0), currency)}\n"
+    # a line's price is its `net_cents` (`amount_cents` is only the billboard's chosen amount)
+    lines = "".join(f"- {_line_name(line, names)}: "
+                    f"{_money(int(line.get('net_cents') or line.get('amount_cents') or 0), currency)}\n"
                     for line in order.get("lines") or [])
     vat = order.get("vat") or {}
     totals = (f"Subtotal: {_money(int(order.get('subtotal_cents') or 0), currency)}\n"

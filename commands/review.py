@@ -20,7 +20,7 @@ from aggregates.listing import review
 from commands.store import EventStore
 from events.base import Event
 from events.errors import Conflict, NotFound
-from events.listing import ListingEditReverted
+from events.listing import ListingCreated, ListingEditReverted
 
 
 @dataclass(frozen=True)
@@ -45,6 +45,8 @@ class Reviewed:
 def accept(store: EventStore, version: VersionRef, meta: Meta) -> Reviewed:
     """Let an owner's version stand (409 for a version that needs no review or whose fields were put back)."""
     event, _ = _version_event(store, version)
+    if isinstance(event, ListingCreated):  # creation is never reviewed (docs/history-and-review.md)
+        raise Conflict(f"version {version.version_id} created the listing: creation needs no review")
     if not review.needs_review(event.actor):
         raise Conflict(f"version {version.version_id} was made by {event.actor}: it needs no review")
     appended = store.decide(listing.listing_stream(version.listing_id), listing,

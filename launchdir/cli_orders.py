@@ -51,10 +51,14 @@ def staff_refund(number: str, reason: str, actor: str | None) -> None:
     from commands import orders as orders_cmd
     from launchdir.ordering import payment_provider
 
+    if not reason.strip():
+        raise click.BadParameter("say why: the customer is mailed the reason", param_hint="--reason")
     with staff_session(actor) as (c, meta):
         state = orders_cmd.load(c.store, number)
         if not state.exists:
             raise click.ClickException(f"no order {number}")
+        if state.status == "refunded":
+            raise click.ClickException(f"order {number} was refunded already; nothing was done")
         reference = ""
         if state.provider not in ("", "test") and state.paid_at is not None and state.status != "refunded":
             provider = payment_provider(c.settings)
@@ -88,5 +92,10 @@ def staff_fulfil(number: str, line: int, actor: str | None) -> None:
     from commands import orders as orders_cmd
 
     with staff_session(actor) as (c, meta):
+        state = orders_cmd.load(c.store, number)
+        if not state.exists:
+            raise click.ClickException(f"no order {number}")
+        if line in state.fulfilled:  # said, rather than a position of some other event
+            raise click.ClickException(f"line {line} of order {number} is fulfilled already; nothing was done")
         position = orders_cmd.close_task(c.store, number, line, meta)
         click.echo(f"{number} line {line}: fulfilled (event position {position})")

@@ -114,10 +114,11 @@ def _listing_id(c: Container, slug: str) -> int:
 @staff.command("publish")
 @click.argument("slug")
 @click.option("--week", default=None, help="Launch week (its Monday, YYYY-MM-DD); default: this week.")
-@click.option("--plan", type=click.Choice(["free", "paid"]), default="free", show_default=True)
+@click.option("--plan", type=click.Choice(["free", "paid"]), default=None,
+              help="Default: the listing's own plan (free for one that never had one).")
 @actor_option
-def staff_publish(slug: str, week: str | None, plan: str, actor: str | None) -> None:
-    """Put the listing SLUG live in a launch week (recorded with who and when)."""
+def staff_publish(slug: str, week: str | None, plan: str | None, actor: str | None) -> None:
+    """Put the listing SLUG live in a launch week (recorded with who and when); a bad week is refused."""
     from commands.listing import staff_publish as publish
 
     run_staff(actor, lambda c, meta: publish(c.store, _listing_id(c, slug), meta, week=week, plan=plan), f"{slug}: live")

@@ -41,6 +41,7 @@ from aggregates.listing.publishing import (
     decide_launch_if_due,
     decide_relaunch,
     decide_queue_free,
+    decide_put_back,
     decide_reschedule_free,
     decide_schedule_paid,
     decide_staff_publish,
@@ -71,7 +72,7 @@ __all__ = [
     "decide_add_milestone", "decide_add_owner", "decide_approve_alternatives", "decide_badge_found",
     "decide_claim_slug", "decide_create", "decide_create_with_extras", "decide_delete_milestone", "decide_edit",
     "decide_feature", "decide_launch_if_due", "decide_relaunch", "decide_post_update", "decide_queue_free", "decide_release_slug",
-    "decide_reschedule_free", "decide_schedule_paid", "decide_set_evidence", "decide_set_story", "decide_staff_publish", "decide_unlock", "decide_unpublish",
+    "decide_put_back", "decide_reschedule_free", "decide_schedule_paid", "decide_set_evidence", "decide_set_story", "decide_staff_publish", "decide_unlock", "decide_unpublish",
     "decide_verify", "evolve", "initial", "initial_slug", "listing_stream", "require_listing", "require_open", "require_owner", "slug_stream", "slugify",
 ]
 

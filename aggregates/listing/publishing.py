@@ -9,6 +9,8 @@ is found after its week began goes live at once.
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+
 from aggregates.base import Emitter, Meta, one
 from aggregates.listing.state import ListingState, require_listing
 from events.base import Event
@@ -97,11 +99,37 @@ def decide_relaunch(state: ListingState, week: str, meta: Meta) -> list[Event]:
 
 
 def decide_staff_publish(state: ListingState, week: str, plan: str, meta: Meta) -> list[Event]:
-    """Staff put a listing live in `week` directly (recorded with who and when)."""
+    """Staff put a listing live in `week` directly (recorded with who and when).
+
+    `week` is a real date, taken as its week's Monday: an event with text that
+    is no date would stop every projection that reads launch weeks.
+    """
     require_listing(state)
+    try:
+        day = date.fromisoformat(week)
+    except (TypeError, ValueError):
+        rule = "A launch week is a date like 2026-11-30 (its Monday is taken)."
+        raise InvalidInput(f"invalid value for: week ({week!r})", [FieldProblem("week", "format_date", rule)]) from None
+    week = (day - timedelta(days=day.weekday())).isoformat()
+    if plan not in ("free", "paid"):
+        raise InvalidInput(f"invalid value for: plan ({plan!r})",
+                           [FieldProblem("plan", "enum", "A plan is free or paid.")])
     if state.status == "live":
         return []
     return one(state, meta, ListingPublishedByStaff, week=week, plan=plan)
+
+
+def decide_put_back(state: ListingState, current_week: str, meta: Meta) -> list[Event]:
+    """Staff put a taken-down listing back where it stood in time: live when its launch week has begun (or it has
+    none), else scheduled for that week. A free listing scheduled so is checked for its badge when the week begins,
+    as every free listing is, so putting one back never lets it skip the badge."""
+    require_listing(state)
+    if state.status != "unpublished":
+        raise Conflict(f"the listing is {state.status.replace('_', ' ')}, not taken down")
+    plan = state.plan or "free"
+    if state.week and state.week > current_week:
+        return one(state, meta, ListingScheduled, week=state.week, plan=plan)
+    return one(state, meta, ListingPublishedByStaff, week=state.week or current_week, plan=plan)
 
 
 def decide_feature(state: ListingState, week: str, meta: Meta) -> list[Event]:

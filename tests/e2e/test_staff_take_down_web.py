@@ -69,7 +69,7 @@ def test_staff_take_a_listing_down_and_put_it_back_in_the_browser(server: Any, c
         assert told["subject"].endswith("was taken down from launchdir")
         assert "The reason given: Sells counterfeit medicine." in told["text"]
 
-        page.get_by_role("button", name=f"Put it back live in the week of {week}").click()
+        page.get_by_role("button", name=f"Put it back for the week of {week}").click()
         page.get_by_role("status").filter(has_text="live again").wait_for()
         assert httpx.get(f"{server.url}/listings/{slug}").status_code == 200
         assert httpx.get(f"{server.url}/api/v1/listings/{slug}").json()["launch_week"] == week

@@ -584,3 +584,10 @@ def test_the_pages_own_scripts_and_styles_keep_to_their_content_security_policy(
         assert refused == []
     finally:
         context.close()
+
+
+def test_page_numbers_in_other_scripts_digits_are_page_one_not_an_error(http: httpx.Client) -> None:
+    """"²" and "٣" are digits to Python's str.isdigit but not to int(): the page answers, it does not fail."""
+    slug = _a_live_slug(http)
+    for value in ("²", "٣", "99999999999"):
+        assert http.get(f"/listings/{slug}", params={"page": value}).status_code == 200, value

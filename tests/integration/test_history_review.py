@@ -158,6 +158,10 @@ def test_revert_restores_the_public_profile_and_is_a_new_version(container) -> N
         review_cmd.accept(c.store, ref(c, spam), STAFF)  # already reviewed by a revert
     with pytest.raises(Conflict):
         review_cmd.accept(c.store, ref(c, done.position), STAFF)  # staff's own versions need no review
+    created = next(v for v in history_q.history(c.services.reads, made.listing_id, Paging(per_page=100))["items"]
+                   if v["kind"] == "created")
+    with pytest.raises(Conflict, match="creation needs no review"):
+        review_cmd.accept(c.store, ref(c, created["version_id"]), STAFF)  # an owner's creation is never reviewed
     wrong = review_cmd.VersionRef(spam, made.listing_id, ref(c, spam).stream_version, "story")
     with pytest.raises(NotFound):
         review_cmd.revert(c.store, wrong, [], STAFF)

@@ -4,6 +4,8 @@ restarts and a rebuild of `notices_view` mail nobody twice; old notices and staf
 
 from __future__ import annotations
 
+import re
+
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 from uuid import uuid4
@@ -152,6 +154,9 @@ def test_the_buyer_of_an_order_gets_a_receipt_naming_the_listing_and_the_invoice
     assert f"Invoice {paid.invoice_number}" in receipt["text"]
     assert f"{c.services.links['website']}my/orders/{placed.number}" in receipt["text"]
     assert ", Ledgerly: $" in receipt["text"]  # the line names the listing it is for
+    for line in paid.lines:  # each at its own price, not $0.00
+        assert f": ${line['net_cents'] // 100:,}.{line['net_cents'] % 100:02d}\n" in receipt["text"]
+    assert not re.search(r"^- .*: \$0\.00$", receipt["text"], re.MULTILINE)
     total = f"${paid.total_cents // 100:,}.{paid.total_cents % 100:02d}"
     assert f"Total paid: {total}" in receipt["text"]
 
