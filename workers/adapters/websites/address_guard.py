@@ -180,7 +180,8 @@ def _parse_url(url: str) -> httpx.URL:
     except (httpx.InvalidURL, ValueError, TypeError) as exc:
         raise BlockedAddress("invalid_url", f"the URL cannot be parsed: {exc}") from None
     if not parsed.scheme:  # "example.com": a host typed without its scheme
-        raise BlockedAddress("bad_scheme", f"start the address with https:// (or http://), e.g. https://{url.strip()}")
+        example = f", e.g. https://{url.strip()}" if url.strip() and not any(c.isspace() for c in url.strip()) else ""
+        raise BlockedAddress("bad_scheme", f"start the address with https:// (or http://){example}")
     if parsed.scheme not in ALLOWED_SCHEMES:
         raise BlockedAddress("bad_scheme", f"only http and https URLs are allowed, not {parsed.scheme!r}")
     if not parsed.raw_host:
