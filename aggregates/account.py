@@ -1,4 +1,4 @@
-"""The Account decider: sign-up, email verification, password resets, staff role, API keys.
+"""The Account decider: sign-up, email verification, passwords, address changes, staff role, API keys.
 
 Also the tiny email-address stream (one per normalised address, uuid5 id)
 that makes addresses unique: registering appends to both streams at once, so
@@ -21,6 +21,9 @@ from email_validator import EmailNotValidError, validate_email
 from aggregates.base import Emitter, Meta, StreamKind
 from events import text
 from events.account import (
+    AccountClosed,
+    AccountEmailChanged,
+    AccountEmailChangeRequested,
     AccountEmailVerified,
     AccountPasswordChanged,
     AccountPasswordResetRequested,
@@ -30,6 +33,7 @@ from events.account import (
     ApiKeyCreated,
     ApiKeyRevoked,
     EmailAddressClaimed,
+    EmailAddressReleased,
 )
 from events.base import Event
 from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
@@ -41,6 +45,7 @@ KEY_ID = re.compile(r"^[0-9a-f]{16}$")
 KEY_NAME_MAX = 100
 MAX_ACTIVE_KEYS = 50
 RESET_INTERVAL = timedelta(seconds=60)  # at most one reset email per account per minute
+EMAIL_CHANGE_INTERVAL = timedelta(seconds=60)  # at most one address-change link per account per minute
 
 
 # ---------------------------------------------------------------- states
@@ -61,6 +66,16 @@ class ApiKey:
 
 
 @dataclass(frozen=True)
+class EmailChange:
+    """The latest request to move the account to another address; only its link confirms it."""
+
+    new_email: str
+    token_id: str
+    expires_at: datetime
+    requested_at: datetime
+
+
+@dataclass(frozen=True)
 class AccountState:
     id: UUID
     version: int = 0
@@ -73,6 +88,8 @@ class AccountState:
     reset_tokens: dict[str, datetime] = field(default_factory=dict)  # issued, unused: token id -> expiry
     last_reset_request: datetime | None = None
     keys: dict[str, ApiKey] = field(default_factory=dict)
+    email_change: EmailChange | None = None  # requested, not confirmed yet
+    closed_at: datetime | None = None  # AccountClosed: nothing more can be decided for it
 
     @property
     def exists(self) -> bool:
@@ -213,7 +230,7 @@ def check_reset_token(state: AccountState, token_id: str, at: datetime) -> None:
 
 
 def decide_change_password(state: AccountState, password_hash: str, reason: str, meta: Meta) -> list[Event]:
-    """Replace the stored hash (a stronger rehash after sign-in, or an operator's reset)."""
+    """Replace the stored hash (a stronger rehash after sign-in, an operator's reset, the owner's own change)."""
     _must_exist(state)
     if state.password_hash == password_hash:
         return []
@@ -290,8 +307,65 @@ def decide_revoke_key(state: AccountState, key_id: str, meta: Meta) -> list[Even
     return emit.events
 
 
+# ---------------------------------------------------------------- decisions: changing the address
+
+
+def decide_request_email_change(state: AccountState, new_email: str, token_id: str, expires_at: datetime,
+                                meta: Meta) -> list[Event]:
+    """Record a request to move to `new_email` (normalised); its link supersedes every earlier one.
+
+    The address's own stream is not touched here: it is claimed when the link is opened, so an
+    address someone never confirms stays free. Nothing (no new link) when the same address was
+    asked for less than a minute ago.
+    """
+    _must_exist(state)
+    if new_email == state.email:
+        raise InvalidInput("this is the account's address already",
+                           [FieldProblem("email", "unchanged", "This is your address already. Enter a new one.")])
+    pending = state.email_change
+    if pending is not None and pending.new_email == new_email and meta.at - pending.requested_at < EMAIL_CHANGE_INTERVAL:
+        return []
+    emit = Emitter(state, meta)
+    emit(AccountEmailChangeRequested, new_email=new_email, token_id=token_id, expires_at=expires_at)
+    return emit.events
+
+
+def check_email_change_token(state: AccountState, token_id: str, at: datetime) -> EmailChange:
+    """The request a link confirms; refused (400 naming `token`) when used, superseded, expired or never issued."""
+    _must_exist(state)
+    if token_id in state.used_tokens:
+        raise InvalidInput("this link was already used", [FieldProblem("token", "used", "This link was already used.")])
+    pending = state.email_change
+    if pending is None or pending.token_id != token_id:
+        raise InvalidInput("a newer link replaced this one", [FieldProblem(
+            "token", "superseded", "A newer request replaced this link: use the link of your latest request.")])
+    if at >= pending.expires_at:
+        raise InvalidInput("this link has expired", [FieldProblem("token", "expired", "This link has expired.")])
+    return pending
+
+
+def decide_confirm_email_change(state: AccountState, token_id: str, meta: Meta) -> list[Event]:
+    """Move the account to the requested address; the link proves the new mailbox, so it is confirmed too.
+
+    The handler claims the new address's stream and releases the old one in the same append.
+    """
+    pending = check_email_change_token(state, token_id, meta.at)
+    emit = Emitter(state, meta)
+    emit(AccountEmailChanged, old_email=state.email, new_email=pending.new_email, token_id=token_id)
+    return emit.events
+
+
+def decide_release_email(state: EmailClaimState, email: str, account_id: str, meta: Meta) -> list[Event]:
+    """Free an address its account left; only the account holding it can release it."""
+    if state.account_id != account_id:
+        raise Conflict("this email address is not held by this account")
+    emit = Emitter(state, meta)
+    emit(EmailAddressReleased, email=email, account_id=account_id)
+    return emit.events
+
+
 def _must_exist(state: AccountState) -> None:
-    if not state.exists:
+    if not state.exists or state.closed_at is not None:  # a closed account is no account (docs/identity.md)
         raise NotFound("no such account")
 
 
@@ -350,10 +424,57 @@ def _(e: ApiKeyRevoked, s: AccountState) -> AccountState:
     return replace(s, version=e.originator_version, keys=s.keys | {e.key_id: key})
 
 
+@evolve.register
+def _(e: AccountEmailChangeRequested, s: AccountState) -> AccountState:
+    pending = EmailChange(e.new_email, e.token_id, e.expires_at, e.timestamp)
+    return replace(s, version=e.originator_version, email_change=pending)
+
+
+@evolve.register
+def _(e: AccountEmailChanged, s: AccountState) -> AccountState:
+    # reset links mailed to the old address stop working: that mailbox no longer speaks for the account
+    return replace(s, version=e.originator_version, email=e.new_email, email_verified=True, email_change=None,
+                   used_tokens=s.used_tokens | {e.token_id}, reset_tokens={})
+
+
 def evolve_claim(event: Event, state: EmailClaimState) -> EmailClaimState:
     if isinstance(event, EmailAddressClaimed):
         return replace(state, version=event.originator_version, account_id=event.account_id)
+    if isinstance(event, EmailAddressReleased):
+        return replace(state, version=event.originator_version, account_id=None)
     return replace(state, version=event.originator_version)
 
 
 EMAIL_CLAIM: StreamKind[EmailClaimState] = StreamKind(initial_claim, evolve_claim)  # one stream per address
+
+
+# ---------------------------------------------------------------- decisions: closing the account
+
+
+def decide_close_account(state: AccountState, former_id: str, meta: Meta, *, staff_accounts: int,
+                         awaiting_payment: tuple[str, ...] = ()) -> list[Event]:
+    """Close the account: each API key still active is revoked, then `AccountClosed`.
+
+    Refused (409) while an order awaits payment (`awaiting_payment`: their numbers), and for the
+    last staff account (`staff_accounts`: how many there are now, this one included), so the site
+    always keeps someone who can run it. The handler checks the password, revokes the OAuth
+    grants, releases the address and leaves listings and drafts in the same append.
+    """
+    _must_exist(state)
+    if awaiting_payment:
+        raise Conflict(f"order {awaiting_payment[0]} is awaiting payment: pay it or let it expire, then close the "
+                       "account")
+    if state.is_staff and staff_accounts <= 1:
+        raise Conflict("this is the last staff account: make another account staff first")
+    emit = Emitter(state, meta)
+    for key in state.keys.values():
+        if key.revoked_at is None:
+            emit(ApiKeyRevoked, key_id=key.key_id)
+    emit(AccountClosed, former_id=former_id)
+    return emit.events
+
+
+@evolve.register
+def _(e: AccountClosed, s: AccountState) -> AccountState:
+    return replace(s, version=e.originator_version, closed_at=e.timestamp, password_hash=None, reset_tokens={},
+                   email_change=None)

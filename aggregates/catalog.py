@@ -30,6 +30,7 @@ CATALOG_ID = uuid5(NAMESPACE_URL, "launchdir:catalog")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,219}$")
 PRODUCT_CODE = re.compile(r"^[a-z0-9][a-z0-9_]{0,59}$")
 MAX_PRICE_CENTS = 100_000_000
+MIN_PRICE_CENTS = 100  # $1.00: the lowest price staff can set; no charge at all is the free plan, never a price of 0
 
 SITE_DEFAULTS: dict[str, Any] = {
     "name": "launchdir",
@@ -135,11 +136,17 @@ def decide_set_price(state: CatalogState, code: str, price_cents: int, meta: Met
     product = state.products.get(code)
     if product is None:
         raise NotFound(f"no product with code {code!r}")
-    if not 0 <= price_cents <= MAX_PRICE_CENTS:
-        raise InvalidInput("price out of range", [FieldProblem("price_cents", "range", f"0..{MAX_PRICE_CENTS}")])
+    if not MIN_PRICE_CENTS <= price_cents <= MAX_PRICE_CENTS:
+        raise InvalidInput("price out of range", [FieldProblem("price_cents", "range", price_rule())])
     if product.price_cents == price_cents:
         return []
     return one(state, meta, ProductPriceSet, code=code, price_cents=price_cents, previous_cents=product.price_cents)
+
+
+def price_rule() -> str:
+    """The rule a price staff set keeps, in one sentence."""
+    return (f"A price is ${MIN_PRICE_CENTS // 100}.{MIN_PRICE_CENTS % 100:02d} to ${MAX_PRICE_CENTS // 100:,}; "
+            "a product is never free: launching without paying is the free plan.")
 
 
 def decide_change_site(state: CatalogState, changes: dict[str, Any], meta: Meta) -> list[Event]:

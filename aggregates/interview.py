@@ -43,16 +43,7 @@ def initial(stream_id: UUID) -> InterviewState:
 def decide_answer(state: InterviewState, account_id: str, answers: Sequence[tuple[int, str]],
                   questions: Mapping[int, str], meta: Meta) -> list[Event]:
     """Set the given answers (trimmed; "" removes one); every question id must be a catalogue question, once."""
-    problems: list[FieldProblem] = []
-    first: dict[int, int] = {}
-    for i, (question_id, _) in enumerate(answers):
-        where = f"answers.{i}.question_id"
-        if question_id not in questions:
-            problems.append(FieldProblem(where, "enum", f"{question_id} is not the id of a question of list_interview_questions"))
-        elif question_id in first:
-            problems.append(FieldProblem(where, "unique", f"question {question_id} is answered twice "
-                                                          f"(also answers.{first[question_id]})"))
-        first.setdefault(question_id, i)
+    problems = answer_problems([(i, q) for i, (q, _) in enumerate(answers)], questions)
     if problems:
         raise InvalidInput("some answers do not fit the interview questions", problems)
     wanted = {question_id: text.strip() for question_id, text in answers}
@@ -72,3 +63,18 @@ def evolve(event: Event, state: InterviewState) -> InterviewState:
         else:
             answers.pop(int(key), None)
     return replace(state, version=event.originator_version, answers=answers)
+
+
+def answer_problems(question_ids: Sequence[tuple[int, int]], questions: Mapping[int, str]) -> list[FieldProblem]:
+    """(position in `answers`, question id) pairs that are no catalogue question, or a question answered twice."""
+    problems: list[FieldProblem] = []
+    first: dict[int, int] = {}
+    for i, question_id in question_ids:
+        where = f"answers.{i}.question_id"
+        if question_id not in questions:
+            problems.append(FieldProblem(where, "enum", f"{question_id} is not the id of a question of list_interview_questions"))
+        elif question_id in first:
+            problems.append(FieldProblem(where, "unique", f"question {question_id} is answered twice "
+                                                          f"(also answers.{first[question_id]})"))
+        first.setdefault(question_id, i)
+    return problems

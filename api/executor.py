@@ -29,7 +29,7 @@ import anyio.to_thread
 import orjson
 from pydantic import BaseModel, ValidationError
 
-from api.problems import from_domain, problem, validation_problem
+from api.problems import field_problems, from_domain, invalid_problem, problem, validation_problem
 from api.registry import Operation, Registry
 from api.services import Call, Principal, Services
 from events import text
@@ -188,8 +188,11 @@ class Executor:
                     if op.on_cached is not None:
                         op.on_cached(self.services, hit.payload)  # e.g. count a listing view
                     return _with(hit, limit_headers)
-            inp = op.input_model.model_validate(raw)
             call = Call(principal=principal, channel=channel, at=self.services.now(), ip=ip)
+            try:
+                inp = op.input_model.model_validate(raw)
+            except ValidationError as exc:
+                return problem_outcome(await self._invalid(op, exc, raw, call), limit_headers)
 
             async def run() -> Outcome:
                 return await self._run(op, inp, call)
@@ -214,6 +217,17 @@ class Executor:
         except Exception:
             log.exception("operation %s failed", op.operation_id)
             return problem_outcome(problem(500, "internal-error", "Internal error", "an unexpected error occurred"))
+
+    async def _invalid(self, op: Operation, exc: ValidationError, raw: dict[str, Any], call: Call) -> dict[str, Any]:
+        """The schema's 400, joined by the domain's problems with what the schema accepted (`op.more_problems`),
+        so a caller who made several mistakes hears of all of them at once."""
+        errors = field_problems(exc)
+        if op.more_problems is not None:
+            try:
+                errors += await anyio.to_thread.run_sync(op.more_problems, self.services, raw, call, list(errors))
+            except Exception:  # the schema's answer stands; a check of the rest never turns it into a 500
+                log.exception("operation %s: checking the rest of a refused input failed", op.operation_id)
+        return invalid_problem(errors)
 
     def _authorize(self, op: Operation, principal: Principal | None) -> None:
         if op.scope is None:

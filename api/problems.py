@@ -80,7 +80,11 @@ def field_problems(exc: ValidationError, prefix: tuple[str | int, ...] = ()) -> 
 
 
 def validation_problem(exc: ValidationError) -> dict[str, Any]:
-    errors = field_problems(exc)
+    return invalid_problem(field_problems(exc))
+
+
+def invalid_problem(errors: list[FieldProblem]) -> dict[str, Any]:
+    """The 400 naming every field of `errors` (schema and domain problems alike)."""
     names = ", ".join(sorted({e.field for e in errors}))
     return problem(400, "validation-error", "Invalid input", f"invalid value for: {names}", errors)
 

@@ -15,10 +15,13 @@ from typing import Any
 from pydantic import BaseModel
 
 from api.services import Call, Services
+from events.errors import FieldProblem
 
 TOOL_NAME = re.compile(r"^[A-Za-z0-9._-]{1,128}$")
 PATH_PARAM = re.compile(r"{([a-z_]+)}")
 Handler = Callable[[Services, Any, Call], Any]
+MoreProblems = Callable[[Services, dict[str, Any], Call, list[FieldProblem]], list[FieldProblem]]
+"""(services, raw input, call, the schema's problems) -> the domain's problems with the parts the schema accepted."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,7 @@ class Operation:
     saves_nothing: bool = False  # a POST that only computes (quote_order): read-only to MCP clients
     may_not_find: bool = False  # 404 for a resource named outside the path (compare_listings' a and b)
     on_cached: Callable[[Services, Any], None] | None = None  # runs when the response cache answers
+    more_problems: MoreProblems | None = None  # input the schema refused: the domain's rules join the same 400
 
     def __post_init__(self) -> None:
         if not TOOL_NAME.match(self.operation_id):

@@ -8,6 +8,8 @@ PostgreSQL tables, created on start, shared by every server process.
 - `launchdir_web_sessions`: one row per signed-in browser, keyed by the
   SHA-256 of the cookie value (the cookie itself is 256 random bits; a leaked
   table does not give usable cookies). Idle timeout 7 days, absolute 30 days.
+  The account settings page lists an account's live sessions by `reference`, a
+  short hash of the stored id that works only with the owner's own sessions.
 - `launchdir_signin_failures`: failed sign-ins per address and per client IP
   in a 15-minute window; 5 per address or 30 per IP lock that key for 15 minutes.
 - `launchdir_secrets`: the HMAC key for email links and CSRF tokens, drawn at
@@ -69,6 +71,27 @@ def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def reference(session_id: str) -> str:
+    """The opaque name a page gives a session: 16 hex digits of a hash of its stored id.
+
+    Neither a cookie nor a CSRF binding can be made from it; it only picks one of the
+    signed-in account's own sessions (`SessionStore.end_reference`).
+    """
+    return hashlib.sha256(("launchdir:session-ref:" + session_id).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    """One live session as the account settings page shows it."""
+
+    reference: str
+    created_at: datetime
+    last_seen_at: datetime
+    ip: str
+    user_agent: str
+    current: bool
+
+
 @dataclass(frozen=True)
 class WebSession:
     id: str  # sha256 of the cookie value; CSRF tokens are bound to it
@@ -116,6 +139,32 @@ class SessionStore:
         if token:
             with self.pool.connection() as conn:
                 conn.execute(f"DELETE FROM {SESSIONS} WHERE id = %s", (_digest(token),))
+
+    def live(self, account_id: str, current_id: str | None = None) -> list[SessionRow]:
+        """The account's sessions that still work, most recently seen first; `current_id` is marked."""
+        now = self.clock()
+        with self.pool.connection() as conn:
+            rows = conn.execute(
+                f"SELECT id, created_at, last_seen_at, coalesce(ip, ''), coalesce(user_agent, '') FROM {SESSIONS} "
+                "WHERE account_id = %s AND expires_at > %s AND last_seen_at > %s ORDER BY last_seen_at DESC, created_at DESC",
+                (account_id, now, now - IDLE),
+            ).fetchall()
+        return [SessionRow(reference(r[0]), r[1], r[2], r[3], r[4], r[0] == current_id) for r in rows]
+
+    def end_reference(self, account_id: str, ref: str) -> str | None:
+        """End the account's session whose reference is `ref`; its stored id, or None when the account has none such."""
+        with self.pool.connection() as conn, conn.transaction():
+            ids = [r[0] for r in conn.execute(f"SELECT id FROM {SESSIONS} WHERE account_id = %s", (account_id,))]
+            match = next((sid for sid in ids if reference(sid) == ref), None)
+            if match is not None:
+                conn.execute(f"DELETE FROM {SESSIONS} WHERE id = %s AND account_id = %s", (match, account_id))
+        return match
+
+    def end_others(self, account_id: str, keep_id: str) -> int:
+        """End every session of the account but `keep_id` (this browser); how many ended."""
+        with self.pool.connection() as conn:
+            return conn.execute(f"DELETE FROM {SESSIONS} WHERE account_id = %s AND id <> %s",
+                                (account_id, keep_id)).rowcount
 
     def end_all(self, account_id: str) -> int:
         """End every session of an account (after a password reset)."""

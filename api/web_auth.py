@@ -17,6 +17,8 @@ from starlette.routing import BaseRoute
 from api.auth import protected_resource_routes
 from api.identity import DeferredWork, Identity, MailSender, build_identity
 from api.web_account import SCOPE_LABELS, AccountPages
+from api.web_account_data import AccountDataPages
+from api.web_account_settings import AccountSettingsPages
 from api.web_pages import WebPages, text_problems
 from api.web_signin import SigninPages
 from api.web_staff import StaffPages
@@ -29,5 +31,5 @@ WebAuth = WebPages  # the base of every page class, under the name page modules 
 
 def identity_routes(identity: Identity) -> list[BaseRoute]:
     """Sign-up to reset, the account page and keys, /staff and /staff/outbox, and the RFC 9728 metadata."""
-    pages = [SigninPages(identity), AccountPages(identity), StaffPages(identity)]
+    pages = [SigninPages(identity), AccountPages(identity), AccountSettingsPages(identity), AccountDataPages(identity), StaffPages(identity)]
     return [route for p in pages for route in p.routes()] + protected_resource_routes(identity.base_url)

@@ -142,6 +142,7 @@ class Checkout:
         except NotFound:
             return await self._render(request, "checkout/missing.html", {}, 404)
         if errors := billing_problems(form):
+            errors = await run_in_threadpool(self._vat_problems, token, form) | errors
             return await self._view(request, state, token, errors, 400, form)
         try:
             await run_in_threadpool(cmd.set_billing, self.s.store, token, form["name"], form["country"].upper(),
@@ -152,6 +153,19 @@ class Checkout:
             return await self._view(request, state, token, {"form": exc.detail},
                                     409 if isinstance(exc, Conflict) else 503, form)
         return RedirectResponse(self._here(token), status_code=303)
+
+    def _vat_problems(self, token: str, form: dict[str, str]) -> dict[str, str]:
+        """The VAT number's problem next to the form's others, so one answer names every mistake."""
+        country = form["country"].upper()
+        if not form["vat_number"] or "vat_number" in billing_problems(form) or not (len(country) == 2 and country.isalpha()):
+            return {}
+        try:
+            cmd.requote(self.s.store, token, country, form["vat_number"], self.s.orders)
+        except InvalidInput as exc:
+            return on_fields(exc)
+        except (Conflict, Unavailable):
+            pass  # saving the details asks again and says so
+        return {}
 
     async def _pay(self, request: Request) -> Response:
         token = request.path_params["token"]

@@ -44,10 +44,13 @@ def _fields(data: Any) -> tuple[str, str]:
     """The two inputs, checked as the billing form checks them (400 naming the field otherwise)."""
     country = str(data.get("country") or "").strip().upper()
     vat_number = str(data.get("vat_number") or "").strip()
+    found: list[FieldProblem] = []
     if country and (len(country) != 2 or not country.isalpha()):
-        raise InvalidInput("country: two letters", [FieldProblem("country", "format", "Two letters, e.g. DE.")])
+        found.append(FieldProblem("country", "format", "Two letters, e.g. DE."))
     if len(vat_number) > 32:
-        raise InvalidInput("vat_number: too long", [FieldProblem("vat_number", "max_length", "At most 32 characters.")])
+        found.append(FieldProblem("vat_number", "max_length", "At most 32 characters."))
+    if found:
+        raise InvalidInput("invalid value for: " + ", ".join(p.field for p in found), found)
     return country, vat_number
 
 

@@ -8,7 +8,12 @@ it posts nothing again. A GET never changes anything, because
 mail filters open links to scan them: an address that merely received the
 link must not hand the listing over. No sign-in is needed: the link's secret
 is what proves the mailbox, and the claim already names its claimant.
-GET /staff/claims lists claims for the site team (`?status=pending` ...).
+GET /staff/claims lists claims for the site team (`?status=pending` ...);
+POST /staff/claims/{claim_id}/void (a reason is required) voids a verified
+claim (`commands.claims.void_claim`): its claimant stops owning the listing
+and both sides are mailed. A claim that is not verified, or voided already, is
+refused with a page that says so (409); a reason out of bounds shows the list
+again with the rule next to that claim's field (400).
 """
 
 from __future__ import annotations
@@ -24,10 +29,10 @@ from aggregates.base import Meta
 from aggregates.claim import ClaimState
 from api.identity import Identity
 from api.sessions import WebSession
-from api.web_pages import WebPages
+from api.web_pages import WebPages, form_problems
 from commands import claims as claims_cmd
 from events.claim import STATUSES
-from events.errors import Conflict, NotFound
+from events.errors import Conflict, InvalidInput, NotFound
 from queries import claims as claims_q
 from queries.listings import names_by_id
 
@@ -45,6 +50,7 @@ class WebClaims(WebPages):
             Route("/claims/confirm", self._page(self.confirm, form=True), methods=["POST"]),
             Route("/claims/confirmed", self._page(self.confirmed_page), methods=["GET"]),
             Route("/staff/claims", self._page(self.staff_claims), methods=["GET"]),
+            Route("/staff/claims/{claim_id:int}/void", self._page(self.void, form=True), methods=["POST"]),
         ]
 
     def _linked(self, request: Request) -> tuple[str, str, ClaimState | None]:
@@ -98,12 +104,45 @@ class WebClaims(WebPages):
     def staff_claims(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if (refused := self._staff_only(request, session)) is not None:
             return refused
+        return self._staff_list(request, session)
+
+    def _staff_list(self, request: Request, session: WebSession | None, errors: dict[int, str] | None = None,
+                    reason: str = "", status_code: int = 200) -> Response:
         status = request.query_params.get("status") or None
         if status is not None and status not in STATUSES:
             return self._message(request, session, "Unknown status", "Status is one of " + ", ".join(STATUSES) + ".", 400)
         claims = claims_q.staff_claims(self.s.reads, self.s.now(), status, limit=200)
+        voided = request.query_params.get("voided", "")
+        notice = (f"Claim {voided} is voided: its claimant is no longer an owner of the listing, and the claimant and "
+                  "the owners were mailed the reason." if voided.isascii() and voided.isdigit() and len(voided) <= 10
+                  else None)
+        here = "/staff/claims" + (f"?status={status}" if status else "")
         return self._render(request, "claims/staff.html",
-                            {"claims": claims, "status": status or "", "statuses": STATUSES}, session)
+                            {"claims": claims, "status": status or "", "statuses": STATUSES, "notice": notice,
+                             "void_errors": errors or {}, "reason": reason, "here": here}, session, status_code)
+
+    def void(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        """Void a verified claim with the staff's reason (post/redirect/get back to the list)."""
+        if (refused := self._staff_only(request, session)) is not None:
+            return refused
+        assert session is not None
+        claim_id = int(request.path_params["claim_id"])
+        reason = str(data.get("reason") or "")
+        back = [("/staff/claims", "Claims")]
+        state = claims_cmd.load(self.s.store, claim_id)
+        if not state.exists:
+            return self._message(request, session, "No such claim", f"There is no claim {claim_id}.", 404, back)
+        others = claims_q.verified_claim_ids(self.s.reads, state.listing_id)
+        try:
+            done = claims_cmd.void_claim(self.s.store, claim_id, reason, self._staff_meta(session), others)
+        except InvalidInput as exc:
+            message = form_problems(exc).get("reason") or exc.detail
+            return self._staff_list(request, session, {claim_id: message}, reason, 400)
+        except Conflict as exc:
+            return self._message(request, session, "This claim cannot be voided", exc.detail.capitalize() + ".", 409,
+                                 back)
+        self._wait(done.position, VIEWS)
+        return self._redirect(f"/staff/claims?voided={claim_id}")
 
     def _name(self, state: ClaimState) -> str:
         """The claimed listing's name (its slug when the read side has none)."""

@@ -123,6 +123,12 @@ class WebDrafts(WebPages):
             return self._missing(request, session)
         except (ValidationError, InvalidInput, Conflict) as exc:
             errors = {"form": exc.detail} if isinstance(exc, Conflict) else forms.problems(exc, wanted.raw)
+            if isinstance(exc, ValidationError):  # the categories and competitor URL too: every mistake at once
+                schema = {".".join(str(x) for x in e.get("loc") or ()) for e in exc.errors(include_url=False)}
+                more = draft_cmd.input_problems(self.s.store, wanted.raw, self.s.check_url, schema)
+                errors = (forms.problems(InvalidInput("", more), wanted.raw) if more else {}) | errors
+                shown = list(wanted.shown)  # the section's inputs in the form's order, for the error summary
+                errors = dict(sorted(errors.items(), key=lambda kv: shown.index(kv[0]) if kv[0] in shown else len(shown)))
             return self._editor(request, session, doc, {"errors": errors, "shown": wanted.shown,
                                                         "section": wanted.section}, 400)
         self._wait(position, LISTING_VIEWS)

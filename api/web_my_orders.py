@@ -95,7 +95,7 @@ class MyOrderPages(FounderPages):
                 quote = cmd.quote_order(self.s.store, QuoteOrder.model_validate(body), session.account_id,
                                         self.s.today(), self.s.orders, self.s.site_taken)
         except (ValidationError, InvalidInput) as exc:
-            errors = nested_problems(exc, lambda path: _form_field(path, codes)) | _in_dollars(exc, codes, products)
+            errors = self._problems(exc, body, session, codes, products)
             return self._form_page(request, session, doc, values, errors, 400)
         except NotFound:
             return self._missing(request, session, "listing")
@@ -107,6 +107,22 @@ class MyOrderPages(FounderPages):
         shown = q.quote_doc(quote.lines, quote.subtotal_cents, quote.vat.as_dict(), quote.vat_cents,
                             quote.total_cents, RATES_VALID_FROM)
         return self._form_page(request, session, doc, values, quote=shown)
+
+    def _problems(self, exc: ValidationError | InvalidInput, body: dict[str, Any], session: WebSession,
+                  codes: list[str], products: list[dict[str, Any]]) -> dict[str, str]:
+        """Form field -> message for every mistake at once: the schema's and, with them, the pricing rules' problems
+        with what the schema accepted (as the API answers them in one 400)."""
+        found: list[ValidationError | InvalidInput] = [exc]
+        if isinstance(exc, ValidationError):
+            schema = {".".join(str(x) for x in err.get("loc") or ()) for err in exc.errors(include_url=False)}
+            more = cmd.input_problems(self.s.store, body, session.account_id, self.s.today(), self.s.orders, schema)
+            if more:
+                found.append(InvalidInput("", more))
+        errors: dict[str, str] = {}
+        for each in found:
+            shown = nested_problems(each, lambda path: _form_field(path, codes)) | _in_dollars(each, codes, products)
+            errors = shown | errors  # the first message of a field stays
+        return dict(sorted(errors.items(), key=lambda kv: _form_order(kv[0], products)))
 
     @staticmethod
     def _item(code: str, listing_id: int, values: dict[str, Any], products: list[dict[str, Any]]) -> dict[str, Any]:
@@ -196,6 +212,19 @@ def _in_dollars(exc: ValidationError | InvalidInput, codes: list[str], products:
         else:
             out[field] = "Enter an amount in dollars, e.g. 25 or 25.50."
     return out
+
+
+def _form_order(field: str, products: list[dict[str, Any]]) -> int:
+    """Where a field stands on the form, so the error summary reads in the form's order."""
+    if field in ("form", "products"):
+        return 0
+    if field in ("billing_country", "vat_number"):
+        return 1000 + (field == "vat_number")
+    codes = [str(p["code"]) for p in products]
+    for i, code in enumerate(codes):
+        if field.endswith(f"-{code}") or f"-{code}-" in field:
+            return 1 + i
+    return 999
 
 
 def _labels(products: list[dict[str, Any]]) -> dict[str, str]:

@@ -295,7 +295,10 @@ class PublicSite(WebPages):
         return {"page": request.query_params.get("page") or 1, "per_page": per_page}
 
     async def with_ids(self, cards: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Cards that carry only a slug (search, categories) with their listing id, so they get vote buttons."""
+        """Cards with their listing id, so they get vote buttons (every listing card of the API carries `id`; a card
+        without one, such as one kept in a page cache from before, is completed by its slug)."""
+        if all(c.get("id") for c in cards):
+            return cards
         ids = await run_in_threadpool(community_q.ids_by_slug, self.s.reads, [str(c.get("slug")) for c in cards])
         return [{**c, "id": ids[c["slug"]]} if c.get("slug") in ids and not c.get("id") else c for c in cards]
 

@@ -5,6 +5,14 @@
   (docs/notices.md). Nothing happens to a listing that is down already.
 - `POST /staff/listings/{slug}/put-back`: live again in its own launch week and
   plan (`ListingPublishedByStaff`), as `launchdir staff publish SLUG --week W`.
+- `POST /staff/listings/{slug}/owners/remove` (`account_id`, `reason`): one owner
+  leaves the listing (`commands.owners.remove_owner`); the last owner of a
+  listing with an open order, and an owner who came by a verified claim (void
+  the claim instead), are refused with a page saying why (409).
+
+Taking down a listing that is down already, or putting back one that is not
+down, changes nothing and records nothing: the page says so and why
+(`?notice=unchanged-...`), as the command line does with exit code 3.
 
 Both are CSRF-protected forms answering with a redirect back to the history
 page and a notice (post/redirect/get); a reason out of bounds answers 400
@@ -28,8 +36,11 @@ from api.identity import Identity
 from api.sessions import WebSession
 from api.web_pages import WebPages
 from commands import listing as listing_cmd
+from commands import owners as owners_cmd
 from events.errors import Conflict, InvalidInput
+from queries import claims as claims_q
 from queries import listings as listings_q
+from queries import owners as owners_q
 
 VIEWS = ["listing_view", "history_view"]
 
@@ -42,23 +53,42 @@ class WebStaffListing(WebPages):
         return [
             Route("/staff/listings/{slug}/take-down", page(self.take_down, form=True), methods=["POST"]),
             Route("/staff/listings/{slug}/put-back", page(self.put_back, form=True), methods=["POST"]),
+            Route("/staff/listings/{slug}/owners/remove", page(self.remove_owner, form=True), methods=["POST"]),
         ]
 
     def take_down(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         reason = str(data.get("reason") or "")
-        return self._act(request, session, "taken-down",
-                         lambda listing, meta: listing_cmd.unpublish(self.s.store, listing["listing_id"], reason, meta))
+
+        def take(listing: dict[str, Any], meta: Meta) -> str:
+            done = listing_cmd.take_down(self.s.store, listing["listing_id"], reason, meta)
+            self._wait(done.position, VIEWS)
+            return "taken-down" if done.events else "unchanged-down"
+
+        return self._act(request, session, take)
 
     def put_back(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        def publish(listing: dict[str, Any], meta: Meta) -> int:
+        def publish(listing: dict[str, Any], meta: Meta) -> str:
             if listing["status"] != "unpublished":
-                raise Conflict(f"the listing is {listing['status']}, not taken down")
-            return listing_cmd.put_back(self.s.store, listing["listing_id"], meta)
+                return "unchanged-up"  # nothing to put back: the history page says where it stands
+            self._wait(listing_cmd.put_back(self.s.store, listing["listing_id"], meta), VIEWS)
+            return "put-back"
 
-        return self._act(request, session, "put-back", publish)
+        return self._act(request, session, publish)
 
-    def _act(self, request: Request, session: WebSession | None, done: str,
-             do: Callable[[dict[str, Any], Meta], int]) -> Response:
+    def remove_owner(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        account_id, reason = str(data.get("account_id") or "")[:100], str(data.get("reason") or "")
+
+        def remove(listing: dict[str, Any], meta: Meta) -> str:
+            listing_id = int(listing["listing_id"])
+            done = owners_cmd.remove_owner(self.s.store, listing_id, account_id, reason, meta,
+                                           owners_q.open_orders(self.s.reads, listing_id, self.s.now()),
+                                           claims_q.verified_claim_ids(self.s.reads, listing_id))
+            self._wait(done.position, VIEWS)
+            return "owner-removed"
+
+        return self._act(request, session, remove)
+
+    def _act(self, request: Request, session: WebSession | None, do: Callable[[dict[str, Any], Meta], str]) -> Response:
         if (refused := self._staff_only(request, session)) is not None:
             return refused
         assert session is not None
@@ -69,12 +99,11 @@ class WebStaffListing(WebPages):
             return self._message(request, session, "No such listing", f"No listing has the slug {slug[:220]!r}.", 404,
                                  [("/staff/review", "Review queue")])
         try:
-            position = do(listing, self._staff_meta(session))
+            done = do(listing, self._staff_meta(session))
         except (Conflict, InvalidInput) as exc:
             status = 409 if isinstance(exc, Conflict) else 400
             text = " ".join(p.message for p in exc.problems) if isinstance(exc, InvalidInput) and exc.problems else exc.detail
             return self._message(request, session, "This cannot be done", text, status, [(here, "Back")])
-        self._wait(position, VIEWS)
         return self._redirect(f"{here}?notice={done}")
 
 

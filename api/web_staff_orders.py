@@ -4,8 +4,10 @@
 open tasks (lines the site team fulfils by hand), as `launchdir staff orders`
 and `launchdir staff tasks` print them. `/staff/prices` shows the catalogue's
 products and sets a price with the same command as `launchdir staff set-price`
-(`commands.catalog.set_product_price`), recorded as `staff:<email>`. Prices
-are typed in dollars; the command's own model checks the cents.
+(`commands.catalog.set_price`), recorded as `staff:<email>`. Prices are typed
+in dollars: ASCII digits with an optional .cents, at least the lowest price
+(`aggregates.catalog.MIN_PRICE_CENTS`); anything else is a 400 with one plain
+sentence. Setting the price a product already has records nothing and says so.
 """
 
 from __future__ import annotations
@@ -21,8 +23,8 @@ from starlette.routing import BaseRoute, Route
 from aggregates.base import Meta
 from api.identity import Identity
 from api.sessions import WebSession
-from api.web_founder_pages import FounderPages, cents, nested_problems
-from commands.catalog import SetProductPrice, set_product_price
+from api.web_founder_pages import FounderPages, nested_problems
+from commands.catalog import SetProductPrice, price_from_dollars, set_price
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import accounts as accounts_q
 from queries import catalog as catalog_q
@@ -70,20 +72,26 @@ class StaffOrderPages(FounderPages):
         assert session is not None
         values = self._form(data, "code", "price")
         try:
-            command = SetProductPrice.model_validate({"code": values["code"], "price_cents": cents(values["price"])})
-            position = set_product_price(self.s.store, command, self._staff_meta(session))
+            price = price_from_dollars(values["price"])  # ASCII digits and an optional .cents, within the rule
+            command = SetProductPrice.model_validate({"code": values["code"], "price_cents": price})
+            done = set_price(self.s.store, command, self._staff_meta(session))
         except (ValidationError, InvalidInput) as exc:
             errors = nested_problems(exc, lambda f: "price" if f == "price_cents" else f)
             return self._prices(request, session, values, errors, 400)
         except (NotFound, Conflict) as exc:
             return self._prices(request, session, values, {"code": exc.detail}, 409)
-        self._wait(position, VIEWS)
+        if not done.events:
+            return self._redirect(f"/staff/prices?done=unchanged&code={command.code}")
+        self._wait(done.position, VIEWS)
         return self._redirect("/staff/prices?done=set")
 
     def _prices(self, request: Request, session: WebSession | None, values: dict[str, str] | None = None,
                 errors: dict[str, str] | None = None, status: int = 200) -> Response:
         products: list[dict[str, Any]] = catalog_q.list_products(self.s.reads, self.s.today())["items"]
-        notice = "The price is set; new quotes and checkouts use it." if request.query_params.get("done") == "set" else None
+        done, code = request.query_params.get("done"), request.query_params.get("code", "")
+        notice = "The price is set; new quotes and checkouts use it." if done == "set" else None
+        if done == "unchanged" and any(p["code"] == code for p in products):
+            notice = f"Nothing changed: {code} already had that price, so nothing was recorded."
         ctx = {"products": products, "values": values or {}, "errors": errors or {}, "notice": notice,
                "staff_here": "prices", "error_labels": {"code": "Product", "price": "New price"}}
         return self._render(request, "staff/prices.html", ctx, session, status)

@@ -37,6 +37,7 @@ from events.errors import Conflict, InvalidInput, NotFound
 from queries import audit as audit_q
 from queries import history as history_q
 from queries import listings as listings_q
+from queries import owners as owners_q
 from queries.paging import Paging
 
 VIEWS = ["listing_view", "history_view"]
@@ -44,6 +45,10 @@ REVERTIBLE = {"edited", "story", "milestone_added", "milestone_deleted", "revert
 STANDING_NOTICES = {  # after the take-down and put-back forms (`api/web_staff_listing.py`)
     "taken-down": "The listing was taken down: it left every public page, and its owners were mailed the reason.",
     "put-back": "The listing is live again, in its own launch week.",
+    "unchanged-down": "Nothing changed: the listing was already taken down, so nothing was recorded and nobody was mailed.",
+    "unchanged-up": "Nothing changed: the listing is not taken down (its status is below), so there was nothing to put "
+                    "back and nothing was recorded.",
+    "owner-removed": "The owner was removed from the listing and mailed the reason.",
 }
 AUDIT_LABELS = {"listing": "Listing", "actor": "Who", "type": "Event type", "since": "Since", "before": "Before",
                 "limit": "At most"}  # the audit filter's fields, for the error summary
@@ -51,6 +56,7 @@ NOTICES = {  # {V}: the version as people read it, "Version 3 of acme" (the redi
     "accepted": "{V} was accepted.",
     "reverted": "{V}: the chosen fields were put back (a new version records it).",
     "unchanged": "{V}: nothing to put back, those fields already hold their earlier values.",
+    "unchanged-accept": "Nothing changed: {V} was accepted already, so nothing was recorded.",
 }
 
 
@@ -89,8 +95,10 @@ class WebStaffReview(WebPages):
                                  [("/staff/review", "Review queue")])
         here = f"/staff/listings/{slug}/history"
         notice = self._notice(request) or STANDING_NOTICES.get(request.query_params.get("notice", ""))
+        standing = listings_q.standing(self.s.reads, slug)
+        owners = owners_q.owners(self.s.reads, standing["listing_id"]) if standing else []
         ctx = {"slug": slug, "page": found, "versions": self._shown(found["items"]), "notice": notice,
-               "here": here, "more": self._more(request, found), "standing": listings_q.standing(self.s.reads, slug)}
+               "here": here, "more": self._more(request, found), "standing": standing, "owners": owners}
         return self._render(request, "staff/history.html", ctx, session)
 
     def audit(self, request: Request, data: FormData, session: WebSession | None) -> Response:
@@ -153,8 +161,9 @@ class WebStaffReview(WebPages):
             status = 409 if isinstance(exc, Conflict) else 400
             return self._message(request, session, "This cannot be done", exc.detail, status, [(back, "Back")])
         self._wait(done.position, VIEWS)
-        outcome = "unchanged" if not done.recorded and request.url.path.endswith("/revert") else (
-            "reverted" if request.url.path.endswith("/revert") else "accepted")
+        reverting = request.url.path.endswith("/revert")
+        outcome = ("reverted" if done.recorded else "unchanged") if reverting else (
+            "accepted" if done.recorded else "unchanged-accept")
         sep = "&" if "?" in back else "?"
         return self._redirect(f"{back}{sep}{urlencode({'notice': outcome, 'version': version_id})}")
 

@@ -3,7 +3,8 @@
 Only staff see it (`WebPages._staff_only`). Hiding or restoring is one
 CSRF-protected form POST answered with a redirect back (post/redirect/get);
 a missing or too short reason shows the list again with the message next to
-that review's reason field (status 400). Recorded as the staff account
+that review's reason field (status 400). Hiding a hidden review, or restoring
+one that is not hidden, records nothing and the notice says so. Recorded as the staff account
 (`account:<id>`) through the website session (docs/reviews.md).
 """
 
@@ -25,7 +26,10 @@ from queries import reviews as reviews_q
 from queries.paging import Paging
 
 VIEWS = ["listing_view", "launches_view", "reviews_view"]
-NOTICES = {"hidden": "The review is hidden: it no longer shows or counts.", "restored": "The review shows and counts again."}
+NOTICES = {"hidden": "The review is hidden: it no longer shows or counts.", "restored": "The review shows and counts again.",
+           "unchanged-hidden": "Nothing changed: the review was hidden already, so nothing was recorded.",
+           "unchanged-shown": "Nothing changed: the review is not hidden, so there was nothing to restore and nothing "
+                              "was recorded."}
 
 
 class StaffReviewPages(WebPages):
@@ -48,26 +52,25 @@ class StaffReviewPages(WebPages):
         assert session is not None
         review_id = request.path_params["review_id"]
         try:
-            position = reviews_cmd.hide_review(self.s.store, review_id, str(data.get("reason") or ""),
-                                                 self._staff_meta(session))  # recorded as staff, like every staff act
+            done = reviews_cmd.hide(self.s.store, review_id, str(data.get("reason") or ""),
+                                    self._staff_meta(session))  # recorded as staff, like every staff act
         except InvalidInput as exc:
             return self._list(request, session, {review_id: form_problems(exc)}, str(data.get("reason") or ""), 400)
         except NotFound as exc:
             return self._message(request, session, "Not found", exc.detail, 404, [("/staff/reviews", "Reviews")])
-        self._wait(position, VIEWS)
-        return self._redirect(self._back(data, "hidden"))
+        self._wait(done.position, VIEWS)
+        return self._redirect(self._back(data, "hidden" if done.events else "unchanged-hidden"))
 
     def restore(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if (refused := self._staff_only(request, session)) is not None:
             return refused
         assert session is not None
         try:
-            position = reviews_cmd.restore_review(self.s.store, request.path_params["review_id"],
-                                                    self._staff_meta(session))
+            done = reviews_cmd.restore(self.s.store, request.path_params["review_id"], self._staff_meta(session))
         except NotFound as exc:
             return self._message(request, session, "Not found", exc.detail, 404, [("/staff/reviews", "Reviews")])
-        self._wait(position, VIEWS)
-        return self._redirect(self._back(data, "restored"))
+        self._wait(done.position, VIEWS)
+        return self._redirect(self._back(data, "restored" if done.events else "unchanged-shown"))
 
     def _list(self, request: Request, session: WebSession | None, errors: dict[str, dict[str, str]], reason: str,
               status: int) -> Response:

@@ -111,6 +111,9 @@ class StaffVotePages(WebPages):
         kind, n = request.query_params.get("notice", ""), request.query_params.get("n", "")
         if kind not in NOTICES or not (n.isascii() and n.isdigit()):
             return None
+        if int(n) == 0:  # every chosen vote was so already: nothing was recorded
+            state = "voided" if kind == "voided" else "counting"
+            return f"Nothing changed: the chosen votes were all {state} already, so nothing was recorded."
         text = NOTICES[kind].format(n=int(n))
         awards = request.query_params.get("awards", "")
         if awards and all(len(w) == 10 for w in awards.split(",")):

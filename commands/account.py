@@ -173,13 +173,14 @@ class AccountLinks:
             f"If you did not sign up for {self.site}, ignore this email.\n",
         )
 
-    def password_changed(self, credentials_revoked: bool) -> tuple[str, str]:
+    def password_changed(self, credentials_revoked: bool, how: str = "with a reset link") -> tuple[str, str]:
+        """The owner's notice of a new password; `how` says where it was changed ("on your account page")."""
         kept = ("Your API keys and the apps you connected were revoked too: make new keys and connect the apps "
                 "again on your account page." if credentials_revoked else
                 "Your API keys and the apps you connected keep working: review them on your account page.")
         return (
             f"Your password for {self.site} was changed",
-            f"Hello,\n\nthe password of your {self.site} account was changed with a reset link just now, and every "
+            f"Hello,\n\nthe password of your {self.site} account was changed {how} just now, and every "
             f"other signed-in browser was signed out. {kept}\n\nYour account: {self.website}account\n\n"
             f"If you did not do this, reset your password again at once: {self.website}reset\n",
         )

@@ -7,6 +7,7 @@
   crawler's guarded fetch, wired in `launchdir/bootstrap.py`), then records the
   outcome: a failed check, or the verification move (`aggregates.claim.move`).
 - `confirm_claim_link` is the website's side of an emailed link.
+- `void_claim` is the staff's undoing of a verified claim (`aggregates.claim.void`).
 
 The network check runs before the append and outside any transaction; the
 decision is made again on fresh states afterwards, so a claim verified or
@@ -17,13 +18,13 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 from urllib.parse import urlencode
 from uuid import UUID
 
-from aggregates import account, claim, listing, mail
+from aggregates import account, catalog, claim, listing, mail
 from aggregates.base import Meta
 from aggregates.claim import ClaimState
 from aggregates.listing import ListingState
@@ -36,7 +37,7 @@ from commands.claim_inputs import (
     registrable_domain,
 )
 from commands.listing import listing_id_for_slug
-from commands.store import EventStore, Loader
+from commands.store import Appended, EventStore, Loader
 from events.base import Event
 from events.errors import Conflict, NotFound
 
@@ -232,18 +233,18 @@ def _verification(load_: Loader, state: ClaimState, meta: Meta) -> list[Event]:
         if not person.exists or not person.email:
             continue
         box = load_(mail.message_id(f"claim-owner-notice:{state.claim_id}:{owner}"), mail)
-        subject, text = _owner_notice(owned, state)
+        subject, text = _owner_notice(owned, state, site_contact(load_))
         notices.append(claim.Notice(box, owner, person.email, subject, text))
     domain = registrable_domain(listing_website(owned))
     return claim.decide_verification(state, owned, domain, notices, meta)
 
 
-def _product(state: ListingState) -> str:
+def product_name(state: ListingState) -> str:
     return " ".join(str(state.profile.get("name") or state.slug).split())[:120]
 
 
 def _link_message(state: ListingState, domain: str, link: str) -> tuple[str, str]:
-    product = _product(state)
+    product = product_name(state)
     subject = f"Confirm that you run {product} on {SITE}"[: mail.SUBJECT_MAX]
     text = (
         f"Hello,\n\nsomeone asked to become an owner of the {SITE} listing of {product}, proving it by "
@@ -254,14 +255,86 @@ def _link_message(state: ListingState, domain: str, link: str) -> tuple[str, str
     return subject, text
 
 
-def _owner_notice(state: ListingState, c: ClaimState) -> tuple[str, str]:
-    product = _product(state)
-    how = {"dns": "a DNS record", "meta": "a tag on the homepage", "file": "a file on the website",
-           "email": "an email to an address"}.get(c.method, c.method)
+def site_contact(load_: Loader) -> str:
+    """The site's contact address (site setting `contact_email`), or "" when none is set."""
+    state: catalog.CatalogState = load_(catalog.CATALOG_ID, catalog)
+    return str(state.site.get("contact_email") or "")
+
+
+def reach_staff(contact: str, claim_id: int) -> str:
+    """How to reach the site team about a claim: this mail's sender takes no replies."""
+    where = f"write to {contact}" if contact else f"contact the {SITE} team"
+    return (f"This address does not take replies. To reach the {SITE} team, {where} and name claim {claim_id}.")
+
+
+def _how(c: ClaimState) -> str:
+    return {"dns": "a DNS record", "meta": "a tag on the homepage", "file": "a file on the website",
+            "email": "an email to an address"}.get(c.method, c.method)
+
+
+def _owner_notice(state: ListingState, c: ClaimState, contact: str) -> tuple[str, str]:
+    product = product_name(state)
     subject = f"Another owner was added to {product} on {SITE}"[: mail.SUBJECT_MAX]
     text = (
-        f"Hello,\n\nan account proved that it runs {product} with {how} at {c.domain} (claim {c.claim_id}) "
+        f"Hello,\n\nan account proved that it runs {product} with {_how(c)} at {c.domain} (claim {c.claim_id}) "
         f"and is now an owner of its {SITE} listing too. You keep your access.\n\n"
-        "If this looks wrong, reply to this email or contact the site team.\n"
+        f"If this claim is wrong (for example a DNS record or a file left behind by a previous owner of the "
+        f"domain), tell the {SITE} team: staff can void the claim, which takes that account off the owners.\n\n"
+        f"{reach_staff(contact, c.claim_id)}\n"
     )
     return subject, text
+
+
+# ---------------------------------------------------------------- staff: voiding a claim
+
+
+def void_claim(store: EventStore, claim_id: int, reason: str, meta: Meta, other_claims: Sequence[int] = ()) -> Appended:
+    """Staff void a verified claim: the claimant stops owning the listing, both sides are mailed (one append).
+
+    `other_claims` are the listing's other verified claims as the read side
+    knows them; each is read again here, and the listing keeps its verified
+    mark only while one of them still stands for a remaining owner.
+    """
+    stream = claim.claim_stream(claim_id)
+
+    def decision(load_: Loader) -> list[Event]:
+        state: ClaimState = load_(stream, claim)
+        claim.decide_void(state, reason, meta)  # refuse before reading anything else
+        owned: ListingState = load_(listing.listing_stream(state.listing_id), listing)
+        others = [load_(claim.claim_stream(i), claim) for i in other_claims if i != claim_id]
+        why = listing.staff_reason(reason)
+        contact = site_contact(load_)
+        notices = []
+        for who in dict.fromkeys([state.account_id, *owned.owner_ids]):
+            person = mailable_account(load_, who)
+            if person is None:
+                continue
+            box = load_(mail.message_id(f"claim-voided:{claim_id}:{who}"), mail)
+            subject, text = _void_notice(owned, state, why, contact, claimant=who == state.account_id)
+            notices.append(claim.Notice(box, who, person.email, subject, text))
+        return claim.decide_voiding(state, owned, reason, others, notices, meta)
+
+    return store.decide_across(decision)
+
+
+def mailable_account(load_: Loader, account_id: str) -> account.AccountState | None:
+    """The account with a mail address, or None (no such account, no address, an id that is no account's)."""
+    try:
+        person: account.AccountState = load_(UUID(account_id), account)
+    except ValueError:
+        return None
+    return person if person.exists and person.email else None
+
+
+def _void_notice(state: ListingState, c: ClaimState, why: str, contact: str, *, claimant: bool) -> tuple[str, str]:
+    product = product_name(state)
+    if claimant:
+        subject = f"Your claim of {product} on {SITE} was voided"[: mail.SUBJECT_MAX]
+        body = (f"the {SITE} team voided your claim {c.claim_id} of {product} (proven with {_how(c)} at {c.domain}). "
+                f"The reason given: {why}\n\nYou are no longer an owner of its listing.")
+    else:
+        subject = f"A claim of {product} on {SITE} was voided"[: mail.SUBJECT_MAX]
+        body = (f"the {SITE} team voided claim {c.claim_id} of {product} (proven with {_how(c)} at {c.domain}). "
+                f"The reason given: {why}\n\nThe account that made the claim is no longer an owner of the listing; "
+                "your access is unchanged.")
+    return subject, f"Hello,\n\n{body}\n\n{reach_staff(contact, c.claim_id)}\n"

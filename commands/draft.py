@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 from uuid import UUID
@@ -211,20 +211,27 @@ def update_draft(
     store: EventStore, cmd: UpdateDraft, account_id: str, meta: Meta, *,
     check_url: UrlGuard, jobs: DraftJobs | None, new_request_id: Callable[[], str] = lambda: uuid.uuid4().hex,
 ) -> int:
-    """Apply the edits and, if the draft is a listing, the listing's update, in one append; then queue jobs."""
+    """Apply the edits and, if the draft is a listing, the listing's update, in one append; then queue jobs.
+
+    Every problem of the input is in one 400: the categories and competitor URL refused by `checked_patch`, the draft's
+    own rules on the rest of the edit and, for a listed draft, the listing's bounds.
+    """
     request_id = new_request_id()
     stored: list[Event] = []
-    patches: list[Patch] = []  # the input is checked once, after ownership (someone else's draft: 404 first)
+    patches: list[tuple[Patch, list[FieldProblem]]] = []  # checked once, after ownership (someone else's: 404)
 
     def decision(s: DraftState) -> list[Event]:
         owned = _owned(s, cmd.id, account_id)
         if not patches:
-            patches.append(to_patch(store, cmd, check_url))
-        events = d.decide_update(owned, patches[0], meta, request_id=request_id)
+            patches.append(checked_patch(store, cmd, check_url))
+        try:
+            events = d.decide_update(owned, patches[0][0], meta, request_id=request_id)
+        except InvalidInput as exc:
+            raise joined(patches[0][1], exc) from None
         stored[:] = events
         return events
 
-    position = _with_listing(store, cmd.id, decision, meta)
+    position = _with_listing(store, cmd.id, decision, meta, pending=lambda: patches[0][1] if patches else [])
     for event in stored:
         if isinstance(event, DraftRegenerationRequested) and event.fields:
             queue_job(lambda: jobs.regenerate(cmd.id, request_id) if jobs else None)
@@ -233,47 +240,73 @@ def update_draft(
     return position
 
 
+def joined(first: list[FieldProblem], exc: InvalidInput | None = None) -> InvalidInput:
+    """One 400 with `first` and the problems of `exc`, each field named once (its first problem kept)."""
+    if not first and exc is not None:
+        return exc
+    found = list({p.field: p for p in reversed(first + (exc.problems if exc else []))}.values())[::-1]
+    names = ", ".join(p.field for p in found)
+    return InvalidInput(f"{found[0].field}: {found[0].message}" if len(found) == 1 else f"invalid value for: {names}",
+                        found)
+
+
 def _with_listing(store: EventStore, draft_id: UUID, decision: Callable[[DraftState], list[Event]], meta: Meta,
-                  strict: bool = True) -> int:
+                  strict: bool = True, pending: Callable[[], list[FieldProblem]] = lambda: []) -> int:
     """The draft's events and, when it is a listing, the events that bring the listing along: one append.
 
     The listing gets only what changed in the draft since it last reached it,
     and each value must fit the listing's own bounds (else a 400 and nothing is
     stored). With `strict=False` (a background redraft) a listing the draft can
     no longer describe (no name or category, or a value too long for a listing)
-    is left as it is rather than failing the redraft.
+    is left as it is rather than failing the redraft. `pending` are problems of the input found before the
+    decision (refused parts left out of it): nothing is stored while there are any, and they are reported with
+    whatever the decision and the listing's bounds find in the rest.
     """
 
     def across(load: Loader) -> list[Event]:
         before = _existing(load(d.draft_stream(draft_id), d), draft_id)
         events = decision(before)
         if not events or before.listing_id is None:
+            if pending():
+                raise joined(pending())
             return events
         after = fold(before, events, d.evolve)
         current = load(listing_agg.listing_stream(before.listing_id), listing_agg)
         try:
             check_fits_listing(draft_listing.parts_to_send(current, after))
-            return events + draft_listing.decide_sync(current, after, meta)
-        except InvalidInput:
+            synced = events + draft_listing.decide_sync(current, after, meta)
+        except InvalidInput as exc:
             if strict:
-                raise
+                raise joined(pending(), exc) from None
             log.warning("draft %s: listing %s not updated after a redraft (draft incomplete, or a value a listing "
                         "cannot take)", draft_id, before.listing_id)
             return events
+        if pending():
+            raise joined(pending())
+        return synced
 
     return store.decide_across(across).position
 
 
-def to_patch(store: EventStore, cmd: UpdateDraft, check_url: UrlGuard) -> Patch:
-    """Normalise the input: trim strings, "" and [] mean remove, categories become slugs, URLs are vetted."""
+def checked_patch(store: EventStore, cmd: UpdateDraft, check_url: UrlGuard) -> tuple[Patch, list[FieldProblem]]:
+    """Normalise the input: trim strings, "" and [] mean remove, categories become slugs, URLs are vetted.
+
+    Answers the patch without what was refused (unknown categories, a competitor URL the guard refuses) and the
+    problems of what was refused, so the rest of the edit is still checked and every problem said at once.
+    """
     given = cmd.model_fields_set
     fields: dict[str, Any] = {}
+    found: list[FieldProblem] = []
     if cmd.fields is not None:
         for name in cmd.fields.model_fields_set:
             value = getattr(cmd.fields, name)
             fields[name] = _norm_list(value) if name in LIST_FIELDS else _norm_text(value)
         if fields.get("categories"):
-            fields["categories"] = resolve_categories(store, fields["categories"])
+            try:
+                fields["categories"] = resolve_categories(store, fields["categories"])
+            except InvalidInput as exc:
+                found += exc.problems
+                del fields["categories"]
         if fields.get("country"):
             fields["country"] = fields["country"].upper()
         if fields.get("contact_email"):
@@ -282,7 +315,41 @@ def to_patch(store: EventStore, cmd: UpdateDraft, check_url: UrlGuard) -> Patch:
     if "competitor_url" in given:
         competitor = (cmd.competitor_url or "").strip()
         if competitor:
-            check_url(competitor, "competitor_url")
+            try:
+                check_url(competitor, "competitor_url")
+            except InvalidInput as exc:
+                found += exc.problems
+                competitor, given = None, given - {"competitor_url"}
+    return _patch(cmd, given, fields, competitor), found
+
+
+def input_problems(store: EventStore, raw: Mapping[str, Any], check_url: UrlGuard,
+                   schema_fields: Collection[str]) -> list[FieldProblem]:
+    """The categories and competitor URL of an update_draft input its schema refused, checked as `checked_patch`
+    checks them (`schema_fields`: what the schema named), so one 400 names every mistake."""
+    found: list[FieldProblem] = []
+    fields = raw.get("fields")
+    categories = fields.get("categories") if isinstance(fields, Mapping) else None
+    if (isinstance(categories, list) and len(categories) <= 20 and not _named("fields.categories", schema_fields)
+            and all(isinstance(c, str) and len(c) <= 200 for c in categories)):
+        try:
+            resolve_categories(store, _norm_list(categories) or [])
+        except InvalidInput as exc:
+            found += exc.problems
+    url = raw.get("competitor_url")
+    if isinstance(url, str) and url.strip() and len(url) <= 2048 and not _named("competitor_url", schema_fields):
+        try:
+            check_url(url.strip(), "competitor_url")
+        except InvalidInput as exc:
+            found += exc.problems
+    return found
+
+
+def _named(field: str, schema_fields: Collection[str]) -> bool:
+    return any(f == field or f.startswith(field + ".") for f in schema_fields)
+
+
+def _patch(cmd: UpdateDraft, given: set[str], fields: dict[str, Any], competitor: str | None) -> Patch:
     return Patch(
         fields=fields,
         faqs=_items(cmd.faqs, ("question", "answer")) if "faqs" in given else None,

@@ -8,11 +8,15 @@ shows), so an answer to a question that does not exist is a 400 naming
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from collections.abc import Collection, Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from aggregates import catalog, interview
 from aggregates.base import Meta
 from commands.store import Appended, EventStore
+from events.errors import FieldProblem
 
 
 class InterviewAnswerInput(BaseModel):
@@ -49,3 +53,20 @@ def answer_interview(store: EventStore, cmd: AnswerInterview, account_id: str, m
     questions = store.load(catalog.CATALOG_ID, catalog).questions
     return store.decide(interview.interview_stream(account_id), interview,
                         lambda s: interview.decide_answer(s, account_id, answers, questions, meta))
+
+
+def input_problems(store: EventStore, raw: Mapping[str, Any], schema_fields: Collection[str]) -> list[FieldProblem]:
+    """The catalogue's problems with the question ids of an input its schema refused (`schema_fields`: what the
+    schema named), so one 400 names an answer too long and a question that does not exist together."""
+    answers = raw.get("answers")
+    if not isinstance(answers, list):
+        return []
+    ids: list[tuple[int, int]] = []
+    for i, item in enumerate(answers):
+        if any(f == f"answers.{i}" or f.startswith(f"answers.{i}.question_id") for f in schema_fields):
+            continue
+        try:
+            ids.append((i, InterviewAnswerInput.model_validate({**item, "answer": ""}).question_id))
+        except (ValidationError, TypeError):
+            continue
+    return interview.answer_problems(ids, store.load(catalog.CATALOG_ID, catalog).questions)

@@ -288,9 +288,14 @@ def staff_publish(store: EventStore, listing_id: int, meta: Meta, week: str | No
                   plan: str | None = None) -> int:
     """Staff put a listing live in `week` (default: the current week), recorded with who and when; the plan
     stays the listing's own unless one is given (putting a paid listing back does not make it free)."""
+    return publish_by_staff(store, listing_id, meta, week, plan).position
+
+
+def publish_by_staff(store: EventStore, listing_id: int, meta: Meta, week: str | None = None,
+                     plan: str | None = None) -> Appended:
+    """`staff_publish`, answering what was appended: no events when the listing is live already."""
     chosen = week or week_of(meta.at.date())
-    return _decide(store, listing_id, lambda s: listing.decide_staff_publish(
-        s, chosen, plan or s.plan or "free", meta)).position
+    return _decide(store, listing_id, lambda s: listing.decide_staff_publish(s, chosen, plan or s.plan or "free", meta))
 
 
 def put_back(store: EventStore, listing_id: int, meta: Meta) -> int:
@@ -303,4 +308,9 @@ def feature(store: EventStore, listing_id: int, week: str, meta: Meta) -> int:
 
 
 def unpublish(store: EventStore, listing_id: int, reason: str, meta: Meta) -> int:
-    return _decide(store, listing_id, lambda s: listing.decide_unpublish(s, reason, meta)).position
+    return take_down(store, listing_id, reason, meta).position
+
+
+def take_down(store: EventStore, listing_id: int, reason: str, meta: Meta) -> Appended:
+    """Staff take a listing down; no events when it is down already (the caller says nothing changed)."""
+    return _decide(store, listing_id, lambda s: listing.decide_unpublish(s, reason, meta))

@@ -17,22 +17,25 @@ from __future__ import annotations
 
 import hmac
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any, Protocol
+
+from pydantic import ValidationError
 
 from aggregates import catalog, listing, order
 from aggregates.base import Meta
 from aggregates.listing import ListingState
 from aggregates.order import OrderState, Quote, VatDecision, line_of
+from aggregates.order.pricing import refused
 from aggregates.order.review import WrittenReview
 from aggregates.weeks import week_of
 from commands.listing import SiteTaken, refuse_taken_site
-from commands.order_inputs import CreateCheckout, OrderBody
+from commands.order_inputs import CreateCheckout, OrderBody, OrderItem
 from commands.store import EventStore, Loader
 from events.base import Event
-from events.errors import InvalidInput, NotFound
+from events.errors import FieldProblem, InvalidInput, NotFound
 
 
 class VatRegistry(Protocol):
@@ -130,12 +133,79 @@ def quote_order(store: EventStore, cmd: OrderBody, account_id: str, today: date,
     """Price the order and preview VAT from the current catalogue; nothing is stored. Refuses what create_checkout
     would (a saved listing whose site has a public listing), so a quote never promises an order that cannot be placed."""
     items = cmd.item_dicts()
-    vat = cfg.vat(cmd.billing_country, cmd.vat_number)
+    vat, vat_problems = _vat(cfg, cmd.billing_country, cmd.vat_number)
     state: catalog.CatalogState = store.load(catalog.CATALOG_ID, catalog)
     listings = _listings(store.load, items)
     for owned in listings.values():
         refuse_taken_site(owned, account_id, site_taken)
-    return order.price_items(items, state, listings, account_id, today, vat)
+    return _priced(items, state, listings, account_id, today, vat, vat_problems)
+
+
+def _vat(cfg: OrderSettings, country: str | None, number: str | None) -> tuple[VatDecision, list[FieldProblem]]:
+    """The VAT decision, or (when the number is refused) the decision without it and the number's problems,
+    so that the same 400 also names what is wrong with the items."""
+    try:
+        return cfg.vat(country, number), []
+    except InvalidInput as exc:
+        return cfg.vat(country, None), exc.problems
+
+
+def _priced(items: list[dict[str, Any]], prices: catalog.CatalogState, listings: dict[int, ListingState],
+            account_id: str, today: date, vat: VatDecision, vat_problems: list[FieldProblem]) -> Quote:
+    """The items priced, or one 400 with every problem of the items and of the VAT number."""
+    try:
+        quote = order.price_items(items, prices, listings, account_id, today, vat)
+    except InvalidInput as exc:
+        raise refused(exc.problems + vat_problems) from None
+    if vat_problems:
+        raise refused(vat_problems)
+    return quote
+
+
+def input_problems(store: EventStore, raw: Mapping[str, Any], account_id: str, today: date, cfg: OrderSettings,
+                   schema_fields: Collection[str]) -> list[FieldProblem]:
+    """The pricing rules' problems with the parts of an order body that its schema accepted (`schema_fields` are the
+    fields the schema refused), so one 400 names every mistake of the body, not the schema's first and the rules' next.
+
+    An item is checked without the properties the schema refused; an item that is still malformed, a listing that
+    is not the caller's (a 404 of its own) and a problem of a field the schema named already are left out.
+    """
+    raw_items = raw.get("items")
+    if not isinstance(raw_items, list) or len(raw_items) > order.MAX_ITEMS:
+        return []
+    kept: list[dict[str, Any]] = []
+    where: list[int] = []
+    for i, item in enumerate(raw_items):
+        refused_here = {f.split(".")[2] for f in schema_fields if f.startswith(f"items.{i}.") and f.count(".") >= 2}
+        try:
+            valid = OrderItem.model_validate({k: v for k, v in item.items() if k not in refused_here})
+        except (ValidationError, AttributeError):
+            continue
+        kept.append(valid.model_dump())
+        where.append(i)
+    country, number = (_well_formed(raw, name, schema_fields) for name in ("billing_country", "vat_number"))
+    vat, found = _vat(cfg, country, number)
+    prices: catalog.CatalogState = store.load(catalog.CATALOG_ID, catalog)
+    try:
+        order.price_items(kept, prices, _listings(store.load, kept), account_id, today, vat)
+    except InvalidInput as exc:
+        found = [FieldProblem(_renumbered(p.field, where), p.rule, p.message) for p in exc.problems] + found
+    except NotFound:
+        pass
+    return [p for p in found if not any(p.field == f or p.field.startswith(f + ".") for f in schema_fields)]
+
+
+def _well_formed(raw: Mapping[str, Any], name: str, schema_fields: Collection[str]) -> str | None:
+    value = raw.get(name)
+    return value if isinstance(value, str) and name not in schema_fields else None
+
+
+def _renumbered(field: str, where: list[int]) -> str:
+    """`items.<j>.x` of the checked items -> `items.<i>.x` of the body."""
+    parts = field.split(".")
+    if len(parts) > 1 and parts[0] == "items" and parts[1].isdigit() and int(parts[1]) < len(where):
+        parts[1] = str(where[int(parts[1])])
+    return ".".join(parts)
 
 
 STATE_RULES = frozenset({"already_launched", "not_in_free_queue", "not_live", "launched_recently",
@@ -183,13 +253,13 @@ def create_checkout(store: EventStore, cmd: CreateCheckout, account_id: str, met
     items = cmd.item_dicts()
     for state in _listings(store.load, items).values():
         refuse_taken_site(state, account_id, site_taken)
-    vat = cfg.vat(cmd.billing_country, cmd.vat_number)
+    vat, vat_problems = _vat(cfg, cmd.billing_country, cmd.vat_number)
     number = cfg.new_number()
     token = f"{number}.{cfg.new_secret()}"
 
     def decision(load: Loader) -> list[Event]:
         prices: catalog.CatalogState = load(catalog.CATALOG_ID, catalog)
-        quote = order.price_items(items, prices, _listings(load, items), account_id, today, vat)
+        quote = _priced(items, prices, _listings(load, items), account_id, today, vat, vat_problems)
         fresh: OrderState = load(order.order_stream(number), order)
         return order.decide_place(fresh, number=number, account_id=account_id, quote=quote, token=token,
                                   expires_at=meta.at + order.TTL, meta=meta)

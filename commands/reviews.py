@@ -14,7 +14,7 @@ from aggregates import community, reviews
 from aggregates.base import Meta
 from commands import listing as listing_cmd
 from commands.account import load_account
-from commands.store import EventStore
+from commands.store import Appended, EventStore
 
 
 def write_review(store: EventStore, listing_id: int, account_id: str, rating: Any, text: str, meta: Meta) -> tuple[str, int]:
@@ -31,10 +31,20 @@ def write_review(store: EventStore, listing_id: int, account_id: str, rating: An
 
 
 def hide_review(store: EventStore, review_id: str, reason: str, meta: Meta) -> int:
-    return store.decide(community.review_stream(review_id), reviews.REVIEWS,
-                        lambda s: reviews.decide_hide(s, reason, meta)).position
+    return hide(store, review_id, reason, meta).position
 
 
 def restore_review(store: EventStore, review_id: str, meta: Meta) -> int:
+    return restore(store, review_id, meta).position
+
+
+def hide(store: EventStore, review_id: str, reason: str, meta: Meta) -> Appended:
+    """Staff hide a review; no events when it is hidden already (the staff pages say nothing changed)."""
     return store.decide(community.review_stream(review_id), reviews.REVIEWS,
-                        lambda s: reviews.decide_restore(s, meta)).position
+                        lambda s: reviews.decide_hide(s, reason, meta))
+
+
+def restore(store: EventStore, review_id: str, meta: Meta) -> Appended:
+    """Staff show a hidden review again; no events when it is not hidden."""
+    return store.decide(community.review_stream(review_id), reviews.REVIEWS,
+                        lambda s: reviews.decide_restore(s, meta))

@@ -34,8 +34,26 @@ class AccountPasswordResetRequested(Event):
 @dataclass(frozen=True, kw_only=True)
 class AccountPasswordChanged(Event):
     password_hash: str
-    reason: str  # "reset" | "rehash" | "operator"
+    reason: str  # "reset" | "rehash" | "operator" | "settings" (the owner, signed in, with the current password)
     token_id: str | None  # the reset link used, when there was one
+
+
+@dataclass(frozen=True, kw_only=True)
+class AccountEmailChangeRequested(Event):
+    """The owner asked to move the account to `new_email`; a link mailed there confirms it (the latest one only)."""
+
+    new_email: str  # normalised
+    token_id: str
+    expires_at: datetime
+
+
+@dataclass(frozen=True, kw_only=True)
+class AccountEmailChanged(Event):
+    """The link of the latest request was opened: the account's address is `new_email` (confirmed by that link)."""
+
+    old_email: str
+    new_email: str
+    token_id: str
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,6 +89,14 @@ class EmailAddressClaimed(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EmailAddressReleased(Event):
+    """On the address's own stream: its account moved to another address, so this one may be claimed again."""
+
+    email: str
+    account_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class InterviewAnswered(Event):
     """The person's founder-interview answers: `answers` maps question id (as a string) to the answer text.
 
@@ -80,3 +106,20 @@ class InterviewAnswered(Event):
 
     account_id: str
     answers: dict[str, str]
+
+
+@dataclass(frozen=True, kw_only=True)
+class AccountClosed(Event):
+    """The person closed the account: sign-in ends, and read tables forget them (docs/identity.md, "Closing an account").
+
+    `former_id` is a random id drawn when the account closes: read tables that keep what the person did (votes,
+    reviews, claims) replace the account id with `former:<former_id>`, so the rows stay counted but lead to no one.
+    The address is released on its own stream (`EmailAddressReleased`) in the same append.
+    """
+
+    former_id: str
+
+    @property
+    def former_account(self) -> str:
+        """What read tables that keep the person's deeds write instead of the account id."""
+        return f"former:{self.former_id}"

@@ -15,7 +15,7 @@ from datetime import datetime
 from events.base import Event
 
 METHODS = ("dns", "meta", "file", "email")
-STATUSES = ("pending", "verified", "expired", "failed")
+STATUSES = ("pending", "verified", "expired", "failed", "voided")
 REASONS = ("record_not_found", "wrong_value", "unreachable", "timeout", "blocked", "expired", "too_many_attempts")
 """Why a claim is not verified: a check's outcome (the first five), or the claim's end (the last two)."""
 
@@ -87,3 +87,19 @@ class ClaimKeyTaken(Event):
     """
 
     claim_id: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClaimVoided(Event):
+    """Staff voided a verified claim, saying why: it no longer counts, and its claimant is no longer an owner.
+
+    The same append removes the claimant from the listing's owners
+    (`ListingOwnerRemoved`), withdraws the listing's verified mark when no
+    other verified claim of a remaining owner stands (`ListingVerificationWithdrawn`),
+    and mails the claimant and the remaining owners (docs/claims.md, "Voiding a claim").
+    """
+
+    claim_id: int
+    listing_id: int
+    account_id: str
+    reason: str

@@ -249,3 +249,10 @@ class DraftResubmitted(Event):
     """submit_draft ran again: the same listing was updated from the draft."""
 
     listing_id: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class DraftDiscarded(Event):
+    """The draft was thrown away (`reason`: "account_closed", its submitter closed their account)."""
+
+    reason: str

@@ -137,6 +137,13 @@ class ListingVerified(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ListingVerificationWithdrawn(Event):
+    """The listing is no longer marked verified: the claim that proved it was voided and no other stands."""
+
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class ListingUnpublished(Event):
     reason: str
 
@@ -191,3 +198,13 @@ class SlugClaimed(Event):
 class SlugReleased(Event):
     slug: str
     listing_id: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ListingOwnerRemoved(Event):
+    """An owner left the listing: `reason` is "account_closed" when their account closed, else the staff's reason.
+
+    The other owners keep it; a live listing left without owners stays public and can be claimed."""
+
+    account_id: str
+    reason: str

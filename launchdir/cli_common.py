@@ -100,6 +100,18 @@ def staff_session(actor: str | None) -> Iterator[tuple[Container, Meta]]:
 
 R = TypeVar("R")
 
+UNCHANGED_EXIT = 3  # a staff command that changed nothing: not an error (1) nor bad usage (2)
+
+
+class NothingChanged(click.ClickException):
+    """A staff command found nothing to change (taking down a listing that is down, ...): it says so and why
+    on stderr, records nothing, and exits with `UNCHANGED_EXIT`, so scripts can tell it from done and from failed."""
+
+    exit_code = UNCHANGED_EXIT
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"nothing changed: {self.format_message()}", err=True)
+
 
 def run_staff(actor: str | None, action: Callable[[Container, Meta], R], done: str | Callable[[R], str]) -> R:
     """The body of a one-step staff command: `action` in a staff session, then the line saying what it did.

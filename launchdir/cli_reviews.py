@@ -4,7 +4,8 @@ Adds its group to the `staff` group of `launchdir/cli_staff.py` when imported
 (`launchdir/cli.py` imports it). `list` prints a table (or `--json`),
 `--state` shows one state (`approved`, `hidden`, `pending`, `rejected`);
 `hide REVIEW_ID --reason TEXT` and `restore REVIEW_ID` are recorded as staff
-events with who and when (docs/reviews.md).
+events with who and when (docs/reviews.md); hiding a hidden review or
+restoring one that is not hidden records nothing and exits with code 3.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 import click
 
-from launchdir.cli_common import TextRuleGroup, actor_option, cli_session, run_staff
+from launchdir.cli_common import NothingChanged, TextRuleGroup, actor_option, cli_session, staff_session
 from launchdir.cli_staff import staff
 
 COLUMNS = (("review_id", "REVIEW"), ("written", "WRITTEN"), ("slug", "LISTING"), ("author", "AUTHOR"),
@@ -70,10 +71,13 @@ def list_reviews(state: str, limit: int, as_json: bool) -> None:
 @actor_option
 def hide(review_id: str, reason: str, actor: str | None) -> None:
     """Hide review REVIEW_ID: it leaves the listing page and the rating."""
-    from commands.reviews import hide_review
+    from commands.reviews import hide as hide_it
 
-    run_staff(actor, lambda c, meta: hide_review(c.store, review_id, reason, meta),
-              lambda position: f"review {review_id} hidden (event position {position})")
+    with staff_session(actor) as (c, meta):
+        done = hide_it(c.store, review_id, reason, meta)
+        if not done.events:
+            raise NothingChanged(f"review {review_id} is hidden already")
+        click.echo(f"review {review_id} hidden (event position {done.position})")
 
 
 @staff_reviews.command("restore")
@@ -81,7 +85,10 @@ def hide(review_id: str, reason: str, actor: str | None) -> None:
 @actor_option
 def restore(review_id: str, actor: str | None) -> None:
     """Show hidden review REVIEW_ID again: it counts in the rating again."""
-    from commands.reviews import restore_review
+    from commands.reviews import restore as restore_it
 
-    run_staff(actor, lambda c, meta: restore_review(c.store, review_id, meta),
-              lambda position: f"review {review_id} restored (event position {position})")
+    with staff_session(actor) as (c, meta):
+        done = restore_it(c.store, review_id, meta)
+        if not done.events:
+            raise NothingChanged(f"review {review_id} is not hidden, so there is nothing to restore")
+        click.echo(f"review {review_id} restored (event position {done.position})")

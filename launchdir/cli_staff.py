@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from launchdir.cli_common import TextRuleGroup, actor_option, cli_session, run_staff, staff_session
+from launchdir.cli_common import NothingChanged, TextRuleGroup, actor_option, cli_session, run_staff, staff_session
 
 if TYPE_CHECKING:
     from aggregates.base import Meta
@@ -50,14 +50,28 @@ def staff() -> None:
 
 @staff.command("set-price")
 @click.argument("code")
-@click.argument("cents", type=int)
+@click.argument("cents")
 @click.option("--actor", default=None, help="Who is acting (default: LAUNCHDIR_STAFF or the login name).")
-def set_price(code: str, cents: int, actor: str | None) -> None:
-    """Set product CODE's price to CENTS (USD cents, excluding VAT)."""
-    from commands.catalog import SetProductPrice, set_product_price
+def set_price(code: str, cents: str, actor: str | None) -> None:
+    """Set product CODE's price to CENTS (whole USD cents, excluding VAT; at least 100).
 
-    run_staff(actor, lambda c, meta: set_product_price(c.store, SetProductPrice(code=code, price_cents=cents), meta),
-              lambda position: f"{code}: {cents} cents (event position {position})")
+    A price is given in the digits 0-9 only; anything else, or a price below the
+    lowest one, is refused with one line. The price a product has already
+    changes nothing (exit code 3).
+    """
+    from commands.catalog import SetProductPrice, price_from_cents
+    from commands.catalog import set_price as set_it
+    from events.errors import InvalidInput
+
+    try:
+        price = price_from_cents(cents)
+    except InvalidInput as exc:
+        raise click.ClickException(f"{exc.problems[0].message}") from None
+    with staff_session(actor) as (c, meta):
+        done = set_it(c.store, SetProductPrice(code=code, price_cents=price), meta)
+        if not done.events:
+            raise NothingChanged(f"{code} already costs {price} cents")
+        click.echo(f"{code}: {price} cents (event position {done.position})")
 
 
 @staff.command("site-setting")
@@ -119,9 +133,13 @@ def _listing_id(c: Container, slug: str) -> int:
 @actor_option
 def staff_publish(slug: str, week: str | None, plan: str | None, actor: str | None) -> None:
     """Put the listing SLUG live in a launch week (recorded with who and when); a bad week is refused."""
-    from commands.listing import staff_publish as publish
+    from commands.listing import publish_by_staff
 
-    run_staff(actor, lambda c, meta: publish(c.store, _listing_id(c, slug), meta, week=week, plan=plan), f"{slug}: live")
+    with staff_session(actor) as (c, meta):
+        done = publish_by_staff(c.store, _listing_id(c, slug), meta, week=week, plan=plan)
+        if not done.events:
+            raise NothingChanged(f"{slug} is live already")
+        click.echo(f"{slug}: live")
 
 
 @staff.command("unpublish")
@@ -133,9 +151,13 @@ def staff_unpublish(slug: str, reason: str, actor: str | None) -> None:
 
     `launchdir staff publish SLUG --week W` puts it back.
     """
-    from commands.listing import unpublish
+    from commands.listing import take_down
 
-    run_staff(actor, lambda c, meta: unpublish(c.store, _listing_id(c, slug), reason, meta), f"{slug}: taken down")
+    with staff_session(actor) as (c, meta):
+        done = take_down(c.store, _listing_id(c, slug), reason, meta)
+        if not done.events:
+            raise NothingChanged(f"{slug} is taken down already; nobody was mailed")
+        click.echo(f"{slug}: taken down")
 
 
 @staff.command("close-week")

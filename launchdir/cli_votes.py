@@ -15,7 +15,7 @@ from typing import Any
 
 import click
 
-from launchdir.cli_common import actor_option, cli_session, staff_session
+from launchdir.cli_common import NothingChanged, actor_option, cli_session, staff_session
 from launchdir.cli_staff import staff
 
 KINDS = {"shared_network": "shared network", "shared_agent": "shared browser", "new_accounts": "new accounts",
@@ -83,6 +83,8 @@ def _decide(vote_ids: tuple[str, ...], reason: str, actor: str | None, void: boo
         review = VoteReview(c.store, c.services.reads, c.runtime)
         done = (review.void if void else review.restore)(list(vote_ids), reason, meta)
     verb = "voided" if void else "restored"
+    if not done.changed:
+        raise NothingChanged(f"the {len(vote_ids)} vote(s) were all {'voided' if void else 'counting'} already")
     click.echo(f"{len(done.changed)} vote(s) {verb}; {len(vote_ids) - len(done.changed)} unchanged")
     for ch in done.changed:
         click.echo(f"  {ch.vote_id} (listing {ch.listing_id}, cast {ch.cast_at.isoformat()})")

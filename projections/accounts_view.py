@@ -11,6 +11,8 @@ from typing import Any
 from psycopg import Cursor
 
 from events.account import (
+    AccountClosed,
+    AccountEmailChanged,
     AccountEmailVerified,
     AccountRegistered,
     AccountStaffGranted,
@@ -52,6 +54,12 @@ class AccountsView(Projection):
     def _verified(self, cur: Cursor[Any], t: Tables, e: AccountEmailVerified) -> None:
         cur.execute(f"UPDATE {t['accounts']} SET email_verified = true WHERE account_id = %s", (str(e.originator_id),))
 
+    @handles(AccountEmailChanged)
+    def _email_changed(self, cur: Cursor[Any], t: Tables, e: AccountEmailChanged) -> None:
+        """The new address, confirmed by the link that moved the account; everything that shows or mails it reads this."""
+        cur.execute(f"UPDATE {t['accounts']} SET email = %s, email_verified = true WHERE account_id = %s",
+                    (e.new_email, str(e.originator_id)))
+
     @handles(AccountStaffGranted, AccountStaffRevoked)
     def _staff(self, cur: Cursor[Any], t: Tables, e: AccountStaffGranted | AccountStaffRevoked) -> None:
         cur.execute(
@@ -73,3 +81,9 @@ class AccountsView(Projection):
             f"UPDATE {t['api_keys']} SET revoked_at = %s WHERE key_id = %s AND account_id = %s",
             (e.timestamp, e.key_id, str(e.originator_id)),
         )
+
+    @handles(AccountClosed)
+    def _closed(self, cur: Cursor[Any], t: Tables, e: AccountClosed) -> None:
+        """A closed account is forgotten here: its row and its keys (revoked in the same append) go."""
+        cur.execute(f"DELETE FROM {t['api_keys']} WHERE account_id = %s", (str(e.originator_id),))
+        cur.execute(f"DELETE FROM {t['accounts']} WHERE account_id = %s", (str(e.originator_id),))

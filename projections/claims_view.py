@@ -14,7 +14,8 @@ from typing import Any
 
 from psycopg import Cursor
 
-from events.claim import ClaimAttemptsUsedUp, ClaimCheckFailed, ClaimExpired, ClaimStarted, ClaimVerified
+from events.account import AccountClosed
+from events.claim import ClaimAttemptsUsedUp, ClaimCheckFailed, ClaimExpired, ClaimStarted, ClaimVerified, ClaimVoided
 from projections.base import Projection, Tables, handles
 
 
@@ -72,3 +73,16 @@ class ClaimsView(Projection):
             "last_detail = 'the claim expired before it was verified' WHERE stream_id = %s",
             (e.timestamp, e.originator_id),
         )
+
+    @handles(ClaimVoided)
+    def _voided(self, cur: Cursor[Any], t: Tables, e: ClaimVoided) -> None:
+        cur.execute(
+            f"UPDATE {t['claims']} SET status = 'voided', last_reason = 'voided', last_detail = %s WHERE stream_id = %s",
+            (e.reason, e.originator_id),
+        )
+
+    @handles(AccountClosed)
+    def _account_closed(self, cur: Cursor[Any], t: Tables, e: AccountClosed) -> None:
+        """Claims of a closed account stay in the staff's list, under the former member's id."""
+        cur.execute(f"UPDATE {t['claims']} SET account_id = %s WHERE account_id = %s",
+                    (e.former_account, str(e.originator_id)))

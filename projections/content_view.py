@@ -18,6 +18,7 @@ from uuid import UUID
 from psycopg import Cursor
 from psycopg.types.json import Jsonb
 
+from events.account import AccountClosed
 from events.content import (
     BlogPostPublished,
     BlogPostRevised,
@@ -92,6 +93,11 @@ class ContentView(Projection):
                 VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (slug) DO NOTHING""",
             (e.founder_slug, e.name, e.bio, e.country, Jsonb(e.socials), e.avatar_url, e.account_id, e.timestamp, e.timestamp),
         )
+
+    @handles(AccountClosed)
+    def _account_closed(self, cur: Cursor[Any], t: Tables, e: AccountClosed) -> None:
+        """A founder profile (staff's public text) stays, no longer linked to the closed account."""
+        cur.execute(f"UPDATE {t['founders']} SET account_id = NULL WHERE account_id = %s", (str(e.originator_id),))
 
     @handles(FounderProfileEdited)
     def _founder_edited(self, cur: Cursor[Any], t: Tables, e: FounderProfileEdited) -> None:

@@ -25,6 +25,7 @@ from events.draft import (
     DraftCrawlAttemptFailed,
     DraftCrawled,
     DraftCrawlStarted,
+    DraftDiscarded,
     DraftDraftingStarted,
     DraftFailed,
     DraftFieldDeleted,
@@ -44,6 +45,7 @@ from events.draft import (
     DraftSubmitted,
     DraftSubmittedAsListing,
 )
+from events.account import AccountClosed
 from events.base import Event
 from events.draft_fields import SECTIONS
 from projections.base import Projection, Tables, handles
@@ -308,3 +310,21 @@ class DraftView(Projection):
     @handles(DraftResubmitted)
     def _resubmitted(self, cur: Cursor[Any], t: Tables, e: DraftResubmitted) -> None:
         self._change(cur, t, e, lambda doc: doc.update(submitted_at=e.timestamp.isoformat()))
+
+    # ------------------------------------------------------------ closed accounts
+
+    @handles(DraftDiscarded)
+    def _discarded(self, cur: Cursor[Any], t: Tables, e: DraftDiscarded) -> None:
+        cur.execute(f"DELETE FROM {t['drafts']} WHERE id = %s", (e.originator_id,))
+
+    @handles(AccountClosed)
+    def _account_closed(self, cur: Cursor[Any], t: Tables, e: AccountClosed) -> None:
+        """Drafts that stay (co-owned, or saved as a listing) name the former member instead of the account."""
+        me, former = str(e.originator_id), e.former_account
+        cur.execute(
+            f"""UPDATE {t['drafts']} SET owners = array_replace(owners, %s, %s),
+                    account_id = CASE WHEN account_id = %s THEN %s ELSE account_id END,
+                    doc = jsonb_set(doc, '{{owners}}', to_jsonb(array_replace(owners, %s, %s)))
+                WHERE owners @> ARRAY[%s]::text[]""",
+            (me, former, me, former, me, former, me),
+        )

@@ -27,6 +27,7 @@ from uuid import UUID
 
 from psycopg import Cursor
 
+from events.account import AccountClosed
 from events.base import Event
 from events.listing import (
     ListingCreated,
@@ -200,6 +201,13 @@ class HistoryView(Projection):
         if self._batch_cursor is not cur:
             self._batch_cursor, self._known, self._by_id = cur, {}, {}
             self._new_listings, self._versions, self._milestones, self._claims = [], [], {}, {}
+
+    @handles(AccountClosed)
+    def _account_closed(self, cur: Cursor[Any], t: Tables, e: AccountClosed, position: int) -> None:
+        """A closed account's versions stay (they are the listing's history), by the former member."""
+        self.flush(cur, t)  # versions kept back in this batch are written first
+        cur.execute(f"UPDATE {t['versions']} SET actor = %s WHERE actor = %s",
+                    ("account:" + e.former_account, f"account:{e.originator_id}"))
 
     def flush(self, cur: Cursor[Any], t: Tables) -> None:
         """Write what was kept back: slugs claimed by listings written before, then new rows, a statement per table.

@@ -23,8 +23,8 @@ from typing import Any
 
 from psycopg import Cursor
 
-from events.account import InterviewAnswered
-from events.listing import ListingCreated, ListingOwnerAdded
+from events.account import AccountClosed, InterviewAnswered
+from events.listing import ListingCreated, ListingOwnerAdded, ListingOwnerRemoved
 from projections import bulk
 from projections.base import Projection, Tables, handles
 from projections.kept_rows import KeptRows
@@ -86,6 +86,22 @@ class InterviewView(KeptRows, Projection):
         cur.execute(
             f"""INSERT INTO {t['owners']} (account_id, listing_id)
                 SELECT %s, listing_id FROM {t['listings']} WHERE stream_id = %s ON CONFLICT DO NOTHING""",
+            (e.account_id, e.originator_id),
+        )
+
+    @handles(AccountClosed)
+    def _account_closed(self, cur: Cursor[Any], t: Tables, e: AccountClosed) -> None:
+        """A closed account's interview answers go (they showed on founder pages); so do its ownerships."""
+        self.flush(cur, t)
+        cur.execute(f"DELETE FROM {t['answers']} WHERE account_id = %s", (str(e.originator_id),))
+        cur.execute(f"DELETE FROM {t['owners']} WHERE account_id = %s", (str(e.originator_id),))
+
+    @handles(ListingOwnerRemoved)
+    def _owner_removed(self, cur: Cursor[Any], t: Tables, e: ListingOwnerRemoved) -> None:
+        self.flush(cur, t)  # a listing kept back in this batch is written first, then loses the owner
+        cur.execute(
+            f"""DELETE FROM {t['owners']} WHERE account_id = %s
+                AND listing_id IN (SELECT listing_id FROM {t['listings']} WHERE stream_id = %s)""",
             (e.account_id, e.originator_id),
         )
 

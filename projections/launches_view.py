@@ -58,6 +58,7 @@ from events.listing import (
     ListingQueuedForFree,
     ListingScheduled,
     ListingUnpublished,
+    ListingVerificationWithdrawn,
     ListingVerified,
     SlugClaimed,
 )
@@ -222,6 +223,10 @@ class LaunchesView(KeptRows, Projection):
     @handles(ListingVerified)
     def _verified(self, cur: Cursor[Any], t: Tables, e: ListingVerified) -> None:
         cur.execute(f"UPDATE {t['listings']} SET verified = true WHERE stream = %s", (e.originator_id,))
+
+    @handles(ListingVerificationWithdrawn)
+    def _unverified(self, cur: Cursor[Any], t: Tables, e: ListingVerificationWithdrawn) -> None:
+        cur.execute(f"UPDATE {t['listings']} SET verified = false WHERE stream = %s", (e.originator_id,))
 
     def _status(self, cur: Cursor[Any], t: Tables, e: Any, status: str, week: str | None = None, plan: str | None = None) -> None:
         kept = self._batch(cur).get(e.originator_id)

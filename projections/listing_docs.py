@@ -152,7 +152,9 @@ def category_refs(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any
 def summary_card(state: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     primary = state["categories"][0] if state["categories"] else None
     category = {"slug": primary, "name": names.get(primary, primary)} if primary else None
-    return card(state["slug"], state["profile"], state["socials"], state["status"], state["week"], category)
+    # The verified mark rides in the card so every list reads it from this projection alone (queries/cards.py).
+    return card(state["slug"], state["profile"], state["socials"], state["status"], state["week"], category) | {
+        "verified": bool(state["verified"])}
 
 
 def public_doc(state: dict[str, Any], counters: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:

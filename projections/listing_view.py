@@ -60,6 +60,7 @@ from events.listing import (
     ListingMilestoneAdded,
     ListingMilestoneDeleted,
     ListingOwnerAdded,
+    ListingOwnerRemoved,
     ListingPublishedByStaff,
     ListingQueuedForFree,
     ListingScheduled,
@@ -67,6 +68,7 @@ from events.listing import (
     ListingStorySet,
     ListingUnpublished,
     ListingUpdatePosted,
+    ListingVerificationWithdrawn,
     ListingVerified,
 )
 from events.metrics import BillboardContributed, DomainRatingRecorded, RevenueRecorded
@@ -204,6 +206,15 @@ class ListingView(Projection):
     @handles(ListingVerified)
     def _verified(self, cur: Cursor[Any], t: Tables, e: ListingVerified) -> None:
         self._change(cur, t, lambda s: s.update(verified=True), stream=e.originator_id)
+
+    @handles(ListingOwnerRemoved)
+    def _owner_removed(self, cur: Cursor[Any], t: Tables, e: ListingOwnerRemoved) -> None:
+        self._change(cur, t, lambda s: s.update(owner_ids=[o for o in s["owner_ids"] if o != e.account_id]),
+                     stream=e.originator_id)
+
+    @handles(ListingVerificationWithdrawn)
+    def _unverified(self, cur: Cursor[Any], t: Tables, e: ListingVerificationWithdrawn) -> None:
+        self._change(cur, t, lambda s: s.update(verified=False), stream=e.originator_id)
 
     @handles(ListingFeatured)
     def _featured(self, cur: Cursor[Any], t: Tables, e: ListingFeatured) -> None:
@@ -491,7 +502,7 @@ class ListingView(Projection):
 BY_STREAM = frozenset({
     ListingEdited, ListingEvidenceSet, ListingEditReverted, ListingStorySet, ListingMilestoneAdded,
     ListingMilestoneDeleted, ListingUpdatePosted, ListingSectionsUnlocked, ListingAlternativesApproved,
-    ListingOwnerAdded, ListingVerified, ListingFeatured, ListingQueuedForFree, ListingBadgeLost, ListingScheduled,
+    ListingOwnerAdded, ListingOwnerRemoved, ListingVerified, ListingVerificationWithdrawn, ListingFeatured, ListingQueuedForFree, ListingBadgeLost, ListingScheduled,
     ListingLaunched, ListingPublishedByStaff, ListingUnpublished,
 })
 BY_LISTING = frozenset({DomainRatingRecorded, RevenueRecorded, BillboardContributed})

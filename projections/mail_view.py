@@ -6,6 +6,7 @@ from typing import Any
 
 from psycopg import Cursor
 
+from events.account import AccountClosed
 from events.mail import EmailFailed, EmailQueued, EmailSendAttempted, EmailSent
 from projections.base import Projection, Tables, handles
 
@@ -54,3 +55,9 @@ class MailView(Projection):
             f"UPDATE {t['outbox']} SET status = %s, retry_at = %s, last_error = %s WHERE message_id = %s",
             ("failed" if e.retry_at else "given_up", e.retry_at, e.error, e.originator_id),
         )
+
+    @handles(AccountClosed)
+    def _account_closed(self, cur: Cursor[Any], t: Tables, e: AccountClosed) -> None:
+        """The messages of a closed account keep their kind, subject and times, not whom they went to nor their text."""
+        cur.execute(f"UPDATE {t['outbox']} SET account_id = %s, to_address = '', text = '' WHERE account_id = %s",
+                    (e.former_account, str(e.originator_id)))

@@ -15,6 +15,7 @@ from typing import Any
 
 from psycopg import Cursor
 
+from events.account import AccountClosed
 from events.oauth import (
     OAuthClientRegistered,
     OAuthConsentGiven,
@@ -139,3 +140,10 @@ class OAuthView(Projection):
             "expires_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (token_hash) DO NOTHING",
             (token_hash, family, grant, account, client, list(scopes), resource, expires_at),
         )
+
+    @handles(AccountClosed)
+    def _account_closed(self, cur: Cursor[Any], t: Tables, e: AccountClosed) -> None:
+        """A closed account's grants (revoked in the same append) name the former member instead."""
+        for table in ("grants", "families", "access_tokens"):
+            cur.execute(f"UPDATE {t[table]} SET account_id = %s WHERE account_id = %s",
+                        (e.former_account, str(e.originator_id)))

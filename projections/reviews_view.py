@@ -14,6 +14,7 @@ from typing import Any
 
 from psycopg import Cursor
 
+from events.account import AccountClosed
 from events.community import ReviewEdited, ReviewHidden, ReviewModerated, ReviewRestored, ReviewWritten
 from projections.base import Projection, Tables, handles
 
@@ -69,3 +70,9 @@ class ReviewsView(Projection):
                 WHERE review_id = %s""",
             (e.review_id,),
         )
+
+    @handles(AccountClosed)
+    def _account_closed(self, cur: Cursor[Any], t: Tables, e: AccountClosed) -> None:
+        """Reviews of a closed account stay as they are shown (by "a former member"), tied to no account."""
+        cur.execute(f"UPDATE {t['reviews']} SET account_id = %s WHERE account_id = %s",
+                    (e.former_account, str(e.originator_id)))

@@ -26,6 +26,7 @@ from uuid import UUID
 
 from psycopg import Cursor
 
+from events.account import AccountClosed
 from events.community import ListingFollowed, ListingUnfollowed
 from events.listing import ListingCreated, ListingEdited, ListingEditReverted, ListingUpdatePosted
 from events.updates import UpdateFollowersNotified
@@ -192,6 +193,11 @@ class UpdatesView(Projection):
     def _unfollowed(self, cur: Cursor[Any], t: Tables, e: ListingUnfollowed) -> None:
         cur.execute(f"DELETE FROM {t['followers']} WHERE listing_id = %s AND account_id = %s",
                     (e.listing_id, e.account_id))
+
+    @handles(AccountClosed)
+    def _account_closed(self, cur: Cursor[Any], t: Tables, e: AccountClosed) -> None:
+        """A closed account follows nothing any more: no update mail goes to its address."""
+        cur.execute(f"DELETE FROM {t['followers']} WHERE account_id = %s", (str(e.originator_id),))
 
 
 @dataclass

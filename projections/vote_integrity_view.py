@@ -19,6 +19,7 @@ from typing import Any
 
 from psycopg import Cursor
 
+from events.account import AccountClosed
 from events.community import VoteCast, VoteWithdrawn
 from events.votes import AccountFirstPageViewed, VoidedVoteWithdrawn, VoteRestored, VoteSignalsRecorded, VoteVoided
 from projections import bulk
@@ -99,3 +100,11 @@ class VoteIntegrityView(Projection):
     def _first_view(self, cur: Cursor[Any], t: Tables, e: AccountFirstPageViewed) -> None:
         cur.execute(f"INSERT INTO {t['first_views']} (account_id, at) VALUES (%s, %s) ON CONFLICT DO NOTHING",
                     (e.account_id, e.timestamp))
+
+    @handles(AccountClosed)
+    def _account_closed(self, cur: Cursor[Any], t: Tables, e: AccountClosed) -> None:
+        """A closed account's votes stay, under the former member's id; its first page view goes."""
+        self.flush(cur, t)  # casts kept back in this batch are written first
+        cur.execute(f"UPDATE {t['votes']} SET account_id = %s WHERE account_id = %s",
+                    (e.former_account, str(e.originator_id)))
+        cur.execute(f"DELETE FROM {t['first_views']} WHERE account_id = %s", (str(e.originator_id),))

@@ -8,7 +8,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from projections.reads import ReadStore
-from queries.launches import AWARD_TITLES, CARD_COLUMNS, WEEK_ORDER, DirectoryCard, card
+from queries.catalog import category_names
+from queries.cards import ListingCard
+from queries.launches import AWARD_TITLES, CARD_COLUMNS, WEEK_ORDER, card
 from queries.paging import SLUG_PATTERN, PageInfo, Paging, page_of
 from queries.weeks import week_label
 
@@ -27,7 +29,7 @@ class Award(BaseModel):
     rank: int
     title: str
     votes: int = Field(description="Launch-week votes when the week closed.")
-    listing: DirectoryCard
+    listing: ListingCard
 
 
 class AwardList(PageInfo):
@@ -45,9 +47,10 @@ def list_awards(reads: ReadStore, q: ListAwards) -> dict[str, Any]:
             "LIMIT %(limit)s OFFSET %(offset)s",
             params | {"limit": q.per_page, "offset": q.offset},
         ).fetchall()
+    names = category_names(reads)
     items = [
         {"week": r[11].isoformat(), "week_label": week_label(r[11]), "rank": int(r[12]),
-         "title": AWARD_TITLES[int(r[12])], "votes": int(r[13]), "listing": card(r)}
+         "title": AWARD_TITLES[int(r[12])], "votes": int(r[13]), "listing": card(r, names)}
         for r in rows
     ]
     return page_of(items, q, int(total))

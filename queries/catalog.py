@@ -10,7 +10,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from events.errors import NotFound
 from projections.listing_cards import card
 from projections.reads import ReadStore
-from queries.paging import SLUG_PATTERN, Paging, page_of
+from queries.cards import ListingCard
+from queries.paging import SLUG_PATTERN, PageInfo, Paging, page_of
 
 VIEW = "catalog_view"
 
@@ -97,6 +98,10 @@ class Faq(BaseModel):
     answer: str
 
 
+class CategoryListings(PageInfo):
+    items: list[ListingCard]
+
+
 class CategoryDetail(BaseModel):
     slug: str
     name: str
@@ -107,7 +112,8 @@ class CategoryDetail(BaseModel):
     subcategories: list[CategoryRef]
     live_count: int
     total_live_count: int
-    listings: dict[str, Any]
+    listings: CategoryListings = Field(description="A page of the live listings of the category and its "
+                                                   "subcategories, most voted first.")
 
 
 class InterviewQuestion(BaseModel):
@@ -173,6 +179,12 @@ def get_site_info(reads: ReadStore, links: dict[str, str], timezone: str, live_l
         }
 
     return reads.cached((VIEW,), ("site", live_listings), compute)
+
+
+def category_names(reads: ReadStore) -> dict[str, str]:
+    """Category slug -> name, cached until the catalogue moves (the listing cards name their primary category)."""
+    rows = reads.cached((VIEW,), ("category-rows",), lambda: _category_rows(reads))
+    return {str(r["slug"]): str(r["name"]) for r in rows}
 
 
 def _category_rows(reads: ReadStore) -> list[dict[str, Any]]:
@@ -273,9 +285,11 @@ def category_listings(reads: ReadStore, slugs: list[str], paging: Paging, by_slu
     t = reads.tables(VIEW)
     with reads.pool.connection() as conn:
         rows = conn.execute(
-            f"SELECT slug, src, status, week, categories[1], votes, count(*) OVER () FROM {t['listings']} "
-            "WHERE status = 'live' AND categories && %s "
-            "ORDER BY votes DESC, launched_at, listing_id LIMIT %s OFFSET %s",
+            f"SELECT l.slug, l.src, l.status, l.week, l.categories, l.votes, count(*) OVER (), l.listing_id, "
+            f"coalesce(v.verified, false) FROM {t['listings']} l "
+            f"LEFT JOIN {reads.tables('launches_view')['listings']} v ON v.id = l.listing_id "
+            "WHERE l.status = 'live' AND l.categories && %s "
+            "ORDER BY l.votes DESC, l.launched_at, l.listing_id LIMIT %s OFFSET %s",
             (slugs, paging.per_page, paging.offset),
         ).fetchall()
         if rows:
@@ -285,9 +299,11 @@ def category_listings(reads: ReadStore, slugs: list[str], paging: Paging, by_slu
                 f"SELECT count(*) FROM {t['listings']} WHERE status = 'live' AND categories && %s", (slugs,)
             ).fetchone()
     items = []
-    for slug, src, status, week, primary, votes, _ in rows:
+    for slug, src, status, week, cats, votes, _, listing_id, verified in rows:
+        primary = cats[0] if cats else None
         category = {"slug": primary, "name": by_slug.get(primary, {}).get("name", primary)} if primary else None
-        items.append(card(slug, src, src.get("socials"), status, week, category) | {"votes": int(votes)})
+        items.append(card(slug, src, src.get("socials"), status, week, category)
+                     | {"votes": int(votes), "id": int(listing_id), "categories": list(cats), "verified": bool(verified)})
     return items, int(total)
 
 

@@ -58,7 +58,8 @@ class Instructions(BaseModel):
 
 class Claim(BaseModel):
     claim_id: int
-    status: str = Field(description="`pending`, `verified`, `expired` or `failed` (its checks used up).")
+    status: str = Field(description="`pending`, `verified`, `expired`, `failed` (its checks used up) or `voided` "
+                                   "(staff undid a verified claim; `reason_detail` says why).")
     method: str = Field(description="`dns`, `meta`, `file` or `email`.")
     listing_id: int
     slug: str
@@ -71,7 +72,7 @@ class Claim(BaseModel):
     attempts_left: int
     reason: str | None = Field(description="Why it is not verified (last check or end): `record_not_found`, "
                                            "`wrong_value`, `unreachable`, `timeout`, `blocked`, `expired`, "
-                                           "`too_many_attempts`; null when none.")
+                                           "`too_many_attempts`, `voided`; null when none.")
     reason_detail: str | None
     last_checked_at: datetime | None
 
@@ -120,6 +121,9 @@ def instructions(row: dict[str, Any], status: str) -> dict[str, Any]:
         todo = "This claim expired before it was verified. Start a new one with claim_listing. " + todo
     elif status == "failed":
         todo = "This claim used all its checks. Start a new one with claim_listing. " + todo
+    elif status == "voided":
+        todo = (f"The site team voided this claim ({row['last_detail']}); you are no longer an owner of this listing "
+                "through it.")
     return {"summary": todo, **doc}
 
 
@@ -134,7 +138,7 @@ def _doc(r: tuple[Any, ...], now: datetime) -> dict[str, Any]:
         "claim_id": row["claim_id"], "status": status, "method": row["method"], "listing_id": row["listing_id"],
         "slug": row["slug"], "domain": row["domain"], "instructions": instructions(row, status),
         "created_at": row["started_at"], "expires_at": row["expires_at"],
-        "verified_at": row["closed_at"] if status == "verified" else None,
+        "verified_at": row["closed_at"] if status in ("verified", "voided") else None,
         "attempts": row["attempts"],
         "attempts_left": 0 if status != "pending" or row["method"] == "email" else max(0, MAX_ATTEMPTS - row["attempts"]),
         "reason": None if status == "verified" else reason, "reason_detail": None if status == "verified" else detail,
@@ -189,3 +193,12 @@ def staff_claims(reads: ReadStore, now: datetime, status: str | None = None, lim
         doc = _doc(r[:-1], now)
         out.append({**doc, "account_id": r[3], "account_email": r[-1], "email": r[8] or None})
     return out
+
+
+def verified_claim_ids(reads: ReadStore, listing_id: int) -> list[int]:
+    """The listing's verified claims (staff voiding one check whether another still speaks for the listing)."""
+    t = reads.tables(VIEW)
+    with reads.pool.connection() as conn:
+        rows = conn.execute(f"SELECT claim_id FROM {t['claims']} WHERE listing_id = %s AND status = 'verified'",
+                            (listing_id,)).fetchall()
+    return [int(r[0]) for r in rows]

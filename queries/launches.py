@@ -18,6 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from projections.listing_cards import UPCOMING_STATUSES
 from projections.reads import ReadStore
+from queries.cards import ListingCard, named
+from queries.catalog import VIEW as CATALOG
+from queries.catalog import category_names
 from queries.paging import PageInfo, Paging, page_of
 from queries.weeks import (
     WEEK_SCHEMA,
@@ -63,39 +66,22 @@ class ListLaunches(Paging):
 # ---------------------------------------------------------------- outputs
 
 
-class DirectoryCard(BaseModel):
-    """The compact listing of feeds, rankings, awards and founder pages."""
-
-    id: int
-    slug: str
-    name: str
-    tagline: str | None
-    logo_url: str | None
-    url: str | None = Field(description="The product's own website.")
-    category: str | None = Field(description="Primary category slug.")
-    categories: list[str]
-    status: str
-    launch_week: str | None
-    votes: int = Field(description="Community votes, all time.")
-    verified: bool
-
-
 class WeekLaunch(BaseModel):
     rank: int
     week_votes: int = Field(description="Votes cast before the week ended (the ranking metric).")
     featured: bool
-    listing: DirectoryCard
+    listing: ListingCard
 
 
 class ScheduledLaunch(BaseModel):
-    listing: DirectoryCard
+    listing: ListingCard
 
 
 class WeekAward(BaseModel):
     rank: int
     title: str
     votes: int
-    listing: DirectoryCard
+    listing: ListingCard
 
 
 class LaunchWeek(BaseModel):
@@ -120,7 +106,7 @@ class FeedMetric(BaseModel):
 
 class FeedItem(BaseModel):
     rank: int
-    listing: DirectoryCard
+    listing: ListingCard
     metric: FeedMetric
 
 
@@ -133,13 +119,14 @@ class LaunchFeed(PageInfo):
 # ---------------------------------------------------------------- cards
 
 
-def card(row: tuple[Any, ...]) -> dict[str, Any]:
-    """A `DirectoryCard` from the first columns of a row selected with `CARD_COLUMNS`."""
+def card(row: tuple[Any, ...], names: dict[str, str]) -> dict[str, Any]:
+    """A listing card from the first columns of a row selected with `CARD_COLUMNS`; `names` are the categories'
+    (`queries.catalog.category_names`)."""
     lid, slug, name, tagline, logo, url, categories, status, week, votes, verified = row[:11]
     cats = list(categories or [])
     return {
         "id": int(lid), "slug": slug, "name": name, "tagline": tagline, "logo_url": logo, "url": url,
-        "category": cats[0] if cats else None, "categories": cats, "status": status,
+        "category": named(cats[0] if cats else None, names), "categories": cats, "status": status,
         "launch_week": week.isoformat() if week else None, "votes": int(votes), "verified": bool(verified),
     }
 
@@ -157,7 +144,7 @@ def upcoming_card(reads: ReadStore, slug: str) -> dict[str, Any] | None:
         row = conn.execute(
             f"""SELECT {CARD_COLUMNS} FROM {t['listings']} l WHERE l.slug = %s AND l.status = ANY(%s)
                 ORDER BY l.id DESC LIMIT 1""", (slug, list(UPCOMING_STATUSES))).fetchone()
-    return card(row) if row else None
+    return card(row, category_names(reads)) if row else None
 
 
 def first_week(reads: ReadStore) -> date | None:
@@ -184,6 +171,7 @@ def get_launch_week(reads: ReadStore, q: GetLaunchWeek, now: datetime) -> dict[s
     this = monday_of(today)
     state = "past" if monday < this else ("current" if monday == this else "future")
     t = reads.tables(VIEW)
+    names = category_names(reads)
     with reads.pool.connection() as conn:
         live = conn.execute(
             f"""SELECT {CARD_COLUMNS}, l.week_votes, l.featured_weeks ? %s FROM {t['listings']} l
@@ -196,7 +184,7 @@ def get_launch_week(reads: ReadStore, q: GetLaunchWeek, now: datetime) -> dict[s
             (monday,),
         ).fetchall()
         closed = conn.execute(f"SELECT 1 FROM {t['weeks']} WHERE week = %s", (monday,)).fetchone() is not None
-        awards = _award_rows(conn, t, "a.week = %s", (monday,))
+        awards = _award_rows(conn, t, names, "a.week = %s", (monday,))
     earliest = min(first or this, this - timedelta(weeks=1))
     return {
         "week": monday.isoformat(),
@@ -209,10 +197,10 @@ def get_launch_week(reads: ReadStore, q: GetLaunchWeek, now: datetime) -> dict[s
         "previous_week": (monday - timedelta(weeks=1)).isoformat() if monday > earliest else None,
         "next_week": (monday + timedelta(weeks=1)).isoformat() if monday < this + timedelta(weeks=52) else None,
         "launches": [
-            {"rank": i, "week_votes": int(r[11]), "featured": bool(r[12]), "listing": card(r)}
+            {"rank": i, "week_votes": int(r[11]), "featured": bool(r[12]), "listing": card(r, names)}
             for i, r in enumerate(live, start=1)
         ],
-        "scheduled": [{"listing": card(r)} for r in scheduled],
+        "scheduled": [{"listing": card(r, names)} for r in scheduled],
         "awards": [
             {"rank": rank, "title": AWARD_TITLES[rank], "votes": votes, "listing": c}
             for (_week, rank, votes, c) in awards
@@ -220,14 +208,15 @@ def get_launch_week(reads: ReadStore, q: GetLaunchWeek, now: datetime) -> dict[s
     }
 
 
-def _award_rows(conn: Any, t: Any, where: str, params: tuple[Any, ...], tail: str = "") -> list[tuple[date, int, int, dict[str, Any]]]:
+def _award_rows(conn: Any, t: Any, names: dict[str, str], where: str, params: tuple[Any, ...],
+                tail: str = "") -> list[tuple[date, int, int, dict[str, Any]]]:
     rows = conn.execute(
         f"""SELECT {CARD_COLUMNS}, a.week, a.rank, a.votes FROM {t['awards']} a
             JOIN {t['listings']} l ON l.id = a.listing_id WHERE {where}
             ORDER BY a.week DESC, a.rank ASC {tail}""",
         params,
     ).fetchall()
-    return [(r[11], int(r[12]), int(r[13]), card(r)) for r in rows]
+    return [(r[11], int(r[12]), int(r[13]), card(r, names)) for r in rows]
 
 
 # ---------------------------------------------------------------- list_launches
@@ -291,13 +280,14 @@ def list_launches(reads: ReadStore, q: ListLaunches, now: datetime) -> dict[str,
             rows = conn.execute(
                 f"SELECT {CARD_COLUMNS}, {column} {source} ORDER BY {order} LIMIT %(limit)s OFFSET %(offset)s", params
             ).fetchall()
+        names = category_names(reads)
         items = [
-            {"rank": q.offset + i, "listing": card(r), "metric": {"name": metric, "value": _metric_value(r[11])}}
+            {"rank": q.offset + i, "listing": card(r, names), "metric": {"name": metric, "value": _metric_value(r[11])}}
             for i, r in enumerate(rows, start=1)
         ]
         return page_of(items, q, int(total)) | {"section": q.section, "as_of": as_of}
 
-    return reads.cached((VIEW,), ("feed", q.section, q.page, q.per_page, as_of), compute)
+    return reads.cached((VIEW, CATALOG), ("feed", q.section, q.page, q.per_page, as_of), compute)
 
 
 def featured_now(reads: ReadStore, now: datetime, limit: int = 6,
@@ -321,9 +311,10 @@ def featured_now(reads: ReadStore, now: datetime, limit: int = 6,
                     ORDER BY l.week_votes DESC, l.votes DESC, l.id ASC LIMIT %(limit)s""",
                 {"week": monday.isoformat(), "limit": limit, "categories": list(categories or ())},
             ).fetchall()
-        return [{"featured": True, "week_votes": int(r[11]), "listing": card(r)} for r in rows]
+        names = category_names(reads)
+        return [{"featured": True, "week_votes": int(r[11]), "listing": card(r, names)} for r in rows]
 
-    return reads.cached((VIEW,), ("featured", monday.isoformat(), limit, categories), compute)
+    return reads.cached((VIEW, CATALOG), ("featured", monday.isoformat(), limit, categories), compute)
 
 
 def _metric_value(value: Any) -> int | float | str | None:

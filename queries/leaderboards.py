@@ -16,7 +16,9 @@ from pydantic import BaseModel, Field
 
 from events.errors import NotFound
 from projections.reads import ReadStore
-from queries.launches import CARD_COLUMNS, WEEK_ORDER, DirectoryCard, card, first_week
+from queries.catalog import category_names
+from queries.cards import ListingCard
+from queries.launches import CARD_COLUMNS, WEEK_ORDER, card, first_week
 from queries.paging import SLUG_PATTERN, PageInfo, Paging, page_of
 from queries.weeks import PAST_WEEK_SCHEMA, PAST_WEEK_TOKEN, check_in_range, resolve_week, week_label
 
@@ -81,7 +83,7 @@ class BoardMetric(BaseModel):
 
 class LeaderboardItem(BaseModel):
     rank: int
-    listing: DirectoryCard
+    listing: ListingCard
     metric: BoardMetric
     paid: bool = Field(description="True on the billboard: this position was paid for.")
     label: str | None
@@ -109,8 +111,9 @@ def get_leaderboard(reads: ReadStore, q: GetLeaderboard, now: datetime) -> dict[
         week = monday
     rows, total = _rows(reads, q, week)
     paid = bool(info["paid"])
+    names = category_names(reads)
     items = [
-        {"rank": q.offset + i, "listing": card(r), "metric": _metric(q.board, r[11:]),
+        {"rank": q.offset + i, "listing": card(r, names), "metric": _metric(q.board, r[11:]),
          "paid": paid, "label": PAID_LABEL if paid else None}
         for i, r in enumerate(rows, start=1)
     ]

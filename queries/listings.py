@@ -16,6 +16,7 @@ from events.errors import NotFound
 from projections import listing_docs
 from projections.listing_cards import domain_of, key_of
 from projections.reads import ReadStore
+from queries.cards import CategoryName, ListingCard, listing_view_extras
 from queries.catalog import category_and_descendants, monday_of
 from queries.paging import SLUG_PATTERN, PageInfo, Paging, page_of
 from queries.search import SearchBackend, SearchRequest, tokens_of
@@ -69,32 +70,13 @@ class CompareListings(BaseModel):
 # ---------------------------------------------------------------- outputs (documentation and MCP output schemas)
 
 
-class CategoryName(BaseModel):
-    slug: str
-    name: str
-
-
-class ListingSummary(BaseModel):
-    """A listing as search results and lists show it; `url` is the product's own website."""
-
-    slug: str
-    name: str
-    url: str | None
-    votes: int
-    tagline: str | None
-    logo_url: str | None
-    status: str
-    launch_week: str | None
-    category: CategoryName | None
-
-
 class ListingSearchPage(PageInfo):
-    items: list[ListingSummary]
+    items: list[ListingCard]
     total_exact: bool = Field(description="False when more than 1,000 listings match: `total` is then an estimate "
                                           "and `has_more` says whether another page exists.")
 
 
-class Alternative(ListingSummary):
+class Alternative(ListingCard):
     approved: bool = Field(description="True when the listing's owner approved it as an alternative.")
 
 
@@ -258,8 +240,8 @@ class ComparisonRow(BaseModel):
 
 
 class Comparison(BaseModel):
-    a: ListingSummary
-    b: ListingSummary
+    a: ListingCard
+    b: ListingCard
     attributes: list[str]
     rows: list[ComparisonRow] = Field(description="One row per attribute; null where the listing lacks the fact.")
 
@@ -380,8 +362,8 @@ def get_alternatives(reads: ReadStore, q: GetAlternatives) -> dict[str, Any]:
         wanted = [s for s in dict.fromkeys(row[0] or []) if s != q.slug]
         primary = row[1]
         found: dict[str, dict[str, Any]] = dict(conn.execute(
-            f"SELECT slug, card || jsonb_build_object('votes', votes) FROM {t['listings']} "
-            "WHERE slug = ANY(%s) AND status = 'live'",
+            f"SELECT l.slug, l.card || {listing_view_extras()} FROM {t['listings']} l "
+            "WHERE l.slug = ANY(%s) AND l.status = 'live'",
             (wanted,),
         ).fetchall()) if wanted else {}
         approved = [found[s] | {"approved": True} for s in wanted if s in found]
@@ -389,9 +371,10 @@ def get_alternatives(reads: ReadStore, q: GetAlternatives) -> dict[str, Any]:
         take = approved[q.offset:q.offset + q.per_page]
         others_offset = max(0, q.offset - len(approved))
         others = conn.execute(
-            f"""SELECT card || jsonb_build_object('votes', votes, 'approved', false), count(*) OVER ()
-                FROM {t['listings']} WHERE status = 'live' AND primary_category = %s AND slug <> ALL(%s)
-                ORDER BY votes DESC, launched_at, listing_id LIMIT %s OFFSET %s""",
+            f"""SELECT l.card || {listing_view_extras()} || jsonb_build_object('approved', false), count(*) OVER ()
+                FROM {t['listings']} l
+                WHERE l.status = 'live' AND l.primary_category = %s AND l.slug <> ALL(%s)
+                ORDER BY l.votes DESC, l.launched_at, l.listing_id LIMIT %s OFFSET %s""",
             (primary, exclude, q.per_page - len(take), others_offset),
         ).fetchall() if q.per_page > len(take) else []
         if others:
@@ -430,8 +413,12 @@ def compare_listings(reads: ReadStore, q: CompareListings) -> dict[str, Any]:
 
 
 def _summary(doc: dict[str, Any]) -> dict[str, Any]:
+    """The listing card of a full profile (queries/cards.py)."""
+    cats = doc["categories"]
     return {
-        "slug": doc["slug"], "name": doc["name"], "url": doc["url"], "votes": doc["community"]["votes"],
-        "tagline": doc["tagline"], "logo_url": doc["logo_url"], "status": doc["status"],
-        "launch_week": doc["launch_week"], "category": doc["categories"]["primary"],
+        "id": doc["listing_id"], "slug": doc["slug"], "name": doc["name"], "url": doc["url"],
+        "votes": doc["community"]["votes"], "tagline": doc["tagline"], "logo_url": doc["logo_url"],
+        "status": doc["status"], "launch_week": doc["launch_week"], "category": cats["primary"],
+        "categories": [c["slug"] for c in ([cats["primary"]] if cats["primary"] else []) + cats["extra"]],
+        "verified": bool(doc["verified"]),
     }

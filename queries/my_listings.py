@@ -17,9 +17,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from events.errors import NotFound
 from projections import listing_docs as docs
-from projections.listing_cards import PUBLIC_STATUSES
+from projections.listing_cards import PUBLIC_STATUSES, UPCOMING_STATUSES
 from projections.reads import ReadStore
 from queries import badge_checks
+from queries import badges as badges_q
 from queries import orders as orders_q
 from queries.badge_checks import BadgeCheck
 from queries.listings import ListingProfile, Milestone, absolute_links
@@ -27,6 +28,8 @@ from queries.paging import PageInfo, Paging, page_of
 
 VIEW = "listing_view"
 COUNTERS = ("votes", "followers", "views", "rating_avg", "rating_count")
+PAGE_STATUSES = (*PUBLIC_STATUSES, *UPCOMING_STATUSES)  # the site's page of the listing answers (profile or upcoming)
+BADGE_STATUSES = badges_q.PUBLIC_STATUSES  # get_badges answers
 NEXT_STEPS = {
     "draft": "Saved, not published. Launch for free with choose_free_listing (queued weeks out, live once our badge "
              "is on your homepage) or buy the `launch` product with create_checkout.",
@@ -68,8 +71,22 @@ class Seo(BaseModel):
     description: str | None
 
 
+class MyListingLinks(BaseModel):
+    """Only addresses that answer now: a saved listing has no public page or badges yet, so those are null."""
+
+    website: str | None = Field(description="The product's own website.")
+    listing: str | None = Field(description=(
+        "The listing's page on the site while it answers: the profile once live, a page announcing the launch while "
+        "the listing is queued or scheduled; null for a saved listing not yet published and after a take-down."))
+    badges: str | None = Field(description="get_badges of the listing while it answers (queued, scheduled or live); "
+                                           "null otherwise.")
+    manage: str = Field(description="The owners' own page of the listing on the site (signed in); it always answers.")
+
+
 class MyListing(ListingProfile):
     """get_listing's profile plus what only the owners see."""
+
+    links: MyListingLinks  # type: ignore[assignment]  # the public links only while they answer
 
     plan: str | None
     unlocked_sections: list[str] = Field(description="Paid sections that show publicly (paid plan or unlocked).")
@@ -131,7 +148,14 @@ def owner_document(state: dict[str, Any], counters: dict[str, Any], names: dict[
     p = state["profile"]
     status = str(state["status"])
     public = status in PUBLIC_STATUSES
+    site = links.get("website", "/").rstrip("/")
     return doc | {
+        "links": {
+            "website": doc["links"]["website"],
+            "listing": doc["links"]["listing"] if status in PAGE_STATUSES else None,
+            "badges": doc["links"]["badges"] if status in BADGE_STATUSES else None,
+            "manage": f"{site}/my/listings/{state['listing_id']}",
+        },
         "plan": state.get("plan"),
         "unlocked_sections": sorted(docs.unlocked_sections(state)),
         "public": public,

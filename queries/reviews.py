@@ -31,13 +31,15 @@ def listing_reviews(reads: ReadStore, listing_id: int, paging: Paging) -> dict[s
     t = reads.tables(VIEW)
     with reads.pool.connection() as conn:
         rows = conn.execute(
-            f"""SELECT review_id, rating, text, written_at, edited_at, count(*) OVER () FROM {t['reviews']}
+            f"""SELECT review_id, rating, text, written_at, edited_at, count(*) OVER (),
+                       account_id LIKE 'former:%%' FROM {t['reviews']}
                 WHERE listing_id = %s AND state = 'approved' ORDER BY written_at DESC, review_id
                 LIMIT %s OFFSET %s""",
             (listing_id, paging.per_page, paging.offset),
         ).fetchall()
         total = rows[0][5] if rows else (0 if paging.page == 1 else _count(conn, t["reviews"], listing_id))
-    items = [{"review_id": r[0], "rating": r[1], "text": r[2], "written_at": r[3], "edited_at": r[4]} for r in rows]
+    items = [{"review_id": r[0], "rating": r[1], "text": r[2], "written_at": r[3], "edited_at": r[4],
+              "by_former_member": bool(r[6])} for r in rows]  # the author closed their account
     return page_of(items, paging, int(total))
 
 

@@ -19,10 +19,11 @@ import psycopg
 from projections.base import Tables
 from projections.listing_cards import words_of
 from projections.reads import ReadStore
+from queries.cards import listing_view_extras
 
 VIEW = "listing_view"
 MAX_TOKENS = 8
-CARD = "card || jsonb_build_object('votes', votes)"
+CARD = f"l.card || {listing_view_extras()}"  # the listing card (queries/cards.py)
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,8 @@ def cards_by_id(reads: ReadStore, ids: list[int], conn: Any = None, tables: Tabl
     # As text, parsed by orjson: psycopg's jsonb loader (the standard library's json) took about a third of
     # this function's CPU for a page of 20 cards (docs/performance.md, "Search under distinct queries").
     rows: dict[int, str] = dict(conn.execute(
-        f"SELECT listing_id, ({CARD})::text FROM {t['listings']} WHERE listing_id = ANY(%s)", (ids,)
+        f"SELECT l.listing_id, ({CARD})::text FROM {t['listings']} l "
+        "WHERE l.listing_id = ANY(%s)", (ids,)
     ).fetchall())
     return [orjson.loads(rows[i]) for i in ids if i in rows]
 

@@ -15,6 +15,7 @@ from events.claim import (
     ClaimKeyTaken,
     ClaimStarted,
     ClaimVerified,
+    ClaimVoided,
 )
 
 
@@ -55,3 +56,8 @@ def _(e: ClaimExpired, s: ClaimState) -> ClaimState:
 @evolve.register
 def _(e: ClaimKeyTaken, s: KeyState) -> KeyState:
     return replace(s, version=e.originator_version, claim_id=e.claim_id)
+
+
+@evolve.register
+def _(e: ClaimVoided, s: ClaimState) -> ClaimState:
+    return replace(s, version=e.originator_version, status="voided", last_reason="voided")

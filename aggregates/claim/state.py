@@ -37,7 +37,7 @@ class ClaimState:
     email: str = ""
     started_at: datetime | None = None
     expires_at: datetime | None = None
-    status: str = "new"  # pending | verified | expired | failed
+    status: str = "new"  # pending | verified | expired | failed | voided
     attempts: int = 0
     last_reason: str = ""
 

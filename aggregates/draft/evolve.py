@@ -17,6 +17,7 @@ from events.draft import (
     DraftCrawlAttemptFailed,
     DraftCrawled,
     DraftCrawlStarted,
+    DraftDiscarded,
     DraftDraftingStarted,
     DraftFailed,
     DraftFieldDeleted,
@@ -238,3 +239,8 @@ def _(e: DraftListingSynced, s: DraftState) -> DraftState:
 @evolve.register
 def _(e: DraftResubmitted, s: DraftState) -> DraftState:
     return replace(s, version=e.originator_version)
+
+
+@evolve.register
+def _(e: DraftDiscarded, s: DraftState) -> DraftState:
+    return replace(s, version=e.originator_version, status="discarded")

@@ -35,6 +35,7 @@ from aggregates.listing.editing import (
     decide_verify,
 )
 from aggregates.listing.evolve import evolve
+from aggregates.listing.owners import OWNER_REASON, decide_remove_owner, decide_withdraw_verification, staff_reason
 from aggregates.listing.publishing import (
     decide_badge_found,
     decide_feature,
@@ -73,6 +74,7 @@ __all__ = [
     "decide_claim_slug", "decide_create", "decide_create_with_extras", "decide_delete_milestone", "decide_edit",
     "decide_feature", "decide_launch_if_due", "decide_relaunch", "decide_post_update", "decide_queue_free", "decide_release_slug",
     "decide_put_back", "decide_reschedule_free", "decide_schedule_paid", "decide_set_evidence", "decide_set_story", "decide_staff_publish", "decide_unlock", "decide_unpublish",
+    "OWNER_REASON", "decide_remove_owner", "decide_withdraw_verification", "staff_reason",
     "decide_verify", "evolve", "initial", "initial_slug", "listing_stream", "require_listing", "require_open", "require_owner", "slug_stream", "slugify",
 ]
 

@@ -23,6 +23,7 @@ from events.listing import (
     ListingMilestoneAdded,
     ListingMilestoneDeleted,
     ListingOwnerAdded,
+    ListingOwnerRemoved,
     ListingPublishedByStaff,
     ListingQueuedForFree,
     ListingScheduled,
@@ -31,6 +32,7 @@ from events.listing import (
     ListingUnpublished,
     ListingUpdatePosted,
     ListingVerified,
+    ListingVerificationWithdrawn,
     ListingVersionAccepted,
     SlugClaimed,
     SlugReleased,
@@ -143,6 +145,11 @@ def _(e: ListingVerified, s: ListingState) -> ListingState:
 
 
 @evolve.register
+def _(e: ListingVerificationWithdrawn, s: ListingState) -> ListingState:
+    return replace(s, version=e.originator_version, verified=False)
+
+
+@evolve.register
 def _(e: ListingQueuedForFree, s: ListingState) -> ListingState:
     return replace(s, version=e.originator_version, status="awaiting_badge", plan="free", week=e.week)
 
@@ -197,3 +204,7 @@ def _(e: SlugClaimed, s: SlugState) -> SlugState:
 def _(e: SlugReleased, s: SlugState) -> SlugState:
     return replace(s, version=e.originator_version, listing_id=None)
 
+
+@evolve.register
+def _(e: ListingOwnerRemoved, s: ListingState) -> ListingState:
+    return replace(s, version=e.originator_version, owner_ids=tuple(o for o in s.owner_ids if o != e.account_id))

@@ -2,8 +2,8 @@
 
 Prices come from the Catalog state handed in (the admin's current prices);
 nothing here holds a price. A rule broken by one item is a 400 naming
-`items.<i>.<field>` (the dotted path of pydantic's errors) and the rule; a
-listing that is not the caller's is a 404 (the same words as one that does
+`items.<i>.<field>` (the dotted path of pydantic's errors) and the rule, and
+every rule broken by every item is in the same 400; a listing that is not the caller's is a 404 (the same words as one that does
 not exist). Each line costs its product's
 price once, except `billboard_min`, which costs the amount chosen (at least
 the price). The subtotal is the sum of the lines; VAT is worked out once on
@@ -12,10 +12,10 @@ the subtotal (`aggregates.order.vat`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from aggregates.catalog import CatalogState, Product
 from aggregates.listing import MAX_EXTRA_CATEGORIES, ListingState, require_owner
@@ -27,6 +27,7 @@ LAUNCH_LIKE = ("launch", "launch_bundle")
 LAUNCH_MAX_WEEKS = 52  # a paid launch may be booked up to a year ahead
 STAFF_TASKS = ("done_for_you", "trophy_cabinet")
 RELAUNCH_AFTER_WEEKS = 8  # a launch week's awards may still be recomputed for 8 weeks (workers/scheduler.py)
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,7 @@ def _categories(i: int, item: dict[str, Any], product: Product, catalog: Catalog
 
 
 def _options(i: int, item: dict[str, Any], product: Product) -> dict[str, Any] | None:
+    """The options checked against the product's declaration; every option's problem at once."""
     options = item.get("options")
     declared = product.options
     if not declared:
@@ -116,20 +118,24 @@ def _options(i: int, item: dict[str, Any], product: Product) -> dict[str, Any] |
         return None
     given = dict(options or {})
     out: dict[str, Any] = {}
+    found: list[FieldProblem] = []
     for key in given:
         if key not in declared:
-            raise _bad(i, f"options.{key}", "unknown_option", f"options of {product.code}: {', '.join(declared)}")
+            found += _bad(i, f"options.{key}", "unknown_option", f"options of {product.code}: {', '.join(declared)}").problems
     for key, rule in declared.items():
         value = given.get(key, rule.get("default"))
         if value is None:
             continue
         if rule.get("type", "string") == "string" and not isinstance(value, str):
-            raise _bad(i, f"options.{key}", "type", "a string")
-        if "enum" in rule and value not in rule["enum"]:
-            raise _bad(i, f"options.{key}", "enum", f"one of {', '.join(map(str, rule['enum']))}")
-        if isinstance(value, str) and len(value) > int(rule.get("maxLength", 10_000)):
-            raise _bad(i, f"options.{key}", "max_length", f"at most {rule['maxLength']} characters")
-        out[key] = value
+            found += _bad(i, f"options.{key}", "type", "a string").problems
+        elif "enum" in rule and value not in rule["enum"]:
+            found += _bad(i, f"options.{key}", "enum", f"one of {', '.join(map(str, rule['enum']))}").problems
+        elif isinstance(value, str) and len(value) > int(rule.get("maxLength", 10_000)):
+            found += _bad(i, f"options.{key}", "max_length", f"at most {rule['maxLength']} characters").problems
+        else:
+            out[key] = value
+    if found:
+        raise refused(found)
     return out
 
 
@@ -211,23 +217,39 @@ def _applies(i: int, product: Product, owned: ListingState | None, week: str | N
 
 def price_items(items: list[dict[str, Any]], catalog: CatalogState, listings: Mapping[int, ListingState],
                 account_id: str, today: date, vat: VatDecision) -> Quote:
-    """Validate every item and price the order; `listings` holds every listing the items name (loaded once)."""
+    """Validate every item and price the order; `listings` holds every listing the items name (loaded once).
+
+    Every rule broken is reported in one 400: each line's fields are checked
+    one by one (a field refused is taken as absent by the checks after it), so
+    three mistakes are three problems, never three rounds.
+    """
     lines: list[dict[str, Any]] = []
+    found: list[FieldProblem] = []
     seen: set[tuple[str, int | None, str | None]] = set()
     launching = _launching(items, today)
+
+    def attempt(check: Callable[[], T], default: T) -> T:
+        try:
+            return check()
+        except InvalidInput as exc:
+            found.extend(exc.problems)
+            return default
+
     for i, item in enumerate(items):
         product = catalog.products.get(str(item.get("product")))
         if product is None:
-            raise _bad(i, "product", "enum", f"unknown product {item.get('product')!r} (see list_products)")
-        owned = _listing(i, item, product, listings, account_id)
-        week = _week(i, item, product, today)
-        amount = _amount(i, item, product)
-        cats = _categories(i, item, product, catalog, owned)
-        options = _options(i, item, product)
-        _applies(i, product, owned, week, today, launching.get(owned.listing_id) if owned else None)
+            found += _bad(i, "product", "enum", f"unknown product {item.get('product')!r} (see list_products)").problems
+            continue
+        owned = attempt(lambda: _listing(i, item, product, listings, account_id), None)
+        week = attempt(lambda: _week(i, item, product, today), None)
+        amount = attempt(lambda: _amount(i, item, product), product.price_cents)
+        cats: list[str] = attempt(lambda: _categories(i, item, product, catalog, owned), list[str]())
+        options = attempt(lambda: _options(i, item, product), None)
+        attempt(lambda: _applies(i, product, owned, week, today, launching.get(owned.listing_id) if owned else None),
+                None)
         key = (product.code, owned.listing_id if owned else None, week)
         if key in seen and product.code not in ("billboard_min", "ai_review", "trophy_cabinet"):
-            raise _bad(i, "product", "duplicate", f"{product.code} is already in this order for that listing")
+            found += _bad(i, "product", "duplicate", f"{product.code} is already in this order for that listing").problems
         seen.add(key)
         lines.append({
             "index": i, "product": product.code, "name": product.name,
@@ -235,10 +257,20 @@ def price_items(items: list[dict[str, Any]], catalog: CatalogState, listings: Ma
             "amount_cents": amount if product.code == "billboard_min" else None,
             "categories": cats or None, "options": options, "unit_cents": amount, "net_cents": amount,
         })
-    _no_double_launch(lines)
+    attempt(lambda: _no_double_launch(lines), None)
+    if found:
+        raise refused(found)
     subtotal = sum(int(line["net_cents"]) for line in lines)
     amount_vat = vat_cents(subtotal, vat.rate_bp)
     return Quote(lines, subtotal, vat, amount_vat, subtotal + amount_vat)
+
+
+def refused(found: list[FieldProblem]) -> InvalidInput:
+    """One 400 carrying every problem (the detail names them all; one problem keeps its own words)."""
+    if len(found) == 1:
+        return InvalidInput(f"{found[0].field}: {found[0].message}", found)
+    names = ", ".join(dict.fromkeys(p.field for p in found))
+    return InvalidInput(f"invalid value for: {names}", found)
 
 
 def _no_double_launch(lines: list[dict[str, Any]]) -> None:

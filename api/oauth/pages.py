@@ -4,8 +4,11 @@ Both run on identity's sessions, CSRF tokens and templates (`api/web_pages.py`).
 consent page needs a signed-in person with a confirmed address (like API
 keys); it shows the client's name and domain (for a client ID metadata
 document the host of its URL, which served the document; for a registered
-client the host it sends you back to, its name being its own claim), the
-scopes asked for and the resource, with Allow and Deny. The answer is sent
+client the host it sends you back to, its name being its own claim; for an
+app on the person's device, whose redirect URI has a private-use scheme and
+no domain, that scheme), the scopes asked for (marking the new ones when the
+app is connected already and asks for more) and the resource, with Allow and
+Deny. The answer is sent
 back to the client's redirect URI with `iss` (RFC 9207).
 """
 
@@ -82,10 +85,13 @@ class WebOAuth(WebPages):
             taken = self.pending.take(request_id, self.s.clock())
             if taken is not None:
                 return self._allow(session, taken)
+        granted = self._granted(session, pending)
         ctx = {
             "request_id": request_id, "client": pending, "scopes": pending["scopes"], "scope_labels": SCOPE_LABELS,
             "resource": pending["resource"], "resource_name": self.resource_names.get(pending["resource"], "this site"),
-            "redirect_host": _host(pending["redirect_uri"]), "verified_domain": pending["client_kind"] == "metadata_document",
+            "redirect": redirect_target(pending["redirect_uri"]),
+            "verified_domain": pending["client_kind"] == "metadata_document",
+            "granted": granted, "new_scopes": [s for s in pending["scopes"] if granted and s not in granted],
         }
         return self._render(request, "oauth/consent.html", ctx, session)
 
@@ -110,11 +116,19 @@ class WebOAuth(WebPages):
 
     def _already_allowed(self, session: WebSession, pending: dict[str, Any]) -> bool:
         """This account has this app connected (live tokens) for the same resource and at least these scopes."""
+        granted = self._granted(session, pending)
+        return bool(granted) and set(pending["scopes"]) <= granted
+
+    def _granted(self, session: WebSession, pending: dict[str, Any]) -> set[str]:
+        """The scopes this account allowed this app for the same resource (live tokens); empty when not connected.
+
+        A request for more than these is a step-up: the consent page marks which scopes are new.
+        """
+        granted: set[str] = set()
         for app in oauth_q.connected_apps(self.s.reads, session.account_id, self.s.clock()):
-            if (str(app["client_id"]) == str(pending["client_id"]) and pending["resource"] in app["resources"]
-                    and set(pending["scopes"]) <= set(app["scopes"])):
-                return True
-        return False
+            if str(app["client_id"]) == str(pending["client_id"]) and pending["resource"] in app["resources"]:
+                granted |= set(app["scopes"])
+        return granted
 
     def _allow(self, session: WebSession, pending: dict[str, Any]) -> Response:
         """Record the consent, issue one code and send the browser back to the client with it."""
@@ -160,8 +174,18 @@ class WebOAuth(WebPages):
         return self._redirect("/account/apps?revoked=1")
 
 
-def _host(uri: str) -> str:
+LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
+
+
+def redirect_target(uri: str) -> dict[str, str]:
+    """Where the answer goes, as the consent page says it: a web `host`, a program on this computer (`loopback`),
+    or an `app` on the person's device, opened by its private-use URI scheme (RFC 8252 §7.1), which has no domain
+    to show: the page shows the scheme instead."""
     try:
-        return urlsplit(uri).hostname or uri
+        parts = urlsplit(uri)
     except ValueError:
-        return uri
+        return {"kind": "app", "scheme": uri.split(":", 1)[0], "host": ""}
+    scheme, host = parts.scheme.lower(), parts.hostname or ""
+    if scheme in ("http", "https") and host:
+        return {"kind": "loopback" if host in LOOPBACK_HOSTS else "web", "scheme": scheme, "host": host}
+    return {"kind": "app", "scheme": scheme, "host": host}

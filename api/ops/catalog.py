@@ -9,6 +9,7 @@ from api.services import Call, Services
 from queries import catalog as catalog_q
 
 CATALOG = ("catalog_view",)
+CATEGORY = ("catalog_view", "launches_view")  # its listing cards carry the verified mark launches_view keeps
 
 
 def _site(s: Services, q: catalog_q.GetSiteInfo, c: Call) -> dict[str, Any]:
@@ -39,7 +40,7 @@ def operations() -> list[Operation]:
         Operation("list_categories", "GET", "/categories", catalog_q.ListCategories, catalog_q.CategoryTree,
                   _categories, tag="categories", cache_projections=CATALOG, cache_seconds=60),
         Operation("get_category", "GET", "/categories/{slug}", catalog_q.GetCategory, catalog_q.CategoryDetail,
-                  _category, tag="categories", cache_projections=CATALOG, cache_seconds=60),
+                  _category, tag="categories", cache_projections=CATEGORY, cache_seconds=60),
         Operation("list_interview_questions", "GET", "/interview-questions", catalog_q.ListInterviewQuestions,
                   catalog_q.InterviewQuestionList, _questions, tag="catalogue", cache_projections=CATALOG,
                   cache_seconds=300),

@@ -17,7 +17,7 @@ from api.registry import Operation
 from api.services import Call, Services
 from commands import draft as draft_cmd
 from commands import invites as invites_cmd
-from events.errors import Unauthorized
+from events.errors import FieldProblem, Unauthorized
 from projections.runtime import BEHIND_RETRY, ReadModelBehind
 from queries import drafts as drafts_q
 from queries.paging import Paging
@@ -67,6 +67,11 @@ def _update_draft(s: Services, cmd: draft_cmd.UpdateDraft, c: Call) -> dict[str,
     return _read(s, cmd.id, account)
 
 
+def _update_more(s: Services, raw: dict[str, Any], c: Call, schema: list[FieldProblem]) -> list[FieldProblem]:
+    """The categories and competitor URL checked with a refused input, so one 400 names every mistake."""
+    return draft_cmd.input_problems(s.store, raw, s.check_url, {p.field for p in schema})
+
+
 def _invite(s: Services, cmd: draft_cmd.InviteCofounder, c: Call) -> dict[str, Any]:
     account = _account(c)
     invited = invites_cmd.invite_cofounder(s.store, cmd, account, c.meta(), website=s.links["website"])
@@ -95,7 +100,7 @@ def operations() -> list[Operation]:
         Operation("get_draft", "GET", "/drafts/{id}", drafts_q.GetDraft, drafts_q.Draft, _get_draft,
                   scope="account:read", tag="drafts"),
         Operation("update_draft", "PATCH", "/drafts/{id}", draft_cmd.UpdateDraft, drafts_q.Draft, _update_draft,
-                  scope="listings:write", idempotency_key=True, tag="drafts"),
+                  scope="listings:write", idempotency_key=True, tag="drafts", more_problems=_update_more),
         Operation("invite_cofounder", "POST", "/drafts/{id}/invites", draft_cmd.InviteCofounder, drafts_q.InviteSent,
                   _invite, scope="listings:write", idempotency_key=True, success_status=201, tag="drafts"),
         Operation("submit_draft", "POST", "/drafts/{id}/submit", draft_cmd.SubmitDraft, drafts_q.DraftAsListing,

@@ -14,6 +14,7 @@ from api.ops.caller import account_of, wait_for
 from api.registry import Operation
 from api.services import Call, Services
 from commands import interview as cmd
+from events.errors import FieldProblem
 from queries import interview as q
 
 VIEWS = ("interview_view",)
@@ -26,8 +27,13 @@ def _answer(s: Services, i: cmd.AnswerInterview, c: Call) -> dict[str, Any]:
     return q.my_interview(s.reads, account_id)
 
 
+def _more(s: Services, raw: dict[str, Any], c: Call, schema: list[FieldProblem]) -> list[FieldProblem]:
+    """Question ids that do not exist, said with the schema's problems in one 400."""
+    return cmd.input_problems(s.store, raw, {p.field for p in schema})
+
+
 def operations() -> list[Operation]:
     return [
         Operation("answer_interview", "PUT", "/me/interview", cmd.AnswerInterview, q.MyInterview, _answer,
-                  scope="listings:write", idempotency_key=True, tag="my listings"),
+                  scope="listings:write", idempotency_key=True, tag="my listings", more_problems=_more),
     ]

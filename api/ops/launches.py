@@ -11,8 +11,8 @@ from queries import badges as badges_q
 from queries import launches as launches_q
 from queries import leaderboards as boards_q
 
-LAUNCHES = ("launches_view",)
-BOARDS = ("launches_view", "leaderboard_view")
+LAUNCHES = ("launches_view", "catalog_view")  # the cards name their primary category (catalogue names)
+BOARDS = ("launches_view", "leaderboard_view", "catalog_view")
 BADGES = ("launches_view", "catalog_view")
 
 

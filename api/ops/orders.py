@@ -15,6 +15,7 @@ from api.registry import Operation
 from api.services import Call, Services
 from commands import orders as cmd
 from commands.order_inputs import CreateCheckout, QuoteOrder
+from events.errors import FieldProblem
 from projections.runtime import BEHIND_RETRY, ReadModelBehind
 from queries import orders as q
 from queries.paging import Paging
@@ -40,6 +41,12 @@ def _checkout(s: Services, i: CreateCheckout, c: Call) -> dict[str, Any]:
     return doc
 
 
+def _more(s: Services, raw: dict[str, Any], c: Call, schema: list[FieldProblem]) -> list[FieldProblem]:
+    """The pricing rules' problems with what the schema accepted: one 400 for every mistake of the body."""
+    return cmd.input_problems(s.store, raw, account_of(c), c.at.astimezone(s.timezone).date(), s.orders,
+                              {p.field for p in schema})
+
+
 def _list(s: Services, i: q.ListMyOrders, c: Call) -> dict[str, Any]:
     return q.list_my_orders(s.reads, account_of(c), Paging(page=i.page, per_page=i.per_page), s.links, c.at)
 
@@ -52,9 +59,10 @@ def operations() -> list[Operation]:
     """The order rows of the operation table."""
     return [
         Operation("quote_order", "POST", "/orders/quote", QuoteOrder, q.Quote, _quote, scope="orders:write",
-                  tag=TAG, may_not_find=True, saves_nothing=True),
+                  tag=TAG, may_not_find=True, saves_nothing=True, more_problems=_more),
         Operation("create_checkout", "POST", "/orders/checkout", CreateCheckout, q.Checkout, _checkout,
-                  scope="orders:write", idempotency_key=True, success_status=201, tag=TAG, may_not_find=True),
+                  scope="orders:write", idempotency_key=True, success_status=201, tag=TAG, may_not_find=True,
+                  more_problems=_more),
         Operation("list_my_orders", "GET", "/orders", q.ListMyOrders, q.OrderPage, _list, scope="account:read",
                   tag=TAG),
         Operation("get_order", "GET", "/orders/{number}", q.GetOrder, q.Order, _get, scope="account:read", tag=TAG),

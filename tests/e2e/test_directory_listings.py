@@ -65,18 +65,55 @@ def http(site: RunningServer) -> Iterator[httpx.Client]:
 # ---------------------------------------------------------------- REST
 
 
-def test_search_answers_summaries(http: httpx.Client) -> None:
+def test_search_answers_summaries(http: httpx.Client, site: RunningServer) -> None:
     r = http.get("/listings", params={"q": "notin"})
     assert r.status_code == 200 and r.headers["cache-control"] == "public, max-age=60"
     body = r.json()
-    assert body["items"][0] | {"category": None} == {
-        "slug": "notion", "name": "Notion", "url": "https://www.notion.so", "votes": 0, "tagline": "All-in-one workspace",
-        "logo_url": None, "status": "live", "launch_week": "2026-11-16", "category": None}
+    first = body["items"][0]
+    assert first | {"category": None, "id": 0} == {
+        "id": 0, "slug": "notion", "name": "Notion", "url": "https://www.notion.so", "votes": 0,
+        "tagline": "All-in-one workspace", "logo_url": None, "status": "live", "launch_week": "2026-11-16",
+        "category": None, "categories": ["notes-docs"], "verified": False}
+    assert first["category"]["slug"] == "notes-docs"
+    assert first["id"] == listing_cmd.listing_id_for_slug(site.container.store, "notion")
     assert http.get("/listings", params={"q": "figmaa"}).json()["items"][0]["name"] == "Figma"
     listed = http.get("/listings", params={"category": "productivity", "sort": "votes", "per_page": "2"}).json()
     assert [i["slug"] for i in listed["items"]] == ["obsidian", "notion"] and listed["total"] == 3 and listed["has_more"]
     assert [i["slug"] for i in http.get("/listings", params={"domain": "notion.so", "country": "US"}).json()["items"]] == ["notion"]
     assert http.get("/listings", params={"status": "upcoming"}).json()["items"] == []
+
+
+CARD_KEYS = {"id", "slug", "name", "url", "votes", "tagline", "logo_url", "status", "launch_week", "category",
+             "categories", "verified"}
+
+
+def test_every_list_shows_the_same_listing_card(http: httpx.Client, site: RunningServer) -> None:
+    """Search, alternatives, a category, compare, a launch week, a feed, the boards: one card, one parser."""
+    week = http.get("/launches/weeks/2026-11-16").json()
+    cards = {
+        "search_listings": http.get("/listings", params={"category": "notes-docs"}).json()["items"],
+        "get_alternatives": http.get("/listings/notion/alternatives").json()["items"],
+        "get_category": http.get("/categories/notes-docs").json()["listings"]["items"],
+        "compare_listings": list(http.get("/compare", params={"a": "notion", "b": "figma"}).json().values())[:2],
+        "get_launch_week": [x["listing"] for x in week["launches"]],
+        "list_launches": [x["listing"] for x in http.get("/launches", params={"section": "recent"}).json()["items"]],
+        "get_leaderboard": [x["listing"] for x in http.get("/leaderboards/community-all-time").json()["items"]],
+    }
+    ids = {slug: listing_cmd.listing_id_for_slug(site.container.store, slug) for slug in ("notion", "figma", "obsidian")}
+    for operation, items in cards.items():
+        assert items, operation
+        for card in items:
+            extra = {k: card[k] for k in card.keys() - CARD_KEYS - {"approved"}}
+            assert card.keys() >= CARD_KEYS and not extra, (operation, extra)
+            assert isinstance(card["category"], dict) and set(card["category"]) == {"slug", "name"}, operation
+            assert card["categories"][0] == card["category"]["slug"], operation
+            assert isinstance(card["verified"], bool) and isinstance(card["id"], int), operation
+            if card["slug"] in ids:
+                assert card["id"] == ids[card["slug"]], operation
+    notes = next(c for c in cards["get_launch_week"] if c["slug"] == "notion")
+    assert notes["category"] == {"slug": "notes-docs", "name": http.get("/categories/notes-docs").json()["name"]}
+    by_search = next(c for c in cards["search_listings"] if c["slug"] == "notion")
+    assert {k: v for k, v in notes.items() if k != "votes"} == {k: v for k, v in by_search.items() if k != "votes"}
 
 
 @pytest.mark.parametrize(

@@ -4,6 +4,7 @@ a story; strangers get 404, bad input 400 naming the field and rule, a taken-dow
 
 from __future__ import annotations
 
+from contextlib import closing
 from datetime import datetime, timezone
 from typing import Any
 
@@ -14,7 +15,8 @@ from aggregates import listing as listing_agg
 from aggregates.base import Meta
 from commands import listing as listing_cmd
 from tests.conftest import RunningServer
-from tests.e2e.submission_support import Person, ik, person, saved_listing
+from tests.e2e.founder_support_listings import signed_in_client
+from tests.e2e.submission_support import PASSWORD, Person, ik, person, saved_listing
 
 API = "/api/v1"
 STAFF = Meta(at=datetime.now(timezone.utc), actor="staff:test", channel="cli", via="staff")
@@ -187,3 +189,40 @@ def test_editing_the_submitted_draft_updates_the_listing_as_a_version(live: Runn
     edit = c.store.stream(listing_agg.listing_stream(listing_id))[-1]
     assert type(edit).__name__ == "ListingEdited" and edit.changes == {"tagline": "Edited in the draft"}
     assert edit.actor == f"account:{who.account_id}" and edit.via.startswith("api_key:")
+
+
+def test_links_are_only_addresses_that_answer_now(live: RunningServer, http: httpx.Client) -> None:
+    """Saved: no public page or badges yet (null), only the owners' page. Queued for a free launch: the site's page
+    announcing it and its badges answer. Live: the profile too. Every link given answers 200 when given."""
+    who = person(live, password=PASSWORD)
+    lid = saved_listing(http, who, "devtool")
+    site = live.url
+
+    def links() -> dict[str, Any]:
+        r = http.get(f"/me/listings/{lid}", headers=who.headers())
+        assert r.status_code == 200, r.text
+        return dict(r.json()["links"])
+
+    def answers(url: str) -> int:
+        return httpx.get(url, timeout=15).status_code
+
+    saved = links()
+    slug = http.get(f"/me/listings/{lid}", headers=who.headers()).json()["slug"]
+    assert saved["listing"] is None and saved["badges"] is None
+    assert answers(f"{site}/listings/{slug}") == 404 and answers(f"{site}{API}/listings/{slug}/badges") == 404
+    assert saved["manage"] == f"{site}/my/listings/{lid}"
+    with closing(signed_in_client(site, who.email, PASSWORD)) as web:
+        assert web.get(saved["manage"]).status_code == 200
+
+    r = http.post(f"/me/listings/{lid}/free", headers=who.headers(**ik()))
+    assert r.status_code == 200, r.text
+    queued = links()
+    assert queued["listing"] == f"{site}/listings/{slug}" and queued["badges"] == f"{site}{API}/listings/{slug}/badges"
+    assert answers(queued["listing"]) == 200 and answers(queued["badges"]) == 200
+
+    c: Any = live.container
+    position = listing_cmd.staff_publish(c.store, lid, STAFF)
+    assert c.runtime.wait_for(["listing_view", "launches_view"], position, timeout=10)
+    shown = links()
+    assert all(answers(shown[k]) == 200 for k in ("listing", "badges"))
+    assert http.get(f"/me/listings/{lid}", headers=who.headers()).json()["public_url"] == shown["listing"]

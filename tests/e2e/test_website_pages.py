@@ -504,7 +504,7 @@ def test_a_placement_featured_this_week_shows_on_the_home_page_and_its_category_
     home = http.get("/").text
     box = home.split('id="featured-h"', 1)[1].split("</section>", 1)[0]
     assert f'href="/listings/{old["slug"]}"' in box
-    category = http.get(f"/categories/{old['category']}").text
+    category = http.get(f"/categories/{old['category']['slug']}").text
     featured = category.split('id="featured-h"', 1)[1].split("</section>", 1)[0]
     assert f'href="/listings/{old["slug"]}"' in featured and "Featured" in featured
 

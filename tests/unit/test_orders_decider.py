@@ -332,3 +332,27 @@ def test_skip_queue_also_moves_a_free_listing_whose_badge_was_found() -> None:
     events = order.decide_line(state, 1, lambda s, _d: scheduled, "2026-03-02", META)
     assert isinstance(events[0], ListingScheduled) and (events[0].week, events[0].plan) == (week, "free")
     assert type(events[-1]).__name__ == "OrderLineFulfilled"
+
+
+def test_every_rule_broken_by_every_line_is_in_one_refusal() -> None:
+    """Given an order with four mistakes on three lines, when it is priced, then one 400 names all four."""
+    items = [
+        {"product": "skip_queue", "listing_id": 3, "week": "2026-03-03"},  # not a week offered
+        {"product": "extra_categories", "listing_id": 1, "categories": ["nope"]},  # unknown category
+        {"product": "trophy_cabinet", "listing_id": 2, "options": {"format": "gold", "colour": "red"}},  # two options
+    ]
+    with pytest.raises(InvalidInput) as caught:
+        price(items)
+    found = {(p.field, p.rule) for p in caught.value.problems}
+    assert found == {("items.0.week", "enum"), ("items.1.categories", "enum"),
+                     ("items.2.options.format", "enum"), ("items.2.options.colour", "unknown_option")}
+    assert caught.value.detail == ("invalid value for: items.0.week, items.1.categories, items.2.options.colour, "
+                                   "items.2.options.format")
+
+
+def test_a_line_whose_field_is_refused_is_still_checked_against_the_listing() -> None:
+    """A launch of a live listing with a week that is no Monday: the week and the listing's state, both at once."""
+    with pytest.raises(InvalidInput) as caught:
+        price([{"product": "launch", "listing_id": 2, "week": "2026-03-03", "amount_cents": 5}])
+    assert {(p.field, p.rule) for p in caught.value.problems} == {
+        ("items.0.week", "format_week"), ("items.0.amount_cents", "not_allowed"), ("items.0", "already_launched")}

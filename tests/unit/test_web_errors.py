@@ -112,7 +112,7 @@ def test_a_built_in_type_without_words_gets_a_plain_fallback_and_a_custom_one_ke
      "Enter two letters, like DE."),
     (QuoteOrder, {"items": [{"product": "extra_categories", "categories": ["Dev Tools"]}]}, "items.0.categories.0",
      "Use lower-case letters, digits and hyphens, like developer-tools."),
-    (SetProductPrice, {"code": "launch", "price_cents": -100}, "price_cents", "Enter $0.00 or more."),
+    (SetProductPrice, {"code": "launch", "price_cents": -100}, "price_cents", "Enter $1.00 or more."),
     (ClaimListing, {"slug": "acme", "method": None}, "method", "Choose one of the options offered."),
     (GetBadges, {"slug": "acme", "shape": "hexagon"}, "shape", "Choose one of the options offered."),
 ])

@@ -1,0 +1,120 @@
+"""Closing an account: the person, signed in, with the current password and the address typed again.
+
+One append holds the whole move (docs/identity.md, "Closing an account"): every API key revoked
+and `AccountClosed` on the account stream, the address released on its own stream (so it can
+sign up again as a new account), each OAuth grant revoked, each draft the person submitted and
+never saved as a listing discarded, the person removed from the owners of each listing, and an
+email to the address saying it is done. Either all of it is stored or none of it.
+
+Which drafts, listings, grants and orders to look at comes from the read tables (`ClosureScope`,
+gathered by the caller); each is then loaded from the write side and decided on there, so a
+listing whose owners changed meanwhile is decided on as it is now. Sessions are not events: the
+caller ends them (`SessionStore.end_all`) once the append is stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from uuid import UUID, uuid4
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from aggregates import account, mail, oauth, order
+from aggregates import draft as draft_agg
+from aggregates import listing as listing_agg
+from aggregates.base import Meta
+from aggregates.draft.discard import decide_discard
+from aggregates.listing.leaving import decide_owner_leaves
+from commands.account import PASSWORD_MAX, AccountLinks, load_account
+from commands.account_settings import current_password_matches
+from commands.store import EventStore, Loader
+from events.account import ApiKeyRevoked
+from events.base import Event
+from events.errors import FieldProblem, InvalidInput, NotFound
+
+REASON = "account_closed"
+
+
+class CloseAccount(BaseModel):
+    """Close your account: sign-in ends, your drafts go, your listings lose you as owner; orders are kept."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    account_id: UUID
+    email: str = Field(max_length=account.EMAIL_MAX)  # typed again, so a closing is never one stray click
+    password: SecretStr = Field(max_length=PASSWORD_MAX)
+
+
+@dataclass(frozen=True)
+class ClosureScope:
+    """What the read tables say the account touches; each item is decided on from the write side."""
+
+    draft_ids: tuple[UUID, ...] = ()  # drafts the person submitted
+    listing_ids: tuple[int, ...] = ()  # listings the person owns
+    grant_ids: tuple[UUID, ...] = ()  # OAuth grants of the person
+    order_numbers: tuple[str, ...] = ()  # orders read as pending
+    staff_accounts: int = 0  # staff accounts now, this one included
+
+
+@dataclass(frozen=True)
+class Closed:
+    position: int
+    key_ids: tuple[str, ...]  # the keys revoked now (the caller drops them from its caches)
+
+
+def check_credentials(state: account.AccountState, cmd: CloseAccount) -> None:
+    """Refuse a wrong password (`password`, rule `wrong`) or an address that is not the account's (`email`, `mismatch`)."""
+    if not state.exists or state.closed_at is not None:
+        raise NotFound("no such account")
+    problems: list[FieldProblem] = []
+    try:
+        typed = account.normalise_email(cmd.email)
+    except InvalidInput:
+        typed = ""
+    if typed != state.email:
+        problems.append(FieldProblem("email", "mismatch", "Type the address of this account, as shown above."))
+    if not current_password_matches(state, cmd.password.get_secret_value()):
+        problems.append(FieldProblem("password", "wrong", "This is not your current password."))
+    if problems:
+        raise InvalidInput("the account was not closed: " + problems[0].message, problems)
+
+
+def close_account(store: EventStore, cmd: CloseAccount, scope: ClosureScope, meta: Meta, links: AccountLinks) -> Closed:
+    """Close the account in one append, or refuse with the reason (409: an order awaiting payment, the last staff)."""
+    check_credentials(load_account(store, cmd.account_id), cmd)
+    account_id, former_id = str(cmd.account_id), uuid4().hex
+
+    def decision(load: Loader) -> list[Event]:
+        me = load(cmd.account_id, account)
+        pending = tuple(n for n in scope.order_numbers if load(order.order_stream(n), order).is_payable(meta.at))
+        events = account.decide_close_account(me, former_id, meta, staff_accounts=scope.staff_accounts,
+                                              awaiting_payment=pending)
+        claim = load(account.email_stream_id(me.email), account.EMAIL_CLAIM)
+        if claim.account_id == account_id:
+            events += account.decide_release_email(claim, me.email, account_id, meta)
+        for grant_id in scope.grant_ids:
+            events += oauth.decide_revoke_grant(load(grant_id, oauth.GRANT), account_id, meta)
+        for draft_id in scope.draft_ids:
+            events += decide_discard(load(draft_id, draft_agg), account_id, REASON, meta)
+        for listing_id in scope.listing_ids:
+            state = load(listing_agg.listing_stream(listing_id), listing_agg)
+            if account_id in state.owner_ids:
+                events += decide_owner_leaves(state, account_id, REASON, meta)
+        msg = load(mail.message_id(f"account-closed:{account_id}"), mail)
+        return events + mail.decide_queue(msg, me.email, *closed_notice(links), "account_closed", None, meta)
+
+    appended = store.decide_across(decision)
+    revoked = tuple(e.key_id for e in appended.events if isinstance(e, ApiKeyRevoked))
+    return Closed(appended.position, revoked)
+
+
+def closed_notice(links: AccountLinks) -> tuple[str, str]:
+    """The email that confirms a closing (to the address, which the account no longer holds)."""
+    return (
+        f"Your {links.site} account was closed",
+        f"Hello,\n\nyour {links.site} account was closed just now, as you asked. You are signed out everywhere, "
+        "your API keys and connected apps no longer work, and your drafts were discarded. Listings you owned with "
+        "others stay with them; a live listing you owned alone stays in the directory without an owner, and can be "
+        "claimed by whoever proves its domain. Your orders and receipts are kept, as the law requires for invoices.\n\n"
+        f"This address is free again: you can sign up with it at any time as a new account: {links.website}signup\n\n"
+        "If you did not do this, answer this email at once.\n",
+    )

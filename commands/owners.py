@@ -1,0 +1,60 @@
+"""Staff remove one owner from a listing, saying why, where no claim is involved (a verified claim is voided instead).
+
+The listing decider refuses someone who is not an owner and the last owner
+of a listing with an open order (`aggregates.listing.owners`); the open
+orders come from the read side (the caller passes their numbers). The removed
+account is mailed the reason in the same append.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from aggregates import claim, listing, mail
+from aggregates.base import Meta
+from aggregates.claim import ClaimState
+from aggregates.listing import ListingState
+from commands.claims import SITE, mailable_account, product_name, site_contact
+from commands.store import Appended, EventStore, Loader
+from events.base import Event
+from events.errors import Conflict, NotFound
+
+NOTICE_KIND = "owner_removed_notice"
+
+
+def remove_owner(store: EventStore, listing_id: int, account_id: str, reason: str, meta: Meta,
+                 open_orders: Sequence[str] = (), claim_ids: Sequence[int] = ()) -> Appended:
+    """Take `account_id` off the listing's owners and mail them why (one append).
+
+    `claim_ids` are the listing's verified claims as the read side knows them:
+    an owner who came by one of them is refused (409): void that claim instead,
+    so the claim and the ownership never disagree.
+    """
+    stream = listing.listing_stream(listing_id)
+
+    def decision(load_: Loader) -> list[Event]:
+        owned: ListingState = load_(stream, listing)
+        if not owned.exists:
+            raise NotFound(f"no listing {listing_id}")
+        for claim_id in claim_ids:
+            c: ClaimState = load_(claim.claim_stream(claim_id), claim)
+            if c.status == "verified" and c.account_id == account_id and c.listing_id == listing_id:
+                raise Conflict(f"this owner came by claim {claim_id}: void that claim instead (it says why to both sides)")
+        events = listing.decide_remove_owner(owned, account_id, reason, meta, open_orders)
+        person = mailable_account(load_, account_id)
+        if person is not None:
+            box = load_(mail.message_id(f"owner-removed:{listing_id}:{account_id}:{owned.version + 1}"), mail)
+            subject, text = _notice(owned, listing.staff_reason(reason), site_contact(load_))
+            events += mail.decide_queue(box, person.email, subject, text, NOTICE_KIND, account_id, meta)
+        return events
+
+    return store.decide_across(decision)
+
+
+def _notice(state: ListingState, why: str, contact: str) -> tuple[str, str]:
+    product = product_name(state)
+    subject = f"You are no longer an owner of {product} on {SITE}"[: mail.SUBJECT_MAX]
+    where = f"write to {contact}" if contact else f"contact the {SITE} team"
+    text = (f"Hello,\n\nthe {SITE} team removed your account from the owners of {product}. The reason given: {why}\n\n"
+            f"This address does not take replies. If you think this is a mistake, {where} and name {product}.\n")
+    return subject, text
