@@ -23,6 +23,7 @@ from events import text
 from events.account import (
     AccountClosed,
     AccountEmailChanged,
+    AccountEmailChangeReverted,
     AccountEmailChangeRequested,
     AccountEmailVerified,
     AccountPasswordChanged,
@@ -46,6 +47,7 @@ KEY_NAME_MAX = 100
 MAX_ACTIVE_KEYS = 50
 RESET_INTERVAL = timedelta(seconds=60)  # at most one reset email per account per minute
 EMAIL_CHANGE_INTERVAL = timedelta(seconds=60)  # at most one address-change link per account per minute
+EMAIL_UNDO_TTL = timedelta(days=7)  # how long the old address may undo a change of address
 
 
 # ---------------------------------------------------------------- states
@@ -76,6 +78,16 @@ class EmailChange:
 
 
 @dataclass(frozen=True)
+class EmailChangeMade:
+    """The latest change of address that was made: the old address's undo link names it by `token_id`."""
+
+    old_email: str
+    new_email: str
+    token_id: str
+    changed_at: datetime
+
+
+@dataclass(frozen=True)
 class AccountState:
     id: UUID
     version: int = 0
@@ -89,6 +101,8 @@ class AccountState:
     last_reset_request: datetime | None = None
     keys: dict[str, ApiKey] = field(default_factory=dict)
     email_change: EmailChange | None = None  # requested, not confirmed yet
+    last_email_change: EmailChangeMade | None = None  # the latest change made, until undone or replaced
+    undone_changes: frozenset[str] = frozenset()  # token ids of the changes undone (each undo link works once)
     closed_at: datetime | None = None  # AccountClosed: nothing more can be decided for it
 
     @property
@@ -240,6 +254,7 @@ def decide_change_password(state: AccountState, password_hash: str, reason: str,
 
 
 def decide_grant_staff(state: AccountState, meta: Meta) -> list[Event]:
+    """Make the account staff; no events when it is staff already, so the doors can say nothing changed."""
     _must_exist(state)
     if state.is_staff:
         return []
@@ -249,6 +264,7 @@ def decide_grant_staff(state: AccountState, meta: Meta) -> list[Event]:
 
 
 def decide_revoke_staff(state: AccountState, meta: Meta) -> list[Event]:
+    """Take the staff role away; no events when the account is not staff, so the doors can say nothing changed."""
     _must_exist(state)
     if not state.is_staff:
         return []
@@ -433,8 +449,9 @@ def _(e: AccountEmailChangeRequested, s: AccountState) -> AccountState:
 @evolve.register
 def _(e: AccountEmailChanged, s: AccountState) -> AccountState:
     # reset links mailed to the old address stop working: that mailbox no longer speaks for the account
+    made = EmailChangeMade(e.old_email, e.new_email, e.token_id, e.timestamp)
     return replace(s, version=e.originator_version, email=e.new_email, email_verified=True, email_change=None,
-                   used_tokens=s.used_tokens | {e.token_id}, reset_tokens={})
+                   used_tokens=s.used_tokens | {e.token_id}, reset_tokens={}, last_email_change=made)
 
 
 def evolve_claim(event: Event, state: EmailClaimState) -> EmailClaimState:
@@ -467,14 +484,70 @@ def decide_close_account(state: AccountState, former_id: str, meta: Meta, *, sta
     if state.is_staff and staff_accounts <= 1:
         raise Conflict("this is the last staff account: make another account staff first")
     emit = Emitter(state, meta)
+    _revoke_active_keys(emit, state)
+    emit(AccountClosed, former_id=former_id)
+    return emit.events
+
+
+def _revoke_active_keys(emit: Emitter, state: AccountState) -> None:
+    """Every API key not revoked yet is revoked: closing the account, undoing a change of address."""
     for key in state.keys.values():
         if key.revoked_at is None:
             emit(ApiKeyRevoked, key_id=key.key_id)
-    emit(AccountClosed, former_id=former_id)
-    return emit.events
 
 
 @evolve.register
 def _(e: AccountClosed, s: AccountState) -> AccountState:
     return replace(s, version=e.originator_version, closed_at=e.timestamp, password_hash=None, reset_tokens={},
                    email_change=None)
+
+
+# ---------------------------------------------------------------- decisions: undoing a change of address
+
+
+def check_email_undo_token(state: AccountState, token_id: str, at: datetime) -> EmailChangeMade:
+    """The change an undo link (mailed to the old address) names; refused (400 naming `token`) when the change
+    was undone already (`used`), the address changed again since (`changed_again`), the link is past its
+    7 days (`expired`), or it names no change of this account (`invalid`)."""
+    _must_exist(state)
+    if token_id in state.undone_changes:
+        raise InvalidInput("this change was undone already", [FieldProblem(
+            "token", "used", "This link was used already: the change was undone.")])
+    last = state.last_email_change
+    if last is None or last.token_id != token_id:
+        if token_id in state.used_tokens:  # a change this account made, but not its latest one
+            raise InvalidInput("the address changed again since", [FieldProblem(
+                "token", "changed_again", "The account's address has changed again since this link was sent, so "
+                "it no longer undoes anything.")])
+        raise InvalidInput("this link is not valid", [FieldProblem("token", "invalid", "This link is not valid.")])
+    if at >= last.changed_at + EMAIL_UNDO_TTL:
+        raise InvalidInput("this link has expired", [FieldProblem(
+            "token", "expired", f"This link has expired: it worked for {EMAIL_UNDO_TTL.days} days after the change.")])
+    return last
+
+
+def decide_revert_email_change(state: AccountState, token_id: str, reset_token_id: str, reset_expires_at: datetime,
+                               meta: Meta) -> list[Event]:
+    """Move the account back to the address it had before the change the link names, and lock out whoever moved it.
+
+    Every API key still active is revoked (as closing does), then `AccountEmailChangeReverted` (which clears
+    the password and voids pending address changes and reset links), then a reset link is issued for the
+    restored address (`AccountPasswordResetRequested`, with no minute's wait: the owner needs it now). The
+    handler releases the dropped address, claims the restored one, revokes the OAuth grants, ends the sessions
+    and mails the reset link, in the same append.
+    """
+    change = check_email_undo_token(state, token_id, meta.at)
+    emit = Emitter(state, meta)
+    _revoke_active_keys(emit, state)
+    emit(AccountEmailChangeReverted, restored_email=change.old_email, dropped_email=change.new_email,
+         token_id=token_id)
+    emit(AccountPasswordResetRequested, token_id=reset_token_id, expires_at=reset_expires_at)
+    return emit.events
+
+
+@evolve.register
+def _(e: AccountEmailChangeReverted, s: AccountState) -> AccountState:
+    # the old mailbox proved itself; the password whoever moved the account knew no longer signs in
+    return replace(s, version=e.originator_version, email=e.restored_email, email_verified=True, password_hash=None,
+                   email_change=None, reset_tokens={}, last_email_change=None,
+                   undone_changes=s.undone_changes | {e.token_id})

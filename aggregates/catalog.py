@@ -88,8 +88,12 @@ def decide_load(state: CatalogState, spec: dict[str, Any], meta: Meta, *, update
     """Add what the catalogue file has and the catalogue lacks; with `update`, also apply changes.
 
     Prices already set by staff are kept unless `update` is asked for, so
-    reloading the file never silently undoes a staff decision.
+    reloading the file never silently undoes a staff decision. Every product
+    is something people pay for, so every price in the file keeps the rule
+    staff prices keep (`price_rule`); one that breaks it refuses the whole
+    file before anything is decided, naming each product and the rule.
     """
+    _check_prices(spec.get("products", []))
     emit = Emitter(state, meta)
     known = dict(state.categories)
     for pos, raw in enumerate(spec.get("categories", [])):
@@ -147,6 +151,25 @@ def price_rule() -> str:
     """The rule a price staff set keeps, in one sentence."""
     return (f"A price is ${MIN_PRICE_CENTS // 100}.{MIN_PRICE_CENTS % 100:02d} to ${MAX_PRICE_CENTS // 100:,}; "
             "a product is never free: launching without paying is the free plan.")
+
+
+def _check_prices(products: list[dict[str, Any]]) -> None:
+    """Refuse a catalogue file with any price outside the price rule (a 0, a few cents), naming every such product.
+
+    The file is refused whole: a catalogue loaded in part would sell some
+    products at the file's prices and others at the old ones.
+    """
+    rule = f"{price_rule()} In the file: price_cents {MIN_PRICE_CENTS} to {MAX_PRICE_CENTS} (whole US cents)."
+    wrong: list[tuple[int, str]] = []
+    for pos, raw in enumerate(products):
+        price = raw.get("price_cents") if isinstance(raw, dict) else None
+        if not (isinstance(price, int) and not isinstance(price, bool) and MIN_PRICE_CENTS <= price <= MAX_PRICE_CENTS):
+            code = str(raw.get("code") or "") if isinstance(raw, dict) else ""
+            wrong.append((pos, f"product {code or f'#{pos + 1}'!r} has price_cents {price!r}"))
+    if wrong:
+        said = "; ".join(text for _, text in wrong)
+        raise InvalidInput(f"catalogue file refused, nothing was loaded: {said}. {rule}",
+                           [FieldProblem(f"products.{pos}.price_cents", "range", f"{text}. {rule}") for pos, text in wrong])
 
 
 def decide_change_site(state: CatalogState, changes: dict[str, Any], meta: Meta) -> list[Event]:
@@ -273,9 +296,7 @@ def _product_from_spec(raw: dict[str, Any], pos: int) -> Product:
     code = str(raw.get("code", ""))
     if not PRODUCT_CODE.match(code):
         raise InvalidInput("bad product code", [FieldProblem("code", "pattern", PRODUCT_CODE.pattern)])
-    price = raw.get("price_cents")
-    if not isinstance(price, int) or not 0 <= price <= MAX_PRICE_CENTS:
-        raise InvalidInput("bad price", [FieldProblem("price_cents", "range", f"0..{MAX_PRICE_CENTS}")])
+    price = int(raw["price_cents"])  # checked for the whole file first (`_check_prices`)
     window = raw.get("week_window")
     return Product(
         code=code,

@@ -26,15 +26,17 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from api.sessions import WebSession
+from api.web_account_settings import signed_out_everywhere
 from api.web_pages import WebPages, form_problems
 from commands import account_closure as closure_cmd
 from events import text as text_rule
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import account_export as export_q
 from queries import accounts as accounts_q
+from queries import claims as claims_q
 from queries import mail as mail_q
 
-CLOSE_VIEWS = ["accounts_view", "draft_view", "listing_view", "oauth_view", mail_q.VIEW]
+CLOSE_VIEWS = ["accounts_view", "draft_view", "listing_view", "oauth_view", export_q.UPDATES, mail_q.VIEW]
 
 
 class AccountDataPages(WebPages):
@@ -122,10 +124,15 @@ class AccountDataPages(WebPages):
                 "password": f"Too many failed attempts. Try again in {minutes} minutes."}, "values": values}, 429)
         ctx = self._close_context(session)
         closing = ctx["closing"]
+        self._wait(self.s.store.position(), [export_q.UPDATES])  # a follow clicked just before is listed too
         scope = closure_cmd.ClosureScope(
             draft_ids=tuple(UUID(d["draft_id"]) for d in closing["drafts"]),
             listing_ids=tuple(int(item["listing_id"]) for item in closing["listings"]),
             grant_ids=tuple(UUID(g) for g in closing["grant_ids"]),
+            followed_ids=tuple(int(f["listing_id"]) for f in export_q.following(self.s.reads, session.account_id)),
+            verified_claims={int(item["listing_id"]): tuple(claims_q.verified_claim_ids(self.s.reads,
+                                                                                        int(item["listing_id"])))
+                             for item in closing["listings"]},
             order_numbers=tuple(closing["pending_orders"]), staff_accounts=int(ctx["staff_left"]))
         try:
             cmd = closure_cmd.CloseAccount(account_id=UUID(session.account_id), email=values["email"],
@@ -140,9 +147,7 @@ class AccountDataPages(WebPages):
                                                             "values": values}, 409)
         except NotFound:
             return self._signin("/account/close")
-        self.id.sessions.end_all(session.account_id)
-        for key_id in closed.key_ids:
-            self.id.api_keys.forget(key_id)
+        signed_out_everywhere(self.id, session.account_id, closed.key_ids)
         self._wait(closed.position, CLOSE_VIEWS)
         response = self._redirect("/account/closed")
         response.delete_cookie(self.session_cookie, path="/", secure=self.secure, httponly=True, samesite="lax")

@@ -10,11 +10,16 @@
 - `/account/email`: a new address and the current password; a link mailed to the new address
   (`/account/email/confirm`) opens a page whose Confirm button moves the account. The request is
   handled after the answer, so the answer is the same whether or not the address is taken.
+- `/account/email/undo`: the link in the notice to the old address. Its page says what happened;
+  its Undo button (a POST, CSRF as every form; no sign-in needed, the link proves the old
+  mailbox) moves the account back, signs out every browser, stops the keys and connected apps,
+  and mails a link to choose a new password to the old address.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 from uuid import UUID
 
@@ -24,14 +29,18 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from api.identity import Identity
 from api.sessions import SessionRow, WebSession
 from api.web_pages import WebPages, form_problems
 from api.web_signin import SigninPages
 from commands import account as account_cmd
+from commands import account_email_undo as undo_cmd
 from commands import account_settings as settings_cmd
 from events import text as text_rule
 from events.errors import Conflict, InvalidInput, NotFound
+from queries import account_export as export_q
 from queries import mail as mail_q
+from queries import oauth as oauth_q
 
 REFERENCE = re.compile(r"^[0-9a-f]{16}$")
 BROWSERS = (  # the first match names the browser; order matters (Edge and Opera also say Chrome and Safari)
@@ -44,6 +53,17 @@ SYSTEMS = (
     ("iPhone", "iPhone"), ("iPad", "iPad"), ("Android", "Android"), ("CrOS", "ChromeOS"), ("Windows", "Windows"),
     ("Mac OS X", "macOS"), ("Macintosh", "macOS"), ("Linux", "Linux"),
 )
+
+
+def signed_out_everywhere(identity: Identity, account_id: str, revoked_keys: Iterable[str]) -> None:
+    """Every browser of the account signed out, and the keys just revoked dropped from this process's caches.
+
+    Sessions are not events, so this follows the append that revoked the keys: closing the account,
+    undoing a change of address.
+    """
+    identity.sessions.end_all(account_id)
+    for key_id in revoked_keys:
+        identity.api_keys.forget(key_id)
 
 
 def describe_agent(user_agent: str) -> str:
@@ -76,6 +96,8 @@ class AccountSettingsPages(WebPages):
                                          invalid=self._redisplay("account/email.html")), methods=["POST"]),
             Route("/account/email/confirm", page(self.confirm_form), methods=["GET"]),
             Route("/account/email/confirm", page(self.confirm_email, form=True), methods=["POST"]),
+            Route("/account/email/undo", page(self.undo_form), methods=["GET"]),
+            Route("/account/email/undo", page(self.undo_email, form=True), methods=["POST"]),
         ]
 
     def _signin_first(self, path: str) -> Response:
@@ -247,3 +269,56 @@ class AccountSettingsPages(WebPages):
         return self._message(request, session, "Email address changed",
                              f"Your account's address is now {moved.new_email}. Sign in with it from now on; "
                              "the old address no longer signs in.", 200, links)
+
+    # ------------------------------------------------------------ undoing a change, from the old address
+
+    def _undo_refused(self, request: Request, session: WebSession | None, text: str, status: int = 400) -> Response:
+        return self._message(request, session, "This link does not undo anything", text + " Nothing was changed.",
+                             status, [("/signin", "Sign in"), ("/reset", "Forgot your password?")])
+
+    def _undone_already(self, request: Request, session: WebSession | None) -> Response:
+        return self._message(request, session, "Change undone already",
+                             "This link was used already: the account is back at its old address. Choose a new "
+                             "password with the link we mailed there, or ask for a new one.", 200,
+                             [("/reset", "Reset your password"), ("/signin", "Sign in")])
+
+    def undo_form(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        token = request.query_params.get("token", "")[:1000]
+        link = undo_cmd.email_undo_link(self.s.store, token, self.id.links, self.s.now())
+        if link.done:
+            return self._undone_already(request, session)
+        if link.problem is not None:
+            return self._undo_refused(request, session, link.problem)
+        assert link.restored_email is not None and link.dropped_email is not None
+        if link.taken:
+            return self._undo_refused(request, session, undo_cmd.taken_problem(link.restored_email, link.contact), 409)
+        return self._render(request, "account/email_undo.html", {
+            "token": token, "restored_email": link.restored_email, "changed_at": link.changed_at,
+            "dropped_email": settings_cmd.masked(link.dropped_email)}, session)
+
+    def undo_email(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        token = str(data.get("token") or "")[:1000]
+        try:
+            stream, _ = undo_cmd.read_link(self.id.links, token)
+            grants = export_q.closing(self.s.reads, str(stream), self.s.clock())["grant_ids"]
+            reverted = undo_cmd.revert_email_change(self.s.store, token, tuple(UUID(str(g)) for g in grants),
+                                                    self._meta(session), self.id.links)
+        except InvalidInput as exc:
+            if exc.problems and exc.problems[0].rule == "used":
+                return self._undone_already(request, session)
+            return self._undo_refused(request, session, undo_cmd.refusal(exc, undo_cmd.staff_contact(self.s.store)))
+        except Conflict as exc:  # another account took the old address meanwhile
+            return self._undo_refused(request, session, exc.detail, 409)
+        except NotFound:
+            return self._undo_refused(request, session, undo_cmd.NOT_VALID)
+        signed_out_everywhere(self.id, reverted.account_id, reverted.key_ids)
+        self._wait(reverted.position, ["accounts_view", oauth_q.VIEW, mail_q.VIEW])
+        response = self._message(
+            request, None, "Change undone",
+            f"Your account is back at {reverted.restored_email}. Every browser signed in to it was signed out, its "
+            "API keys and connected apps stopped working, and its password no longer signs in: we sent a link to "
+            f"{reverted.restored_email} to choose a new one (it works for an hour; after that, ask for another).",
+            200, [("/reset", "Ask for a new password link")])
+        if session is not None:  # this browser's session ended with the others
+            response.delete_cookie(self.session_cookie, path="/", secure=self.secure, httponly=True, samesite="lax")
+        return response

@@ -148,7 +148,8 @@ class SigninPages(WebPages):
         state = account_cmd.check_password(self.s.store, email, password, self._meta(session))
         if state is None:
             self.id.throttle.failed(keys)
-            errors = {"password": "The email address or the password is not right."}
+            errors = {"password": "The email address or the password is not right. Check both, "
+                                  "or reset your password with “Forgot your password?” below."}
             return self._render(request, "auth/signin.html", {"errors": errors, "values": values, "next": next_path},
                                 session, 400)
         self.id.throttle.succeeded(keys[0])

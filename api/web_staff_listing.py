@@ -80,6 +80,9 @@ class WebStaffListing(WebPages):
 
         def remove(listing: dict[str, Any], meta: Meta) -> str:
             listing_id = int(listing["listing_id"])
+            # the claims and orders read up to now, as the command line does: a claim verified a moment ago
+            # is then known, and its claimant refused (void the claim instead) rather than left verified and not owning
+            self._wait(self.s.store.position(), ["claims_view", "orders_view"])
             done = owners_cmd.remove_owner(self.s.store, listing_id, account_id, reason, meta,
                                            owners_q.open_orders(self.s.reads, listing_id, self.s.now()),
                                            claims_q.verified_claim_ids(self.s.reads, listing_id))

@@ -31,7 +31,7 @@ from zxcvbn import zxcvbn
 
 from aggregates import account, mail
 from aggregates.base import Meta
-from commands.store import EventStore, Loader
+from commands.store import Appended, EventStore, Loader
 from events.base import Event
 from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
 
@@ -434,11 +434,21 @@ def set_password(store: EventStore, email: str, password: str, meta: Meta) -> in
 
 
 def grant_staff(store: EventStore, email: str, meta: Meta) -> int:
-    return store.decide(_existing(store, email), account, lambda s: account.decide_grant_staff(s, meta)).position
+    return change_staff(store, email, True, meta).position
 
 
 def revoke_staff(store: EventStore, email: str, meta: Meta) -> int:
-    return store.decide(_existing(store, email), account, lambda s: account.decide_revoke_staff(s, meta)).position
+    return change_staff(store, email, False, meta).position
+
+
+def change_staff(store: EventStore, email: str, staff: bool, meta: Meta) -> Appended:
+    """Grant (`staff`) or revoke the staff role, answering what was appended.
+
+    No events when the account is so already: the command line says nothing
+    changed (exit code 3) instead of claiming it did.
+    """
+    decide = account.decide_grant_staff if staff else account.decide_revoke_staff
+    return store.decide(_existing(store, email), account, lambda s: decide(s, meta))
 
 
 def _existing(store: EventStore, email: str) -> UUID:

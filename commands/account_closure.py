@@ -3,30 +3,33 @@
 One append holds the whole move (docs/identity.md, "Closing an account"): every API key revoked
 and `AccountClosed` on the account stream, the address released on its own stream (so it can
 sign up again as a new account), each OAuth grant revoked, each draft the person submitted and
-never saved as a listing discarded, the person removed from the owners of each listing, and an
-email to the address saying it is done. Either all of it is stored or none of it.
+never saved as a listing discarded, the person removed from the owners of each listing, each
+follow ended (`ListingUnfollowed`, as the person's own unfollow, so every follower count drops),
+and an email to the address saying it is done. Either all of it is stored or none of it.
 
-Which drafts, listings, grants and orders to look at comes from the read tables (`ClosureScope`,
-gathered by the caller); each is then loaded from the write side and decided on there, so a
-listing whose owners changed meanwhile is decided on as it is now. Sessions are not events: the
+Which drafts, listings, grants, follows and orders to look at comes from the read tables
+(`ClosureScope`, gathered by the caller): follows live in one small stream per person and
+listing, and nothing on the write side lists a person's. Each is then loaded from the write side
+and decided on there, so a listing whose owners changed meanwhile, or a follow ended meanwhile,
+is decided on as it is now. Sessions are not events: the
 caller ends them (`SessionStore.end_all`) once the append is stored.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from uuid import UUID, uuid4
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from aggregates import account, mail, oauth, order
+from aggregates import account, claim, community, mail, order
 from aggregates import draft as draft_agg
 from aggregates import listing as listing_agg
 from aggregates.base import Meta
 from aggregates.draft.discard import decide_discard
 from aggregates.listing.leaving import decide_owner_leaves
 from commands.account import PASSWORD_MAX, AccountLinks, load_account
-from commands.account_settings import current_password_matches
+from commands.account_settings import current_password_matches, revoke_grants
 from commands.store import EventStore, Loader
 from events.account import ApiKeyRevoked
 from events.base import Event
@@ -50,7 +53,9 @@ class ClosureScope:
 
     draft_ids: tuple[UUID, ...] = ()  # drafts the person submitted
     listing_ids: tuple[int, ...] = ()  # listings the person owns
+    verified_claims: dict[int, tuple[int, ...]] = field(default_factory=dict)  # listing id -> its verified claims
     grant_ids: tuple[UUID, ...] = ()  # OAuth grants of the person
+    followed_ids: tuple[int, ...] = ()  # listings the person follows
     order_numbers: tuple[str, ...] = ()  # orders read as pending
     staff_accounts: int = 0  # staff accounts now, this one included
 
@@ -91,14 +96,17 @@ def close_account(store: EventStore, cmd: CloseAccount, scope: ClosureScope, met
         claim = load(account.email_stream_id(me.email), account.EMAIL_CLAIM)
         if claim.account_id == account_id:
             events += account.decide_release_email(claim, me.email, account_id, meta)
-        for grant_id in scope.grant_ids:
-            events += oauth.decide_revoke_grant(load(grant_id, oauth.GRANT), account_id, meta)
+        events += revoke_grants(load, scope.grant_ids, account_id, meta)
+        for listing_id in scope.followed_ids:  # a follow ended meanwhile decides nothing
+            follow = load(community.follow_stream(listing_id, account_id), community.TOGGLE)
+            events += community.decide_follow(follow, listing_id, account_id, False, meta)
         for draft_id in scope.draft_ids:
             events += decide_discard(load(draft_id, draft_agg), account_id, REASON, meta)
         for listing_id in scope.listing_ids:
             state = load(listing_agg.listing_stream(listing_id), listing_agg)
             if account_id in state.owner_ids:
-                events += decide_owner_leaves(state, account_id, REASON, meta)
+                leaving = decide_owner_leaves(state, account_id, REASON, meta)
+                events += leaving + _unverified(load, state, leaving, scope.verified_claims.get(listing_id, ()), meta)
         msg = load(mail.message_id(f"account-closed:{account_id}"), mail)
         return events + mail.decide_queue(msg, me.email, *closed_notice(links), "account_closed", None, meta)
 
@@ -107,13 +115,31 @@ def close_account(store: EventStore, cmd: CloseAccount, scope: ClosureScope, met
     return Closed(appended.position, revoked)
 
 
+def _unverified(load: Loader, state: listing_agg.ListingState, leaving: list[Event],
+                claim_ids: tuple[int, ...], meta: Meta) -> list[Event]:
+    """The verified mark withdrawn when no verified claim of a remaining owner stands for the listing any more.
+
+    The mark says someone who proved the domain owns the listing: the person leaving may have been that
+    someone (as when staff void their claim, `aggregates/claim/void.py`). Each claim is read again here.
+    """
+    after = state
+    for event in leaving:
+        after = listing_agg.evolve(event, after)
+    if not after.verified or not after.exists:
+        return []
+    claims = [load(claim.claim_stream(i), claim) for i in claim_ids]
+    if any(c.status == "verified" and c.account_id in after.owner_ids for c in claims):
+        return []
+    return listing_agg.decide_withdraw_verification(after, REASON, meta)
+
+
 def closed_notice(links: AccountLinks) -> tuple[str, str]:
     """The email that confirms a closing (to the address, which the account no longer holds)."""
     return (
         f"Your {links.site} account was closed",
         f"Hello,\n\nyour {links.site} account was closed just now, as you asked. You are signed out everywhere, "
-        "your API keys and connected apps no longer work, and your drafts were discarded. Listings you owned with "
-        "others stay with them; a live listing you owned alone stays in the directory without an owner, and can be "
+        "your API keys and connected apps no longer work, your drafts were discarded and you follow no listing any "
+        "more. Listings you owned with others stay with them; a live listing you owned alone stays in the directory without an owner, and can be "
         "claimed by whoever proves its domain. Your orders and receipts are kept, as the law requires for invoices.\n\n"
         f"This address is free again: you can sign up with it at any time as a new account: {links.website}signup\n\n"
         "If you did not do this, answer this email at once.\n",

@@ -8,11 +8,13 @@ Moving to another address is two steps. `request_email_change` records the reque
 signed link to the new address (a taken address instead gets a notice and no link, so the
 person asking learns nothing more than sign-up tells); `confirm_email_change`, when that link is
 opened, moves the account, claims the new address's stream and releases the old one in one
-append, and tells the old address.
+append, and tells the old address, with a link that undoes the change for 7 days
+(`commands/account_email_undo.py`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from uuid import UUID, uuid4
@@ -20,7 +22,7 @@ from uuid import UUID, uuid4
 from argon2.exceptions import InvalidHashError, VerificationError
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from aggregates import account, mail
+from aggregates import account, mail, oauth
 from aggregates.base import Meta
 from commands.account import (
     _DUMMY_HASH,
@@ -32,12 +34,14 @@ from commands.account import (
     load_account,
     password_problem,
 )
+from commands.claims import site_contact
 from commands.store import EventStore, Loader
 from events.base import Event
 from events.errors import FieldProblem, InvalidInput, NotFound
 
 EMAIL_CHANGE_TTL = timedelta(hours=24)
 PURPOSE = "email-change"
+UNDO_PURPOSE = "email-undo"  # the link in the notice to the old address (`commands/account_email_undo.py`)
 
 
 class ChangePassword(BaseModel):
@@ -163,14 +167,43 @@ def taken_mail(links: AccountLinks) -> tuple[str, str]:
     )
 
 
-def changed_notice(links: AccountLinks, new_email: str) -> tuple[str, str]:
+def undo_link(links: AccountLinks, account_id: str, token_id: str) -> str:
+    """The link that undoes the change confirmed with `token_id` (signed like the others, its own purpose)."""
+    return f"{links.website}account/email/undo?token={links.sign(UNDO_PURPOSE, {'a': account_id, 'j': token_id})}"
+
+
+def changed_notice(links: AccountLinks, account_id: str, token_id: str, new_email: str,
+                   contact: str = "") -> tuple[str, str]:
+    """The notice to the old address, with the link that undoes the change (the first link in the text)."""
+    days = account.EMAIL_UNDO_TTL.days
     return (
         f"The email address of your {links.site} account was changed",
         f"Hello,\n\nthe email address of your {links.site} account was changed to {masked(new_email)} just now, "
         "with its password and a link sent to the new address. This address no longer signs in, and the "
-        "account's email goes to the new address.\n\nIf you did not do this, someone knows your password: "
-        "contact the site's staff at once.\n",
+        "account's email goes to the new address.\n\nIf you did not do this, someone knows your password. "
+        f"Open this link and confirm to undo the change:\n\n{undo_link(links, account_id, token_id)}\n\n"
+        "It moves the account back to this address, signs out every browser, stops its API keys and connected "
+        f"apps, and sends you a link here to choose a new password. It works once, for {days} days, and only "
+        f"while the account keeps the new address. If it does not work, {ask_staff(contact)}.\n",
     )
+
+
+def ask_staff(contact: str) -> str:
+    """How a notice or page tells a person locked out to reach the staff: their address (site setting
+    `contact_email`) when one is set."""
+    return f"write to the site's staff at {contact}" if contact else "contact the site's staff"
+
+
+def revoke_grants(load: Loader, grant_ids: Sequence[UUID], account_id: str, meta: Meta) -> list[Event]:
+    """Each OAuth grant of the account revoked (their apps' tokens stop): closing it, undoing a change of address.
+
+    The ids come from the read tables; each grant is decided on as the write side has it, so one revoked
+    meanwhile changes nothing.
+    """
+    events: list[Event] = []
+    for grant_id in grant_ids:
+        events += oauth.decide_revoke_grant(load(grant_id, oauth.GRANT), account_id, meta)
+    return events
 
 
 def check_new_address(store: EventStore, cmd: RequestEmailChange) -> tuple[account.AccountState, str]:
@@ -265,7 +298,7 @@ def confirm_email_change(store: EventStore, token: str, meta: Meta, links: Accou
         events += account.decide_release_email(old_claim, state.email, account_id, meta)
         events += account.decide_confirm_email_change(state, token_id, meta)
         msg = load(mail.message_id(f"email-changed:{account_id}:{token_id}"), mail)
-        subject, text = changed_notice(links, pending.new_email)
+        subject, text = changed_notice(links, account_id, token_id, pending.new_email, site_contact(load))
         return events + mail.decide_queue(msg, state.email, subject, text, "email_changed", account_id, meta)
 
     appended = store.decide_across(decision)

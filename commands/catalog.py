@@ -67,7 +67,12 @@ def _in_range(cents: int, field: str) -> int:
 
 
 def load_catalog(store: EventStore, cmd: LoadCatalog, meta: Meta) -> int:
-    """Returns the notification position to wait for."""
+    """Returns the notification position to wait for.
+
+    All or nothing: the decider checks the whole file (every product's price
+    against the price rule first) before it decides anything, and what it
+    decides is one append, so a refused file leaves the catalogue as it was.
+    """
     return _decide(store, lambda s: catalog.decide_load(s, cmd.spec, meta, update=cmd.update))
 
 
@@ -80,8 +85,9 @@ def set_price(store: EventStore, cmd: SetProductPrice, meta: Meta) -> Appended:
     return store.decide(catalog.CATALOG_ID, catalog, lambda s: catalog.decide_set_price(s, cmd.code, cmd.price_cents, meta))
 
 
-def change_site_settings(store: EventStore, cmd: ChangeSiteSettings, meta: Meta) -> int:
-    return _decide(store, lambda s: catalog.decide_change_site(s, cmd.changes, meta))
+def change_site_settings(store: EventStore, cmd: ChangeSiteSettings, meta: Meta) -> Appended:
+    """Change site settings; no events when each already has the value sent (staff are told nothing changed)."""
+    return store.decide(catalog.CATALOG_ID, catalog, lambda s: catalog.decide_change_site(s, cmd.changes, meta))
 
 
 def current_catalog(store: EventStore) -> catalog.CatalogState:

@@ -3,6 +3,11 @@
 Staff write these (CLI, demo); a founder's own account may own a profile
 (`account_id`) once accounts exist. Slugs are the ids of tiny uuid5 streams,
 so a slug is unique without any lookup table.
+
+Edits, publishing and unpublishing answer what was appended (`Appended`):
+an edit that changes no field, publishing a published post or unpublishing
+one that is not published appends nothing, and the staff command says
+nothing changed (exit code 3) rather than done.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from aggregates import content
 from aggregates.base import Meta
-from commands.store import EventStore
+from commands.store import Appended, EventStore
 
 SLUG_PATTERN = r"^[a-z0-9][a-z0-9-]{0,219}$"
 
@@ -73,9 +78,10 @@ def create_founder_profile(store: EventStore, cmd: CreateFounderProfile, meta: M
                         lambda s: content.decide_create_founder(s, cmd.slug, fields, meta)).position
 
 
-def edit_founder_profile(store: EventStore, cmd: EditFounderProfile, meta: Meta) -> int:
+def edit_founder_profile(store: EventStore, cmd: EditFounderProfile, meta: Meta) -> Appended:
+    """Change the fields sent; no events when each already holds the value sent."""
     return store.decide(content.founder_stream(cmd.slug), content.FOUNDER,
-                        lambda s: content.decide_edit_founder(s, cmd.changes, meta)).position
+                        lambda s: content.decide_edit_founder(s, cmd.changes, meta))
 
 
 def founder_exists(store: EventStore, slug: str) -> bool:
@@ -88,19 +94,22 @@ def write_blog_post(store: EventStore, cmd: WriteBlogPost, meta: Meta) -> int:
                         lambda s: content.decide_write_post(s, cmd.slug, fields, meta)).position
 
 
-def revise_blog_post(store: EventStore, cmd: ReviseBlogPost, meta: Meta) -> int:
+def revise_blog_post(store: EventStore, cmd: ReviseBlogPost, meta: Meta) -> Appended:
+    """Change the fields sent; no events when each already holds the value sent."""
     return store.decide(content.post_stream(cmd.slug), content.POST,
-                        lambda s: content.decide_revise_post(s, cmd.changes, meta)).position
+                        lambda s: content.decide_revise_post(s, cmd.changes, meta))
 
 
-def publish_blog_post(store: EventStore, slug: str, meta: Meta) -> int:
+def publish_blog_post(store: EventStore, slug: str, meta: Meta) -> Appended:
+    """Put the post on the site; no events when it is published already."""
     return store.decide(content.post_stream(slug), content.POST,
-                        lambda s: content.decide_publish_post(s, meta)).position
+                        lambda s: content.decide_publish_post(s, meta))
 
 
-def unpublish_blog_post(store: EventStore, slug: str, meta: Meta) -> int:
+def unpublish_blog_post(store: EventStore, slug: str, meta: Meta) -> Appended:
+    """Take the post off the site; no events when it is not published."""
     return store.decide(content.post_stream(slug), content.POST,
-                        lambda s: content.decide_unpublish_post(s, meta)).position
+                        lambda s: content.decide_unpublish_post(s, meta))
 
 
 def blog_post_state(store: EventStore, slug: str) -> content.PostState:

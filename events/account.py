@@ -57,6 +57,22 @@ class AccountEmailChanged(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class AccountEmailChangeReverted(Event):
+    """The undo link mailed to the old address was confirmed: the account is back at `restored_email`.
+
+    `token_id` names the change undone (its `AccountEmailChanged.token_id`), so each undo link works
+    once. The old mailbox proved itself, so `restored_email` counts as confirmed. Whoever moved the
+    account knew the password: it is cleared (no password signs in), pending address changes and
+    reset links die, and a new reset link goes to `restored_email` in the same append
+    (docs/identity.md, "Undoing a change of address").
+    """
+
+    restored_email: str  # the address before the change, now the account's again
+    dropped_email: str  # the address the change had moved the account to, released
+    token_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class AccountStaffGranted(Event):
     pass
 

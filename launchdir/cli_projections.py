@@ -42,6 +42,7 @@ def status(ctx: click.Context, max_lag: int) -> None:
     with cli_session() as c:
         rows = c.runtime.status()
         skips = c.runtime.skips()
+        reshaping = c.runtime.reshaping()
     click.echo(f"{'projection':<24} {'gen':>4} {'state':<11} {'position':>10} {'head':>10} {'lag':>8}")
     for s in rows:
         click.echo(f"{s.name:<24} {s.generation:>4} {s.state:<11} {s.position:>10} {s.head:>10} {s.lag:>8}")
@@ -54,6 +55,8 @@ def status(ctx: click.Context, max_lag: int) -> None:
         if s.interrupted:
             click.echo(f"{s.name} generation {s.generation}: a rebuild was interrupted at position {s.position}; "
                        f"`launchdir projections rebuild {s.name}` resumes it")
+        if s.name in reshaping:
+            _say_reshaping(s, reshaping[s.name], rows)
         if s.status != "active":
             continue
         if s.failure is not None and s.failure.failing:
@@ -68,6 +71,17 @@ def status(ctx: click.Context, max_lag: int) -> None:
     if problems:
         click.echo("unhealthy: " + "; ".join(problems), err=True)
         ctx.exit(UNHEALTHY)
+
+
+def _say_reshaping(s: Any, shapes: tuple[int, int], rows: list[Any]) -> None:
+    """Why a generation is being built by itself, or that the active one waits for it (`projections/reshape.py`)."""
+    stored, code = shapes
+    if s.status == "building":
+        doing = "rebuild due" if s.interrupted else "rebuilding"
+        click.echo(f"{s.name} generation {s.generation}: {doing}: stored shape {stored}, code shape {code}")
+    elif s.status == "active" and not any(r.name == s.name and r.status == "building" for r in rows):
+        click.echo(f"{s.name} generation {s.generation}: stored shape {stored}, code shape {code}; the process "
+                   "that runs the projections rebuilds it (`launchdir serve`, or `launchdir projector`)")
 
 
 @projections.command("rebuild")

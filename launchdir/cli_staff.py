@@ -4,8 +4,10 @@ Prices and site settings, the staff role, putting listings live and closing
 launch weeks, founder profiles, blog posts, and loading the catalogue. Every
 staff command runs in `staff_session`, so its events are recorded with who
 (`--actor`, LAUNCHDIR_STAFF or the login name) and when; a one-step command
-is `run_staff(actor, action, what it says when done)`. The groups are added
-to the `launchdir` command by `launchdir/cli.py`.
+is `run_staff(actor, action, what it says when done)`, or `_changing` when the
+action can find nothing to change: then it records nothing, says
+`nothing changed: <why>` and exits with code 3 (`NothingChanged`). The groups
+are added to the `launchdir` command by `launchdir/cli.py`.
 """
 
 from __future__ import annotations
@@ -19,8 +21,20 @@ import click
 from launchdir.cli_common import NothingChanged, TextRuleGroup, actor_option, cli_session, run_staff, staff_session
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from aggregates.base import Meta
+    from commands.store import Appended
     from launchdir.bootstrap import Container
+
+
+def _changing(actor: str | None, action: Callable[[Container, Meta], Appended], done: str, unchanged: str) -> None:
+    """A one-step staff command that may find nothing to change: says `done`, or `nothing changed: <unchanged>`
+    and exits with code 3 when the action appended no events (nothing was recorded)."""
+    with staff_session(actor) as (c, meta):
+        if not action(c, meta).events:
+            raise NothingChanged(unchanged)
+        click.echo(done)
 
 
 @click.group(cls=TextRuleGroup)
@@ -32,7 +46,13 @@ def catalog() -> None:
 @click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--update", is_flag=True, help="Also apply changed entries (prices included).")
 def catalog_load(file: Path | None, update: bool) -> None:
-    """Load the catalogue file (the packaged one by default); only missing entries unless --update."""
+    """Load the catalogue file (the packaged one by default); only missing entries unless --update.
+
+    Every product's price_cents must keep the staff price rule (100 to
+    100000000, i.e. $1.00 to $1,000,000): a file with any other price is
+    refused whole, naming each such product (exit code 1), and nothing of it
+    is loaded.
+    """
     from launchdir.bootstrap import ensure_catalog
 
     with cli_session() as c:
@@ -79,15 +99,19 @@ def set_price(code: str, cents: str, actor: str | None) -> None:
 @click.argument("value")
 @actor_option
 def site_setting(key: str, value: str, actor: str | None) -> None:
-    """Change one site setting; VALUE is JSON when it parses as JSON, else a string."""
+    """Change one site setting; VALUE is JSON when it parses as JSON, else a string.
+
+    The value the setting has already changes nothing (exit code 3).
+    """
     from commands.catalog import ChangeSiteSettings, change_site_settings
 
     try:
         parsed = json.loads(value)
     except json.JSONDecodeError:
         parsed = value
-    run_staff(actor, lambda c, meta: change_site_settings(c.store, ChangeSiteSettings(changes={key: parsed}), meta),
-              f"{key} = {json.dumps(parsed)}")
+    said = json.dumps(parsed)
+    _changing(actor, lambda c, meta: change_site_settings(c.store, ChangeSiteSettings(changes={key: parsed}), meta),
+              f"{key} = {said}", f"{key} is {said} already")
 
 
 # ---------------------------------------------------------------- the staff role
@@ -97,20 +121,22 @@ def site_setting(key: str, value: str, actor: str | None) -> None:
 @click.argument("email")
 @actor_option
 def staff_grant(email: str, actor: str | None) -> None:
-    """Make the account with EMAIL staff (it sees the staff pages)."""
-    from commands.account import grant_staff
+    """Make the account with EMAIL staff (it sees the staff pages); one that is staff already changes nothing (exit 3)."""
+    from commands.account import change_staff
 
-    run_staff(actor, lambda c, meta: grant_staff(c.store, email, meta), f"{email}: staff")
+    _changing(actor, lambda c, meta: change_staff(c.store, email, True, meta), f"{email}: staff",
+              f"{email} is staff already")
 
 
 @staff.command("revoke")
 @click.argument("email")
 @actor_option
 def staff_revoke(email: str, actor: str | None) -> None:
-    """Take the staff role away from the account with EMAIL."""
-    from commands.account import revoke_staff
+    """Take the staff role away from the account with EMAIL; one that is not staff changes nothing (exit 3)."""
+    from commands.account import change_staff
 
-    run_staff(actor, lambda c, meta: revoke_staff(c.store, email, meta), f"{email}: not staff")
+    _changing(actor, lambda c, meta: change_staff(c.store, email, False, meta), f"{email}: not staff",
+              f"{email} is not staff, so there is no staff role to take away")
 
 
 # ---------------------------------------------------------------- launches and awards
@@ -232,14 +258,14 @@ def founder_create(slug: str, name: str, bio: str, country: str | None, avatar_u
 @click.argument("value")
 @actor_option
 def founder_edit(slug: str, key: str, value: str, actor: str | None) -> None:
-    """Change one field of founder SLUG (socials: a JSON object)."""
+    """Change one field of founder SLUG (socials: a JSON object); the value it has already changes nothing (exit 3)."""
     from commands.content import EditFounderProfile, edit_founder_profile
 
-    def edit(c: Container, meta: Meta) -> int:
+    def edit(c: Container, meta: Meta) -> Appended:
         parsed = json.loads(value) if key == "socials" else value  # in the session: bad JSON is a clean message
         return edit_founder_profile(c.store, EditFounderProfile(slug=slug, changes={key: parsed}), meta)
 
-    run_staff(actor, edit, f"founder {slug}: {key} changed")
+    _changing(actor, edit, f"founder {slug}: {key} changed", f"founder {slug}'s {key} has that value already")
 
 
 # ---------------------------------------------------------------- blog posts
@@ -283,31 +309,36 @@ def blog_write(slug: str, markdown_file: Path, title: str, summary: str, author:
 @click.option("--markdown-file", type=click.Path(exists=True, dir_okay=False, path_type=Path), default=None)
 @actor_option
 def blog_revise(slug: str, title: str | None, summary: str | None, markdown_file: Path | None, actor: str | None) -> None:
-    """Change the title, summary or text of blog post SLUG."""
+    """Change the title, summary or text of blog post SLUG; values it has already change nothing (exit 3)."""
     from commands.content import ReviseBlogPost, revise_blog_post
 
     changes = {k: v for k, v in {"title": title, "summary": summary}.items() if v is not None}
     if markdown_file:
         changes["markdown"] = markdown_file.read_text(encoding="utf-8")
-    run_staff(actor, lambda c, meta: revise_blog_post(c.store, ReviseBlogPost(slug=slug, changes=changes), meta),
-              f"blog post {slug}: {', '.join(changes) or 'nothing'} changed")
+    if not changes:
+        raise click.UsageError("say what to change: --title, --summary or --markdown-file")
+    named = ", ".join(changes)
+    _changing(actor, lambda c, meta: revise_blog_post(c.store, ReviseBlogPost(slug=slug, changes=changes), meta),
+              f"blog post {slug}: {named} changed", f"blog post {slug} has that {named} already")
 
 
 @staff_blog.command("publish")
 @click.argument("slug")
 @actor_option
 def blog_publish(slug: str, actor: str | None) -> None:
-    """Publish blog post SLUG."""
+    """Publish blog post SLUG; one published already changes nothing (exit 3)."""
     from commands.content import publish_blog_post
 
-    run_staff(actor, lambda c, meta: publish_blog_post(c.store, slug, meta), f"blog post {slug}: published")
+    _changing(actor, lambda c, meta: publish_blog_post(c.store, slug, meta), f"blog post {slug}: published",
+              f"blog post {slug} is published already")
 
 
 @staff_blog.command("unpublish")
 @click.argument("slug")
 @actor_option
 def blog_unpublish(slug: str, actor: str | None) -> None:
-    """Take blog post SLUG off the site."""
+    """Take blog post SLUG off the site; one that is not published changes nothing (exit 3)."""
     from commands.content import unpublish_blog_post
 
-    run_staff(actor, lambda c, meta: unpublish_blog_post(c.store, slug, meta), f"blog post {slug}: unpublished")
+    _changing(actor, lambda c, meta: unpublish_blog_post(c.store, slug, meta), f"blog post {slug}: unpublished",
+              f"blog post {slug} is not published, so there is nothing to take off the site")

@@ -13,6 +13,7 @@ from psycopg import Cursor
 from events.account import (
     AccountClosed,
     AccountEmailChanged,
+    AccountEmailChangeReverted,
     AccountEmailVerified,
     AccountRegistered,
     AccountStaffGranted,
@@ -59,6 +60,12 @@ class AccountsView(Projection):
         """The new address, confirmed by the link that moved the account; everything that shows or mails it reads this."""
         cur.execute(f"UPDATE {t['accounts']} SET email = %s, email_verified = true WHERE account_id = %s",
                     (e.new_email, str(e.originator_id)))
+
+    @handles(AccountEmailChangeReverted)
+    def _email_change_reverted(self, cur: Cursor[Any], t: Tables, e: AccountEmailChangeReverted) -> None:
+        """Back at the old address (its undo link proved the mailbox): found by it again, not by the dropped one."""
+        cur.execute(f"UPDATE {t['accounts']} SET email = %s, email_verified = true WHERE account_id = %s",
+                    (e.restored_email, str(e.originator_id)))
 
     @handles(AccountStaffGranted, AccountStaffRevoked)
     def _staff(self, cur: Cursor[Any], t: Tables, e: AccountStaffGranted | AccountStaffRevoked) -> None:

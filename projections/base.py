@@ -57,6 +57,10 @@ class Projection:
     tables: ClassVar[tuple[str, ...]]
     positioned: ClassVar[bool] = False
     """True when handlers also take the event's log position: `handler(self, cur, t, event, position)`."""
+    shape: ClassVar[int] = 1
+    """What the tables hold, as a number: bump it when that changes (a new field in a stored document, a new column
+    filled from events); a deploy then rebuilds the projection by itself (`projections/reshape.py`). Additions that
+    need no rebuild (an index) go in `upgrade` instead. Each generation records the shape it was created with."""
     catch_up_batch: ClassVar[int] = 5000
     """Events per transaction when catching up over a long log (a rebuild, a new projection): the per-batch
     work and the one-statement-per-table writes of `flush` are shared by that many. A projection may set it

@@ -59,6 +59,7 @@ BLOCKED_COLUMNS = {
     "retry_at": "timestamptz",  # the next attempt is not made before this
     "failing": "boolean NOT NULL DEFAULT false",  # the attempts of the policy are spent
     "code": "text",  # fingerprint of the projection's code that built the generation (rebuild resume)
+    "shape": "int",  # `Projection.shape` of the code that created the generation (NULL, from before: 1)
 }
 CLEARED = ("blocked_event=NULL, blocked_topic=NULL, blocked_error=NULL, blocked_since=NULL, attempts=0, "
            "retry_at=NULL, failing=false")

@@ -91,6 +91,7 @@ FLUSH_EVERY = 250
 class ListingView(Projection):
     name = NAME
     tables = ("profiles", "listings", "search", "votes", "reviews", "domain_ratings", "categories", "words")
+    shape = 2  # 2: the card gained `verified`; cards stored before read false until rebuilt (projections/reshape.py)
     catch_up_batch = 5000  # with the rows written every FLUSH_EVERY events, faster than 1,000 (docs/performance.md)
 
     def create(self, cur: Cursor[Any], t: Tables) -> None:

@@ -3,11 +3,13 @@
 The rebuilding process holds an advisory lock on the projection until the
 switch, so a second rebuild is refused and a `building` generation without
 that lock is known to be interrupted. An interrupted rebuild is resumed from
-its position when the projection's code is unchanged (the generation row
-records a digest of it), else thrown away and built again from event 0. The
-switch retires the old generation in one transaction and announces it; the
-old tables are dropped after the new generation has caught up, once their last
-readers are done (`projections/retired.py`).
+its position when the projection's code and shape are unchanged (the
+generation row records a digest of the code, and the shape), else thrown away
+and built again from event 0. The switch retires the old generation in one
+transaction and announces it; the old tables are dropped after the new
+generation has caught up, once their last readers are done
+(`projections/retired.py`). A runner also starts a rebuild by itself when a
+projection's stored shape is behind its code (`projections/reshape.py`).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from events.errors import Conflict
 from projections import deferred_indexes
 from projections.base import Projection, Tables
 from projections.failures import CLEARED, FAILURE_COLUMNS, META, Failure, code_fingerprint, failure_of
-from projections.generations import CHANNEL, REBUILD_LOCK, SETUP_LOCK, create_generation
+from projections.generations import CHANNEL, REBUILD_LOCK, SETUP_LOCK, STORED_SHAPE, create_generation
 from projections.repairs import Status
 from projections.retired import DROP_GRACE, DROP_PATIENCE, drop_retired
 
@@ -98,14 +100,16 @@ def _building(pool: ConnectionPool, projection: Projection, restart: bool) -> in
     with pool.connection() as conn, conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (SETUP_LOCK,))
         row = conn.execute(
-            f"SELECT generation, position, code FROM {META} WHERE name=%s AND status='building'", (name,)
+            f"SELECT generation, position, code, {STORED_SHAPE} FROM {META} WHERE name=%s AND status='building'",
+            (name,),
         ).fetchone()
-        if row is not None and not restart and row[2] == code_fingerprint(projection):
+        same = row is not None and row[2] == code_fingerprint(projection) and row[3] == projection.shape
+        if row is not None and not restart and same:
             log.info("resuming the interrupted rebuild of %s: generation %d from position %d", name, row[0], row[1])
             conn.execute(f"UPDATE {META} SET {CLEARED} WHERE name=%s AND generation=%s", (name, row[0]))  # try at once
             return int(row[0])
         if row is not None:
-            why = "as asked" if restart else "the projection's code changed since it began"
+            why = "as asked" if restart else "the projection's code or shape changed since it began"
             log.info("restarting the interrupted rebuild of %s from event 0 (%s)", name, why)
             for table in Tables(name, int(row[0]), projection.tables).all():
                 conn.execute(f"DROP TABLE IF EXISTS {table} CASCADE")
@@ -155,4 +159,6 @@ def _switch(pool: ConnectionPool, name: str, gen: int) -> list[int]:
         ]
         conn.execute(f"UPDATE {META} SET status='active', switched_at=now() WHERE name=%s AND generation=%s", (name, gen))
         conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"switch:{name}:{gen}:0"))
+    log.info("%s: reads switched to generation %d%s", name, gen,
+             f" from generation {', '.join(map(str, old))}" if old else "")
     return old

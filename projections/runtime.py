@@ -13,6 +13,8 @@ the rest of the code holds; the parts it runs live next to it:
   is failing or slower than the write).
 - `projections/repairs.py`: status, skips and retries for staff.
 - `projections/rebuild.py`: fresh generations, resume, switch and drop.
+- `projections/reshape.py`: the rebuild a runner starts by itself when a
+  projection's stored shape is behind its code (after a deploy).
 - `projections/generations.py`: the channel, the locks, creating a generation.
 """
 
@@ -31,7 +33,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from events.errors import NotFound
-from projections import batches, collector, deferred_indexes, repairs, rounds
+from projections import batches, collector, deferred_indexes, repairs, reshape, rounds
 from projections.base import Projection, Tables
 from projections.batches import UndecodableEvent
 from projections.failures import FAILURE_COLUMNS, META, SKIPS, Failure, RetryPolicy, Skip, failure_of, upgrade_meta
@@ -87,6 +89,7 @@ class ProjectionRuntime:
         self.long_catch_up = LONG_CATCH_UP
         self.drop_grace = DROP_GRACE  # after a rebuild's switch, before its old tables go (projections/retired.py)
         self.drop_patience = DROP_PATIENCE
+        self.reshape_recheck = reshape.RECHECK  # a projection another process was rebuilding is looked at again
 
     @property
     def positions(self) -> dict[str, int]:
@@ -323,13 +326,17 @@ class ProjectionRuntime:
         """Start the listener, and the runner too unless projectors run in other processes.
 
         A runner starting retries stopped projections at once: a restart after
-        a code fix clears them without waiting for the slow retry.
+        a code fix clears them without waiting for the slow retry. The runner
+        also rebuilds the projections it holds whose stored shape is behind the
+        code (`projections/reshape.py`); a process without one only says so.
         """
         self._stop.clear()
         self._spawn(self._listen, "projection-listener")
         if run_projectors:
             self.retry_now()
             self._spawn(self._run, "projection-runner")
+        else:
+            reshape.note_elsewhere(self.pool, self.projections)
 
     def _spawn(self, target: Callable[[], None], name: str) -> None:
         thread = threading.Thread(target=target, name=name, daemon=True)
@@ -341,8 +348,13 @@ class ProjectionRuntime:
         self._wake.set()
 
     def _run(self) -> None:
-        """Step the projections this process holds the lease of (`projections/leases.py`), taking over free ones."""
+        """Step the projections this process holds the lease of (`projections/leases.py`), taking over free ones.
+
+        A projection it holds whose stored shape is behind the code is rebuilt
+        on a thread of its own meanwhile (`projections/reshape.py`).
+        """
         leases = Leases(self.conninfo, self.projections)
+        reshaper = reshape.Reshaper(self, self._stop, self.retry_policy.slow, self.reshape_recheck)
         try:
             while not self._stop.is_set():
                 try:
@@ -352,6 +364,7 @@ class ProjectionRuntime:
                     self._stop.wait(1.0)
                     continue
                 held = leases.take()
+                reshaper.held(held)
                 try:
                     moved = self.run_round([n for n in self.projections if n in held])
                 except psycopg.Error:  # the round's shared statements failed: the next round tries again
@@ -363,6 +376,7 @@ class ProjectionRuntime:
                     self._wake.clear()
         finally:
             leases.close()
+            reshaper.close()
 
     def run_forever(self) -> None:
         """For `launchdir projector`: run until stopped."""
@@ -477,6 +491,10 @@ class ProjectionRuntime:
     def status(self) -> list[Status]:
         """Every generation that is not retired, with why it is stopped and whether a rebuild was interrupted."""
         return repairs.status(self.pool, self.events.head(), self.projections)
+
+    def reshaping(self) -> dict[str, tuple[int, int]]:
+        """Projections whose active generation's shape is behind the code's: name -> (stored, code) (a rebuild is due)."""
+        return reshape.behind(self.pool, self.projections)
 
     def skips(self, name: str | None = None) -> list[Skip]:
         """Recorded skips, newest first (of one projection, or of all)."""

@@ -275,6 +275,39 @@ def test_closing_an_account_ends_access_keeps_listings_and_frees_the_address(sit
         assert json.loads(ada.get("/account/data/export").text)["listings"] == []
 
 
+def _follow(client: httpx.Client, slug: str) -> None:
+    page = client.get(f"/listings/{slug}")
+    r = client.post(f"/listings/{slug}/follow", data={"csrf_token": _csrf(page), "next": f"/listings/{slug}"})
+    assert r.status_code == 303, r.text[:300]
+
+
+def _followers(site: RunningServer, slug: str, expected: int) -> tuple[int, int]:
+    """The listing's followers as get_listing (REST) and its page say, once both say `expected` (or 10 s passed)."""
+    deadline = time.monotonic() + 10
+    while True:
+        rest = httpx.get(f"{site.url}/api/v1/listings/{slug}").json()["community"]["followers"]
+        page = re.search(r"<dt>Followers</dt><dd>(\d+)</dd>", httpx.get(f"{site.url}/listings/{slug}").text)
+        shown = (int(rest), int(page.group(1)) if page else -1)
+        if shown == (expected, expected) or time.monotonic() > deadline:
+            return shown
+        time.sleep(0.05)
+
+
+def test_closing_an_account_ends_its_follows(site: RunningServer) -> None:
+    with _browser(site) as ada, _browser(site) as bob:
+        email = _signed_in(site, ada)
+        _signed_in(site, bob)
+        _, slug = _listing(site, [_account_id(bob)], live=True, name=f"Followed {uuid4().hex[:6]}")
+        _follow(ada, slug)
+        _follow(bob, slug)
+        assert _followers(site, slug, 2) == (2, 2)
+        assert [f["slug"] for f in json.loads(ada.get("/account/data/export").text)["following"]] == [slug]
+
+        assert _close(ada, email).status_code == 303
+        assert _followers(site, slug, 1) == (1, 1)  # Bob's follow stays
+        assert [f["slug"] for f in json.loads(bob.get("/account/data/export").text)["following"]] == [slug]
+
+
 # ---------------------------------------------------------------- in Chromium
 
 

@@ -229,7 +229,7 @@ def test_every_settings_form_needs_the_csrf_token_and_keeps_the_text_rule(server
     with _browser(server) as client:
         _signed_in(server, client)
         for path in ("/account/password", "/account/sessions/others/end", "/account/sessions/0123456789abcdef/end",
-                     "/account/email", "/account/email/confirm"):
+                     "/account/email", "/account/email/confirm", "/account/email/undo"):
             assert client.post(path, data={"current_password": PASSWORD}).status_code == 403, path
         page = client.get("/account/email")
         r = client.post("/account/email", data={"csrf_token": _csrf(page), "new_email": "a\x00b@example.com",

@@ -253,3 +253,34 @@ def test_staff_remove_an_owner_but_not_the_last_one_of_a_listing_with_an_open_or
     assert last_of_pair.exit_code == 0, last_of_pair.output  # no open order for this listing
     assert c.runtime.wait_for(VIEWS, c.store.position(), timeout=10)
     assert not owns(world, buyer, pair_id)
+
+
+def test_closing_the_claimants_account_withdraws_the_verified_mark(world: ClaimWorld) -> None:
+    """The mark says an owner proved the domain: when the only such owner closes the account, the mark goes
+    (as when staff void the claim); a listing whose other verified owner stays keeps it."""
+    owner, claimant, second = person(world.server), person(world.server, password=PASSWORD), person(world.server)
+    domain = f"close-{uuid4().hex[:8]}.com"
+    listing_id, slug = live_listing(world, f"https://www.{domain}/", owners=[owner.account_id])
+    verified_claim(world, claimant, slug)
+    assert public(world, slug)["verified"] is True
+
+    kept_domain = f"kept-{uuid4().hex[:8]}.com"
+    _, kept_slug = live_listing(world, f"https://www.{kept_domain}/", owners=[owner.account_id])
+    verified_claim(world, claimant, kept_slug)
+    verified_claim(world, second, kept_slug)
+
+    client = signed_in_client(world.server.url, claimant.email, PASSWORD)
+    page = client.get("/account/close")
+    found = CSRF.search(page.text)
+    assert found is not None, page.text[:300]
+    r = client.post("/account/close", data={"csrf_token": found.group(1), "email": claimant.email,
+                                            "password": PASSWORD})
+    assert r.status_code == 303 and r.headers["location"] == "/account/closed", r.text[:300]
+
+    assert public(world, slug)["verified"] is False and card_in_search(world, domain)["verified"] is False
+    assert public(world, kept_slug)["verified"] is True  # the second claimant still owns it and proved the domain
+    events = world.container.store.stream(listing.listing_stream(listing_id))
+    withdrawn = [e for e in events if isinstance(e, ListingVerificationWithdrawn)]
+    assert [e.reason for e in withdrawn] == ["account_closed"]
+    left = [e for e in events if isinstance(e, ListingOwnerRemoved)]
+    assert [(e.account_id, e.reason) for e in left] == [(claimant.account_id, "account_closed")]

@@ -56,9 +56,11 @@ def make(conninfo: str, projections: list[Projection]) -> tuple[EventStore, Proj
 def append_price_events(store: EventStore, count: int, batch: int = 1000) -> int:
     """Append `count` price changes to the catalogue stream in batches; return the last position."""
     state = store.load(catalog.CATALOG_ID, catalog)
-    if "bench" not in state.products:
-        spec = {"products": [{"code": "bench", "name": "Bench", "price_cents": 1}]}
-        store.append(catalog.decide_load(state, spec, META))
+    if "bench" not in state.products:  # appended as is: prices from 1 cent up, below the price rule loads keep
+        emit = Emitter(state, META)
+        emit(ProductAdded, code="bench", name="Bench", description="", price_cents=1, needs_listing=False,
+             options=None, week_window=None, position=0)
+        store.append(emit.events)
         state = store.load(catalog.CATALOG_ID, catalog)
     position = 0
     price = state.products["bench"].price_cents
