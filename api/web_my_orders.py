@@ -150,7 +150,7 @@ class MyOrderPages(FounderPages):
                                                self.s.today(), self.s.orders)
         ctx = {"l": doc, "products": products, "values": values, "errors": errors or {}, "quote": quote,
                "unavailable": unavailable,
-               "launch_weeks": launch_weeks, "nav_here": "orders", "tab": "Buy", "error_labels": _labels(products)}
+               "launch_weeks": launch_weeks, "nav_here": "listings", "tab": "Buy", "error_labels": _labels(products)}
         return self._render(request, "founder/my/order_form.html", ctx, session, status)
 
     def _products(self) -> list[dict[str, Any]]:

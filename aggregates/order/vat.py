@@ -78,14 +78,27 @@ def check_number(vat_number: str, country: str) -> str:
         eu_vat.validate(number)
     except InvalidChecksum:
         raise InvalidInput("the VAT number fails its check digits", [
-            FieldProblem("vat_number", "check_digits", f"The VAT number {number} fails its check digits: a digit is "
-                                                       "wrong or missing.")]) from None
+            FieldProblem("vat_number", "check_digits", f"The VAT number {_as_typed(vat_number, number, country)} fails "
+                                                       "its check digits: a digit is wrong or missing. Check it against "
+                                                       "your VAT registration.")]) from None
     except ValidationError:
         raise InvalidInput("the VAT number does not have the format of the country's numbers", [
-            FieldProblem("vat_number", "check_digits", f"The VAT number {number} does not have the format of a VAT "
-                                                       f"number of {country_name(country)} (its length or "
-                                                       "characters).")]) from None
+            FieldProblem("vat_number", "check_digits", f"The VAT number {_as_typed(vat_number, number, country)} does "
+                                                       f"not have the format of a VAT number of {country_name(country)} "
+                                                       "(its length or characters). Check it against your VAT "
+                                                       "registration.")]) from None
     return number
+
+
+def _as_typed(vat_number: str, number: str, country: str) -> str:
+    """The number as the person typed it, and as it was read when the country's prefix was added to it.
+
+    "XX12" for Germany is checked as "DEXX12"; naming only the latter reads as if the person had typed it.
+    """
+    typed = "".join(ch for ch in vat_number.upper() if ch.isalnum())
+    if typed == number:
+        return number
+    return f"{typed} (read as {number}, with the prefix of {country_name(country)})"
 
 
 def decide_vat(seller_country: str, billing_country: str | None, vat_number: str | None,

@@ -70,6 +70,10 @@ def test_the_message_says_which_rule_the_number_fails() -> None:
     message = shape.value.problems[0].message
     assert message.startswith("The VAT number DE12345 does not have the format of a VAT number of Germany")
     assert "check digits" not in message
+    with pytest.raises(InvalidInput) as bare:  # typed without its prefix: the message shows what was typed
+        decide_vat(SELLER, "DE", "xx12")
+    assert bare.value.problems[0].message.startswith(
+        "The VAT number XX12 (read as DEXX12, with the prefix of Germany) does not have the format")
 
 
 def test_greek_numbers_use_the_el_prefix() -> None:
