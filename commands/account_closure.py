@@ -120,7 +120,7 @@ def _unverified(load: Loader, state: listing_agg.ListingState, leaving: list[Eve
     """The verified mark withdrawn when no verified claim of a remaining owner stands for the listing any more.
 
     The mark says someone who proved the domain owns the listing: the person leaving may have been that
-    someone (as when staff void their claim, `aggregates/claim/void.py`). Each claim is read again here.
+    someone (the rule of staff voiding a claim, `aggregates/claim/void.py`). Each claim is read again here.
     """
     after = state
     for event in leaving:
@@ -128,9 +128,7 @@ def _unverified(load: Loader, state: listing_agg.ListingState, leaving: list[Eve
     if not after.verified or not after.exists:
         return []
     claims = [load(claim.claim_stream(i), claim) for i in claim_ids]
-    if any(c.status == "verified" and c.account_id in after.owner_ids for c in claims):
-        return []
-    return listing_agg.decide_withdraw_verification(after, REASON, meta)
+    return claim.decide_mark_kept_or_withdrawn(after, claims, REASON, meta)
 
 
 def closed_notice(links: AccountLinks) -> tuple[str, str]:

@@ -15,7 +15,7 @@ from aggregates.base import StreamKind
 from aggregates.claim.decide import USED_UP, check_link, decide_check_failed, decide_expire, decide_start, decide_verified
 from aggregates.claim.evolve import evolve
 from aggregates.claim.move import NOTICE_KIND, Notice, decide_verification
-from aggregates.claim.void import VOID_KIND, decide_void, decide_voiding
+from aggregates.claim.void import VOID_KIND, decide_mark_kept_or_withdrawn, decide_void, decide_voiding
 from aggregates.claim.state import (
     MAX_ATTEMPTS,
     TTL,
@@ -31,7 +31,7 @@ from aggregates.claim.state import (
 __all__ = [
     "KEY", "MAX_ATTEMPTS", "NOTICE_KIND", "TTL", "USED_UP", "ClaimState", "KeyState", "Notice",
     "check_link", "claim_stream", "decide_check_failed", "decide_expire", "decide_start", "decide_verification",
-    "decide_verified", "decide_void", "decide_voiding", "VOID_KIND", "evolve", "initial", "initial_key", "key_stream", "require_mine",
+    "decide_verified", "decide_mark_kept_or_withdrawn", "decide_void", "decide_voiding", "VOID_KIND", "evolve", "initial", "initial_key", "key_stream", "require_mine",
 ]
 
 KEY: StreamKind[KeyState] = StreamKind(initial_key, evolve)

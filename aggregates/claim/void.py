@@ -52,10 +52,17 @@ def decide_voiding(claim: ClaimState, owned: ListingState, reason: str, others: 
     after = owned
     for event in removed:
         after = listing.evolve(event, after)
-    standing = any(o.status == "verified" and o.claim_id != claim.claim_id and o.listing_id == claim.listing_id
-                   and o.account_id in after.owner_ids for o in others)
-    withdrawn = [] if standing else listing.decide_withdraw_verification(
-        after, f"claim {claim.claim_id} voided", meta)
+    withdrawn = decide_mark_kept_or_withdrawn(after, [o for o in others if o.claim_id != claim.claim_id],
+                                              f"claim {claim.claim_id} voided", meta)
     mails = [e for n in notices
              for e in mail.decide_queue(n.mailbox, n.to, n.subject, n.text, VOID_KIND, n.account_id, meta)]
     return [*voided, *removed, *withdrawn, *mails]
+
+
+def decide_mark_kept_or_withdrawn(after: ListingState, claims: Sequence[ClaimState], reason: str,
+                                  meta: Meta) -> list[Event]:
+    """The listing's verified mark withdrawn unless a verified claim of one of its owners (as `after` has them)
+    still speaks for it: the rule after a claim is voided and after an owner leaves by closing the account."""
+    standing = any(c.status == "verified" and c.listing_id == after.listing_id and c.account_id in after.owner_ids
+                   for c in claims)
+    return [] if standing else listing.decide_withdraw_verification(after, reason, meta)
