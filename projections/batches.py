@@ -21,7 +21,7 @@ from psycopg_pool import ConnectionPool
 
 from projections.base import Projection, Tables
 from projections.failures import CLEARED, FAILURE_COLUMNS, META, Failure, RetryPolicy, error_text, failure_of
-from projections.generations import CHANNEL
+from projections.generations import CHANNEL, STORED_SHAPE
 from projections.log import Undecodable
 
 log = logging.getLogger(__name__)
@@ -83,10 +83,13 @@ def apply_batch(pool: ConnectionPool, projection: Projection, gen: int, start: i
     tables = Tables(name, gen, projection.tables)
     with pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
         locked = cur.execute(
-            f"SELECT position, blocked_event FROM {META} WHERE name=%s AND generation=%s FOR UPDATE", (name, gen)
+            f"SELECT position, blocked_event, {STORED_SHAPE} FROM {META} WHERE name=%s AND generation=%s FOR UPDATE",
+            (name, gen),
         ).fetchone()
         if locked is None or int(locked[0]) != start:
             return int(locked[0]) if locked else -1
+        if _newer(projection, gen, int(locked[2])):
+            return -1
         projection.prepare(cur, tables, [e for i, e in notes if i not in skips and not isinstance(e, Undecodable)])
         with conn.pipeline():  # handlers write without waiting for each round trip
             for event_id, event in notes:
@@ -110,11 +113,14 @@ def apply_each(pool: ConnectionPool, projection: Projection, gen: int, start: in
     failure: Failure | None = None
     with pool.connection() as conn, conn.transaction(), conn.cursor() as cur:
         locked = cur.execute(
-            f"SELECT position, {FAILURE_COLUMNS} FROM {META} WHERE name=%s AND generation=%s FOR UPDATE", (name, gen)
+            f"SELECT position, {STORED_SHAPE}, {FAILURE_COLUMNS} FROM {META} WHERE name=%s AND generation=%s "
+            f"FOR UPDATE", (name, gen)
         ).fetchone()
         if locked is None or int(locked[0]) != start:
             return int(locked[0]) if locked else -1
-        before = failure_of(locked[1:])
+        if _newer(projection, gen, int(locked[1])):
+            return -1
+        before = failure_of(locked[2:])
         for event_id, event in notes:
             if event_id in skips:
                 continue
@@ -141,6 +147,22 @@ def apply_each(pool: ConnectionPool, projection: Projection, gen: int, start: in
     log.log(level, "projection %s generation %d is %s", name, gen, failure.describe())
     stopped(name, gen, failure)
     return position if position > start else -1
+
+
+def _newer(projection: Projection, gen: int, stored: int) -> bool:
+    """Whether generation `gen` was made by newer code than this process's (a rolling deploy): then it is left alone.
+
+    Rows this code writes would lack what the newer shape stores, and its
+    handlers may not even read the topics the newer code does, so applying or
+    moving the generation here would leave it wrong with nothing to say so. The
+    runner gives such a projection's lease up (`ProjectionRuntime._run`); this
+    check, under the generation row's lock, covers a batch already under way.
+    """
+    if stored <= projection.shape:
+        return False
+    log.warning("projection %s generation %d holds shape %d, newer than this code's %d: left to a process with "
+                "newer code", projection.name, gen, stored, projection.shape)
+    return True
 
 
 def _block(cur: psycopg.Cursor[Any], policy: RetryPolicy, name: str, gen: int, event_id: int, event: Any,

@@ -47,8 +47,11 @@ class Leases:
         self.held: set[str] = set()
         self._conn: psycopg.Connection[Any] | None = None
 
-    def take(self) -> set[str]:
+    def take(self, exclude: Iterable[str] = ()) -> set[str]:
         """Take this runner's share of the leases, give back what is above it; return the ones held.
+
+        `exclude`: names this runner must not run (their generation was made
+        by newer code): given back if held, never taken.
 
         The share is the names divided among the runners connected now (each
         holds one lease connection, named by `app_name`), rounded up: with
@@ -68,13 +71,14 @@ class Leases:
                 self.held = set()
                 self._conn = psycopg.connect(self.conninfo, autocommit=True, application_name=f"{self.app_name}{os.getpid()}")
             share = self._share(self._conn)
-            above = sorted(self.held)[share:]
+            barred = set(exclude)
+            above = sorted(self.held & barred) + sorted(self.held - barred)[share:]
             if above:
                 self._conn.execute("SELECT pg_advisory_unlock(%s, hashtext(n)) FROM unnest(%s::text[]) AS n",
                                    (self.lock, above))
                 self.held -= set(above)
                 log.info("this process gives %s to the other runners", ", ".join(above))
-            missing = [n for n in self.names if n not in self.held]
+            missing = [n for n in self.names if n not in self.held and n not in barred]
             if missing and len(self.held) < share:
                 rows = self._conn.execute(  # LIMIT stops the scan, so no lock is taken beyond the share
                     "SELECT n FROM unnest(%s::text[]) AS n WHERE pg_try_advisory_lock(%s, hashtext(n)) LIMIT %s",

@@ -41,8 +41,13 @@ class Due:
     blocked: bool  # stopped at an event before: its next batch goes through `apply_batch`, which logs the recovery
 
 
-def due(pool: ConnectionPool, generations: dict[str, int], head: int) -> list[Due]:
-    """The held generations behind `head` and not waiting for a retry, in one statement."""
+def due(pool: ConnectionPool, generations: dict[str, int], head: int, shapes: dict[str, int]) -> list[Due]:
+    """The held generations behind `head` and not waiting for a retry, in one statement.
+
+    `shapes`: each projection's shape in this code; a generation made by newer
+    code (a higher stored shape, during a rolling deploy) is never due here,
+    so it is neither applied nor moved by this process (`batches._newer`).
+    """
     if not generations:
         return []
     names = list(generations)
@@ -51,10 +56,10 @@ def due(pool: ConnectionPool, generations: dict[str, int], head: int) -> list[Du
             f"SELECT m.name, m.generation, m.position, m.blocked_event IS NOT NULL, "
             f"ARRAY(SELECT event_id FROM {SKIPS} s WHERE s.name = m.name AND s.event_id > m.position "
             f"AND s.event_id <= %s) "
-            f"FROM {META} m JOIN unnest(%s::text[], %s::int[]) AS h(name, generation) "
+            f"FROM {META} m JOIN unnest(%s::text[], %s::int[], %s::int[]) AS h(name, generation, shape) "
             f"ON m.name = h.name AND m.generation = h.generation "
-            f"WHERE m.position < %s AND NOT coalesce(m.retry_at > now(), false)",
-            (head, names, [generations[n] for n in names], head),
+            f"WHERE m.position < %s AND NOT coalesce(m.retry_at > now(), false) AND coalesce(m.shape, 1) <= h.shape",
+            (head, names, [generations[n] for n in names], [shapes[n] for n in names], head),
         ).fetchall()
     return [Due(str(r[0]), int(r[1]), int(r[2]), frozenset(int(i) for i in r[4]), bool(r[3])) for r in rows]
 

@@ -37,7 +37,7 @@ from projections import batches, collector, deferred_indexes, repairs, reshape, 
 from projections.base import Projection, Tables
 from projections.batches import UndecodableEvent
 from projections.failures import FAILURE_COLUMNS, META, SKIPS, Failure, RetryPolicy, Skip, failure_of, upgrade_meta
-from projections.generations import CHANNEL, REBUILD_LOCK, SETUP_LOCK, create_generation
+from projections.generations import CHANNEL, REBUILD_LOCK, SETUP_LOCK, STORED_SHAPE, create_generation
 from projections.leases import Leases
 from projections.log import EventLog
 from projections.progress import BEHIND_RETRY, STUCK_RETRY, Progress, ReadModelBehind
@@ -86,6 +86,7 @@ class ProjectionRuntime:
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.followed: set[str] = set()  # positions kept by other feeders (the search index), learnt by notification
+        self.newer: set[str] = set()  # active generations made by newer code (a rolling deploy): never run here
         self.long_catch_up = LONG_CATCH_UP
         self.drop_grace = DROP_GRACE  # after a rebuild's switch, before its old tables go (projections/retired.py)
         self.drop_patience = DROP_PATIENCE
@@ -263,7 +264,8 @@ class ProjectionRuntime:
         batch of the head; otherwise it is `run_all_once`.
         """
         head = self.events.head()
-        behind = rounds.due(self.pool, {n: self.generations[n] for n in names if n in self.generations}, head)
+        behind = rounds.due(self.pool, {n: self.generations[n] for n in names if n in self.generations}, head,
+                            {n: self.projections[n].shape for n in names})
         if not behind:
             return False
         clean: set[int] = set()
@@ -363,7 +365,7 @@ class ProjectionRuntime:
                     log.warning("projection runner could not read the generations; retrying", exc_info=True)
                     self._stop.wait(1.0)
                     continue
-                held = leases.take()
+                held = leases.take(exclude=self.newer)
                 reshaper.held(held)
                 try:
                     moved = self.run_round([n for n in self.projections if n in held])
@@ -421,17 +423,30 @@ class ProjectionRuntime:
             self.progress.failing_at(name, int(value))
 
     def _refresh_generations(self) -> None:
+        """Learn each active generation, its position, whether it is failing, and whether newer code made it.
+
+        A generation of a higher shape than this code's was made by a newer
+        deploy (`projections/reshape.py` rebuilt it there): this process's
+        runner gives its lease up so a process with that code runs it, and
+        never applies to it (rows of the old shape would go unnoticed).
+        """
         with self.pool.connection() as conn:
             rows = conn.execute(
-                f"SELECT name, generation, position, {FAILURE_COLUMNS} FROM {META} WHERE status='active'"
+                f"SELECT name, generation, position, {STORED_SHAPE}, {FAILURE_COLUMNS} FROM {META} "
+                f"WHERE status='active'"
             ).fetchall()
-        for name, gen, position, *failure in rows:
+        for name, gen, position, stored, *failure in rows:
             if name not in self.projections:
                 continue
             if self.generations.get(name) != gen:
                 self.generations[name] = int(gen)
                 self.progress.switched(name, int(position))
             self._set_stuck(name, failure_of(failure))
+            newer = int(stored) > self.projections[name].shape
+            if newer and name not in self.newer:
+                log.warning("projection %s: its generation %d holds shape %d, newer than this code's %d; this process "
+                            "leaves it to one with newer code", name, gen, int(stored), self.projections[name].shape)
+            (self.newer.add if newer else self.newer.discard)(name)
 
     def stop(self) -> None:
         self._stop.set()

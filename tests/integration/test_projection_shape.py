@@ -282,28 +282,51 @@ def test_a_server_stopping_mid_rebuild_ends_it_after_the_batch_in_hand_and_the_n
         pool.close()
 
 
-def test_code_with_a_lower_shape_than_the_stored_one_starts_nothing(
+def test_code_with_a_lower_shape_than_the_stored_one_starts_nothing_and_leaves_the_generation_to_newer_code(
         fresh_db: str, caplog: pytest.LogCaptureFixture) -> None:
+    """A rolling deploy: an old process must neither rebuild back nor write old-shape rows into the new generation."""
     caplog.set_level(logging.INFO, logger="projections")
-    store, _ = _built_with_shape_1(fresh_db, 10)
+    store, before = _built_with_shape_1(fresh_db, 10)
     _, new, pool = _serving(fresh_db, DoubledShelf())
     try:
         _until(_switched(new, fresh_db, 2), "the new deploy's rebuild")
+        _until(lambda: new.positions.get(NAME) == before, "generation 2 caught up")
     finally:
         new.stop()
         pool.close()
     caplog.clear()
 
     _, old, pool = _serving(fresh_db, Shelf())  # an old process of a rolling deploy starts again
+    beside, pool2 = None, None
     try:
         head = append_price_events(store, 5)
-        _until(lambda: old.positions.get(NAME) == head, "the old process's runner ran the projection")
+        _until(lambda: "leaves it to one with newer code" in caplog.text, "the old process saw the newer shape")
+        with psycopg.connect(fresh_db) as conn:
+            _until(lambda: holders(conn, [NAME]) == {}, "the old process gave the lease up")
+        assert old.step(NAME) == -1  # asked directly, it applies nothing either (checked under the row's lock)
+        assert old.run_round([NAME]) is False
+        assert [r[0] for r in _positions(fresh_db)] == [before]
+        assert len(_rows(fresh_db, f"{NAME}_g2_items")) == 10
         assert old.reshaping() == {}
         assert _generations(fresh_db) == [(2, "active", 2)]  # no rebuild back to shape 1
         assert not [r for r in caplog.records if STARTS in r.getMessage()]
+
+        _, beside, pool2 = _serving(fresh_db, DoubledShelf())  # a process of the new deploy comes up beside it
+        _until(lambda: beside.positions.get(NAME) == head, "the new process ran the projection")
+        _until(lambda: old.positions.get(NAME) == head, "the old process heard the move")
+        rows = _rows(fresh_db, f"{NAME}_g2_items")
+        assert len(rows) == 15 and all(doubled == 2 * cents for _, cents, doubled in rows)
     finally:
         old.stop()
         pool.close()
+        if beside is not None and pool2 is not None:
+            beside.stop()
+            pool2.close()
+
+
+def _positions(conninfo: str) -> list[tuple[int]]:
+    with psycopg.connect(conninfo) as conn:
+        return [(int(r[0]),) for r in conn.execute(f"SELECT position FROM {META} WHERE name = %s", (NAME,))]
 
 
 def test_a_one_shot_runtime_starts_no_rebuild(fresh_db: str) -> None:

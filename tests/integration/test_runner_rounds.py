@@ -88,7 +88,8 @@ def test_the_shared_move_leaves_a_row_another_runner_moved(fresh_db: str) -> Non
     store, runtime, pool = make(fresh_db, [EventTally(), AddedTally()])
     try:
         head = append_price_events(store, 4)
-        [seen] = [d for d in rounds.due(pool, {"added_tally": runtime.generations["added_tally"]}, head)]
+        [seen] = [d for d in rounds.due(pool, {"added_tally": runtime.generations["added_tally"]}, head,
+                                                    {"added_tally": 1})]
         runtime.catch_up("added_tally")  # another runner got there first
         runtime.step("added_tally")
         later = append_price_events(store, 2)
