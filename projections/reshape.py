@@ -118,6 +118,16 @@ class Reshaper:
             self._threads[name] = thread
             thread.start()
 
+    def retry_now(self, name: str) -> None:
+        """Staff skipped an event or asked for a retry (`retry` on the channel): a rebuild that stopped is due now.
+
+        A shape rebuild stopped at an event it could not apply waits
+        `retry_after` before its next try; after the skip that unblocks it,
+        waiting out the rest of that would only keep the old shape serving.
+        """
+        if name in self._due:
+            self._due[name] = time.monotonic()
+
     def close(self, timeout: float = 5.0) -> None:
         """Wait a little for the rebuilds to stop (the stop event is set); one still running is resumed next start."""
         deadline = time.monotonic() + timeout

@@ -87,6 +87,7 @@ class ProjectionRuntime:
         self._threads: list[threading.Thread] = []
         self.followed: set[str] = set()  # positions kept by other feeders (the search index), learnt by notification
         self.newer: set[str] = set()  # active generations made by newer code (a rolling deploy): never run here
+        self._reshaper: reshape.Reshaper | None = None  # the runner's, while it runs
         self.long_catch_up = LONG_CATCH_UP
         self.drop_grace = DROP_GRACE  # after a rebuild's switch, before its old tables go (projections/retired.py)
         self.drop_patience = DROP_PATIENCE
@@ -356,7 +357,7 @@ class ProjectionRuntime:
         on a thread of its own meanwhile (`projections/reshape.py`).
         """
         leases = Leases(self.conninfo, self.projections)
-        reshaper = reshape.Reshaper(self, self._stop, self.retry_policy.slow, self.reshape_recheck)
+        reshaper = self._reshaper = reshape.Reshaper(self, self._stop, self.retry_policy.slow, self.reshape_recheck)
         try:
             while not self._stop.is_set():
                 try:
@@ -414,6 +415,8 @@ class ProjectionRuntime:
             self._refresh_generations()
         elif kind == "retry":  # staff skipped an event or asked for a retry: try now
             self._set_stuck(name, None)
+            if self._reshaper is not None:  # a shape rebuild stopped at that event too
+                self._reshaper.retry_now(name)
             self._wake.set()
         elif int(gen) != self.generations.get(name):
             return

@@ -27,7 +27,8 @@ from projections.base import Projection, Tables, handles
 from projections.failures import META
 from projections.generations import REBUILD_LOCK
 from projections.leases import holders
-from projections.runtime import ProjectionRuntime
+from projections.runtime import ProjectionRuntime, RetryPolicy
+from tests.integration.poison_helpers import id_of_price
 from tests.integration.tally import META as OPS
 from tests.integration.tally import append_price_events, make
 
@@ -86,6 +87,20 @@ class DoubledShelf(Projection):
             assert self.go.wait(30), "the test never let the rebuild go on"
         cur.execute(f"INSERT INTO {t['items']} VALUES (%s, %s, %s, %s)", (e.originator_id, e.originator_version,
                                                                              e.price_cents, 2 * e.price_cents))
+
+
+class PickyDoubledShelf(DoubledShelf):
+    """Shape 2 code that cannot apply one price change (a poison event for the new code only)."""
+
+    def __init__(self, refuse: int) -> None:
+        super().__init__()
+        self.refuse = refuse
+
+    @handles(ProductPriceSet)
+    def _price(self, cur: Cursor[Any], t: Tables, e: ProductPriceSet) -> None:
+        if e.price_cents == self.refuse:
+            raise ValueError("this code cannot apply that price")
+        super()._price(cur, t, e)
 
 
 class Crashed(Exception):
@@ -327,6 +342,28 @@ def test_code_with_a_lower_shape_than_the_stored_one_starts_nothing_and_leaves_t
 def _positions(conninfo: str) -> list[tuple[int]]:
     with psycopg.connect(conninfo) as conn:
         return [(int(r[0]),) for r in conn.execute(f"SELECT position FROM {META} WHERE name = %s", (NAME,))]
+
+
+def test_a_shape_rebuild_stopped_at_an_event_goes_on_as_soon_as_staff_skip_it(
+        fresh_db: str, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="projections")
+    _, head = _built_with_shape_1(fresh_db, 30)
+    refused = _lowest_price(fresh_db) + 10
+    _, runtime, pool = make(fresh_db, [PickyDoubledShelf(refused)])
+    runtime.drop_grace = 0.0
+    runtime.retry_policy = RetryPolicy(first=0.01, cap=0.01, attempts=2)  # failing at once; the slow retry is 300 s
+    runtime.start()
+    try:
+        _until(lambda: "tried again in 300 s" in caplog.text, "the rebuild stopped at the event")
+        assert _generations(fresh_db) == [(1, "active", 1), (2, "building", 2)]
+        runtime.skip(NAME, id_of_price(runtime, refused), "the new code drops it", "staff:ops")
+        _until(_switched(runtime, fresh_db, 2), "the rebuild went on after the skip")  # long before 300 s
+        _until(lambda: runtime.positions.get(NAME) == head, "generation 2 caught up")
+        rows = _rows(fresh_db, runtime.tables(NAME)["items"])
+        assert len(rows) == 29 and refused not in {cents for _, cents, _ in rows}
+    finally:
+        runtime.stop()
+        pool.close()
 
 
 def test_a_one_shot_runtime_starts_no_rebuild(fresh_db: str) -> None:
