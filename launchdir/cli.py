@@ -14,6 +14,7 @@ import click
 
 from launchdir import cli_badges  # noqa: F401  (adds `staff check-badge` to the staff group)
 from launchdir import cli_claims  # noqa: F401  (adds `staff claims` to the staff group)
+from launchdir import cli_closed_accounts  # noqa: F401  (adds `staff tidy-closed-accounts`)
 from launchdir import cli_listings  # noqa: F401  (adds `staff unlock` to the staff group)
 from launchdir import cli_orders  # noqa: F401  (adds `staff orders`, `refund`, `tasks`, `fulfil`)
 from launchdir import cli_reviews  # noqa: F401  (adds `staff reviews list`, `hide`, `restore`)

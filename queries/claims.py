@@ -195,6 +195,19 @@ def staff_claims(reads: ReadStore, now: datetime, status: str | None = None, lim
     return out
 
 
+def verified_claims_of(reads: ReadStore, account: str) -> dict[int, tuple[int, ...]]:
+    """Listings `account` (an id, or `former:...` once closed) holds a verified claim on -> every verified claim
+    of each (tidying after a closing asks whether another still speaks for the listing)."""
+    t = reads.tables(VIEW)
+    with reads.pool.connection() as conn:
+        rows = conn.execute(
+            f"SELECT mine.listing_id, array_agg(every.claim_id ORDER BY every.claim_id) FROM {t['claims']} mine "
+            f"JOIN {t['claims']} every ON every.listing_id = mine.listing_id AND every.status = 'verified' "
+            f"WHERE mine.account_id = %s AND mine.status = 'verified' GROUP BY mine.listing_id", (account,)
+        ).fetchall()
+    return {int(r[0]): tuple(int(i) for i in r[1]) for r in rows}
+
+
 def verified_claim_ids(reads: ReadStore, listing_id: int) -> list[int]:
     """The listing's verified claims (staff voiding one check whether another still speaks for the listing)."""
     t = reads.tables(VIEW)
