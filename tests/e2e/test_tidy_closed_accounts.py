@@ -19,7 +19,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from aggregates import account, listing
+from aggregates import account, community, listing
 from aggregates.base import Meta
 from aggregates.listing.leaving import decide_owner_leaves
 from commands import account_closure as closure_cmd
@@ -136,6 +136,6 @@ def test_an_account_closed_now_leaves_nothing_to_tidy(world: ClaimWorld) -> None
     runner.invoke(main, ["staff", "tidy-closed-accounts"], obj=c)  # whatever the other test left
     again = runner.invoke(main, ["staff", "tidy-closed-accounts"], obj=c)
     assert again.exit_code == 3, again.output
-    unfollowed = [e for e in c.store.stream(community_cmd.community.follow_stream(followed_id, leaver.account_id))
+    unfollowed = [e for e in c.store.stream(community.follow_stream(followed_id, leaver.account_id))
                   if isinstance(e, ListingUnfollowed)]
     assert len(unfollowed) == 1  # the closing's own, not a second one
