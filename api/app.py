@@ -8,9 +8,11 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+import re
 from pathlib import Path
 
 from fastapi import FastAPI
+from markupsafe import Markup, escape
 from fastapi.telemetry import TelemetryConfig
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -31,6 +33,16 @@ from api.route_index import RouteIndex
 from queries import catalog as catalog_q
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+TEMPLATES.env.auto_reload = False  # templates are read once, as the code is: a deploy restarts both together
+_TICKED = re.compile(r"`([^`]+)`")
+
+
+def code_spans(text: str) -> Markup:
+    """The API's descriptions mark names as `code` (as the OpenAPI document keeps them): shown as code on the page."""
+    return Markup(_TICKED.sub(lambda m: f"<code>{m.group(1)}</code>", str(escape(text))))
+
+
+TEMPLATES.env.filters["code_spans"] = code_spans
 
 
 @dataclass
@@ -83,7 +95,8 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
         return Response(document_bytes, media_type="application/json")
 
     async def docs(request: Request) -> Response:
-        return TEMPLATES.TemplateResponse(request, "api_docs.html", {"doc": document, "ops": list(executor.registry)})
+        return TEMPLATES.TemplateResponse(request, "api_docs.html", {
+            "doc": document, "ops": list(executor.registry), "site_name": catalog_q.site_name(executor.services.reads)})
 
     async def home(request: Request) -> Response:
         services = executor.services

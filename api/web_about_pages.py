@@ -11,11 +11,13 @@ by hand that an operation already answers.
 
 from __future__ import annotations
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from api.web_public import PublicSite
+from queries import notices as notices_q
 
 
 class AboutPages(PublicSite):
@@ -32,7 +34,8 @@ class AboutPages(PublicSite):
 
     async def pricing(self, request: Request) -> Response:
         products = await self.op(request, "list_products", {})
+        contact = await run_in_threadpool(notices_q.contact_address, self.s.reads)  # where to ask about an order
         return await self.show(request, "public/pricing.html", {
-            "products": products["items"],
+            "products": products["items"], "contact": contact,
             "description": "Launch free from the queue with our badge on your homepage, or pay to launch when you choose.",
         })

@@ -37,7 +37,7 @@ from aggregates.base import Meta
 from aggregates.order import OrderState
 from api.identity import Identity
 from api.services import Services
-from api.web_checkout_quote import requote_endpoint, vat_label
+from api.web_checkout_quote import requote_endpoint, vat_label, vat_note
 from api.web_pages import WebPages, form_problems
 from commands import orders as cmd
 from events.countries import countries, country_name
@@ -47,6 +47,7 @@ from queries import catalog as catalog_q
 from queries import updates as updates_q
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+TEMPLATES.env.auto_reload = False  # templates are read once, as the code is: a deploy restarts both together
 InvoiceRenderer = Callable[[OrderState, dict[int, str]], bytes]  # the order and its listings' names
 SignedIn = Callable[[Request], dict[str, Any] | None]  # the account signed in on this browser (the header's link)
 FIELD_MAX = {"name": 200, "country": 2, "address": 500, "vat_number": 32}
@@ -58,6 +59,7 @@ def money(cents: int) -> str:
 
 TEMPLATES.env.filters["money"] = money
 TEMPLATES.env.filters["vat_label"] = vat_label
+TEMPLATES.env.filters["vat_note"] = vat_note
 TEMPLATES.env.filters["country_name"] = country_name
 TEMPLATES.env.globals["countries"] = countries()
 

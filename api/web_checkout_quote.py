@@ -40,6 +40,19 @@ def vat_label(vat: dict[str, Any]) -> str:
     return "VAT decided once you enter your country"
 
 
+def vat_note(vat: dict[str, Any]) -> str:
+    """The VAT note shown under the totals, or "" where the VAT row (`vat_label`) already says all of it.
+
+    "VAT 19 % (Germany)" is followed by no "Standard VAT of Germany.", nor "VAT decided once you enter your country"
+    by "VAT is decided once the billing country is known."; a note that adds something (a reverse charge and who
+    accounts for it, no EU VAT outside the EU, VAT charged to a business at home) is shown, once.
+    """
+    treatment = vat.get("treatment")
+    if treatment == "not_determined" or (treatment == "standard" and not vat.get("vat_number")):
+        return ""
+    return str(vat.get("note") or "")
+
+
 def _fields(data: Any) -> tuple[str, str]:
     """The two inputs, checked as the billing form checks them (400 naming the field otherwise)."""
     country = str(data.get("country") or "").strip().upper()
@@ -70,7 +83,7 @@ def requote_endpoint(s: Services, money: Callable[[int], str]) -> Callable[[Requ
         return JSONResponse({
             "subtotal_cents": quote.subtotal_cents, "vat": vat, "total_cents": quote.total_cents, "currency": "USD",
             "shown": {"vat_label": vat_label(vat), "vat": money(quote.vat_cents), "total": money(quote.total_cents),
-                      "note": quote.vat.note},
+                      "note": vat_note(vat)},
         }, headers=HEADERS)
 
     return requote

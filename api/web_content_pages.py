@@ -7,6 +7,7 @@ suggestion is exactly what the results were searched for.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -116,11 +117,14 @@ class ContentPages(PublicSite):
         if not a or not b:
             return await self.show(request, "public/compare.html", {"cmp": None, "a": a or "", "b": b or "",
                                                                    "robots": "noindex"})
-        if a != a.lower() or b != b.lower():  # a slug typed in capitals: the comparison's own address, as listings do
-            return RedirectResponse("/compare?" + urlencode({"a": a.lower(), "b": b.lower()}), status_code=301)
+        slug_a, slug_b = slug_of(a), slug_of(b)
+        if (slug_a, slug_b) != (a, b):  # a name, a page's address or capitals: the comparison's own address
+            return RedirectResponse("/compare?" + urlencode({"a": slug_a, "b": slug_b}), status_code=301)
         cmp = await self.op(request, "compare_listings", {"a": a, "b": b})
+        based = await run_in_threadpool(lambda: [based_in(listings_q.live_document(self.s.reads, s)) for s in (a, b)])
         return await self.show(request, "public/compare.html", {
-            "cmp": cmp, "a": a, "b": b, "description": f"{cmp['a']['name']} compared with {cmp['b']['name']}.",
+            "cmp": cmp, "a": a, "b": b, "based": based,
+            "description": f"{cmp['a']['name']} compared with {cmp['b']['name']}.",
         })
 
     async def updates(self, request: Request) -> Response:
@@ -138,6 +142,20 @@ class ContentPages(PublicSite):
         return await self.show(request, "public/voting.html", {
             "description": "Who can vote, what counts in rankings and awards, and how votes are kept honest.",
         })
+
+
+def slug_of(typed: str) -> str:
+    """The slug a comparison's box means: a slug as it is, a listing's name ("Alder Invoice") or its page's address
+    (".../listings/alder-invoice") as the slug they stand for."""
+    text = typed.strip()
+    if "/listings/" in text:
+        text = text.split("/listings/", 1)[1].split("/")[0].split("?")[0].split("#")[0]
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or typed
+
+
+def based_in(doc: dict[str, Any] | None) -> tuple[str | None, str | None]:
+    """(city, country code) of a listing's profile: the "Based in" its own page shows."""
+    return (doc.get("city"), doc.get("country")) if doc else (None, None)
 
 
 SEARCH_WORDS = {

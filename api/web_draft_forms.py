@@ -1,11 +1,19 @@
-"""The draft editor's forms as update_draft input: one form per section, read into the operation's own shape.
+"""The draft editor's one form as update_draft input: every section's inputs, read into the operation's own shape.
 
-The editor's inputs are named by the same dotted paths the API's problem
-details use (`fields.tagline`, `faqs.0.question`, `milestones.1.url`,
+The editor is one form, so whichever button is pressed (the top "Save
+changes", a section's Save, Lock, Restore, Delete, Regenerate, "Save as
+listing", "Send invite") every input of the page is posted and every typed
+change is kept. The button says what else to do and where the page goes back
+to: its `op` is `save`, `regenerate`, `lock`, `restore` or `delete`, with a
+target after a colon (`lock:tagline`, `regenerate:faqs`, `save:seo`);
+`regenerate` alone redrafts the ticked profile fields.
+
+The inputs are named by the same dotted paths the API's problem details use
+(`fields.tagline`, `faqs.0.question`, `milestones.1.url`,
 `company_socials.github`, `story.journey`, `seo.title`), so a failed check
 (`UpdateDraft`'s pydantic model, then the domain's `InvalidInput`) lands
 beside the input it is about, in the website's words (`api.web_errors`), and
-nothing here checks a value a second time. What this module decides is only *what changed*: a
+nothing here checks a value a second time. What this module decides is only *what changed*: the
 form sends every input, but update_draft is sent only the values that differ
 from the draft, because sending an empty, untouched field would delete it.
 
@@ -34,44 +42,52 @@ MAX_ROWS = {"faqs": 10, "founders": 6, "milestones": 50}
 SLOT_SECTIONS = ("faqs", "founders", "company_socials")  # the sections that are slots (state, lock, restore)
 MAPPINGS = {"company_socials": SOCIAL_KEYS, "founder_socials": SOCIAL_KEYS, "story": STORY_SECTIONS,
             "seo": ("title", "meta")}
+TOP = "changes"
+"""Where the top "Save changes" and "Regenerate checked fields" bring the page back to (its notice below the bar)."""
 _LIST_ITEM = re.compile(r"^(fields\.(?:" + "|".join(LIST_FIELDS) + r"))\.\d+$")
-_OP = re.compile(r"^(save|regenerate|lock|restore|delete)(?::(" + "|".join(FIELD_NAMES) + r"))?$")
+_OP = re.compile(r"^(save|regenerate|lock|restore|delete)(?::(" + "|".join((*FIELD_NAMES, *SECTIONS)) + r"))?$")
 
 
 @dataclass
 class Edit:
-    """What one submitted form asks of update_draft (`raw`, not yet validated) and the values to show again."""
+    """What one post of the editor asks of update_draft (`raw`, not yet validated) and the values to show again."""
 
-    section: str
     raw: dict[str, Any]
+    at: str = TOP  # where the page goes back to: `changes`, a field's slot (`slot-tagline`) or a section (`faqs`)
     shown: dict[str, Any] = field(default_factory=dict)  # what the form showed, for a redisplay with errors
+    order: list[str] = field(default_factory=list)  # the inputs in the page's order, for the error summary
+    email: str = ""  # a co-founder's address typed in the invite box (sent only by "Send invite")
 
     @property
     def changes_nothing(self) -> bool:
         return set(self.raw) == {"id"}
 
+    def sorted(self, errors: dict[str, str]) -> dict[str, str]:
+        """`errors` in the order of their inputs on the page (the rest after)."""
+        place = {name: i for i, name in reversed(list(enumerate(self.order)))}
+        return dict(sorted(errors.items(), key=lambda kv: place.get(kv[0], len(place))))
+
 
 def read(data: FormData, doc: dict[str, Any]) -> Edit:
-    """The update_draft input one of the editor's forms stands for (only what differs from `doc`)."""
-    section = str(data.get("section") or "")
-    if section not in SECTIONS:
-        section = "fields"
-    match = _OP.match(str(data.get("op") or "save"))
-    op, target = (match.group(1), match.group(2)) if match else ("save", None)
+    """The update_draft input a post of the editor stands for: every section posted, only what differs from `doc`."""
+    op, target = _op(data)
     raw: dict[str, Any] = {"id": doc["id"]}
-    if section == "fields":
-        shown = _fields(data, doc, raw, op, target)
-    elif section in ROW_KEYS:
-        shown = _rows(data, doc, raw, section, op)
-    elif section in MAPPINGS:
-        shown = _mapping(data, doc, raw, section, op)
-    else:
+    shown: dict[str, Any] = {}
+    _fields(data, doc, raw, shown, op, target)
+    for section in ROW_KEYS:
+        _rows(data, doc, raw, shown, section, op if target == section else "save")
+    for section in MAPPINGS:
+        _mapping(data, doc, raw, shown, section, op if target == section else "save")
+    if "competitor_url" in data:
         url = _text(data, "competitor_url")
-        current = (doc.get("competitor") or {}).get("url") or ""
-        if url != current:
+        if url != ((doc.get("competitor") or {}).get("url") or ""):
             raw["competitor_url"] = url
-        shown = {"competitor_url": url}
-    return Edit(section, raw, shown)
+        shown["competitor_url"] = url
+    email = _text(data, "email")
+    if email:
+        shown["email"] = email
+    at = f"slot-{target}" if target in FIELD_NAMES else target if target in SECTIONS and target != "fields" else TOP
+    return Edit(raw, at, shown, list(data.keys()), email)
 
 
 def problems(exc: InvalidInput | ValidationError, sent: dict[str, Any] | None = None) -> dict[str, str]:
@@ -87,7 +103,7 @@ def problems(exc: InvalidInput | ValidationError, sent: dict[str, Any] | None = 
 
 
 def field_value(name: str, value: Any) -> str:
-    """A field's value as its input shows it: lists one item a line."""
+    """A field's value as its input shows it: lists one item per line."""
     if value is None:
         return ""
     if name in LIST_FIELDS:
@@ -98,9 +114,19 @@ def field_value(name: str, value: Any) -> str:
 # ---------------------------------------------------------------- per section
 
 
-def _fields(data: FormData, doc: dict[str, Any], raw: dict[str, Any], op: str, target: str | None) -> dict[str, Any]:
+def _op(data: FormData) -> tuple[str, str | None]:
+    """The pressed button's action and target; a post that names its `section` (and no target) acts on that section."""
+    match = _OP.match(str(data.get("op") or "save"))
+    op, target = (match.group(1), match.group(2)) if match else ("save", None)
+    section = str(data.get("section") or "")
+    if target is None and section in SECTIONS:
+        target = section
+    return op, target
+
+
+def _fields(data: FormData, doc: dict[str, Any], raw: dict[str, Any], shown: dict[str, Any], op: str,
+            target: str | None) -> None:
     changed: dict[str, Any] = {}
-    shown: dict[str, Any] = {}
     for name in FIELD_NAMES:
         key = f"fields.{name}"
         if key not in data:
@@ -114,62 +140,67 @@ def _fields(data: FormData, doc: dict[str, Any], raw: dict[str, Any], op: str, t
                 changed[name] = items
         elif text.strip() != (current or ""):
             changed[name] = text
-    if op == "delete" and target:
+    ticked = [str(v) for v in data.getlist("regenerate")]
+    shown["regenerate"] = ticked  # the ticks too, for a redisplay
+    if target in FIELD_NAMES and op == "delete":
         changed[target] = None
-    if op == "restore" and target:
+    if target in FIELD_NAMES and op == "restore":
         changed.pop(target, None)
         raw["restore"] = [target]
-    if op == "lock" and target:
-        raw["lock_fields"] = [target]
-    if op == "regenerate":
-        wanted = [str(v) for v in data.getlist("regenerate")]
-        shown["regenerate"] = wanted
-        raw["regenerate"] = wanted
-        for name in wanted:
+    if target in FIELD_NAMES and op == "lock":
+        raw["lock_fields"] = [target]  # after what was typed in it is saved
+    if op == "regenerate" and target in (None, "fields"):
+        raw["regenerate"] = ticked
+        for name in ticked:
             changed.pop(name, None)  # asked to redraft it: an unsaved edit of it is dropped, not a conflict
     if changed:
         raw["fields"] = changed
-    return shown
 
 
-def _rows(data: FormData, doc: dict[str, Any], raw: dict[str, Any], section: str, op: str) -> dict[str, Any]:
+def _rows(data: FormData, doc: dict[str, Any], raw: dict[str, Any], shown: dict[str, Any], section: str,
+          op: str) -> None:
     keys = ROW_KEYS[section]
+    posted = any(k.startswith(f"{section}.") for k in data.keys())
     rows: list[dict[str, Any]] = []
     for i in range(MAX_ROWS[section] + 1):  # the rows shown, plus the empty one for adding
         row = {k: _text(data, f"{section}.{i}.{k}") for k in keys}
         if any(row.values()):
             rows.append({k: (v if v or k in ("question", "answer", "name", "date", "title") else None)
                          for k, v in row.items()})
-    shown = {section: rows}
+    if posted:
+        shown[section] = rows
     if section in SLOT_SECTIONS and _slot_op(raw, section, op):
-        return shown
+        return
     current = [{k: item.get(k) for k in keys} for item in doc.get(section) or []]
-    if op == "delete":
+    if op == "delete" and section in SLOT_SECTIONS:
         raw[section] = []
-    elif rows != current:
+    elif posted and rows != current:
         raw[section] = rows
-    return shown
+    if op == "lock" and section in SLOT_SECTIONS:
+        raw["lock_fields"] = [section]  # after what was typed in it is saved
 
 
-def _mapping(data: FormData, doc: dict[str, Any], raw: dict[str, Any], section: str, op: str) -> dict[str, Any]:
+def _mapping(data: FormData, doc: dict[str, Any], raw: dict[str, Any], shown: dict[str, Any], section: str,
+             op: str) -> None:
     keys = MAPPINGS[section]
     current = doc.get(section) or {}
     given = {k: _text(data, f"{section}.{k}") for k in keys if f"{section}.{k}" in data}
-    shown = {f"{section}.{k}": v for k, v in given.items()}
+    shown.update({f"{section}.{k}": v for k, v in given.items()})
     if section in SLOT_SECTIONS and _slot_op(raw, section, op):
-        return shown
-    if op == "delete":
+        return
+    if op == "delete" and section in SLOT_SECTIONS:
         changed = {k: "" for k in current}
     else:
         changed = {k: v for k, v in given.items() if v != (current.get(k) or "")}
     if changed:
         raw[section] = changed
-    return shown
+    if op == "lock" and section in SLOT_SECTIONS:
+        raw["lock_fields"] = [section]
 
 
 def _slot_op(raw: dict[str, Any], section: str, op: str) -> bool:
-    """Lock, restore or regenerate a section slot (its values are then left as they are)."""
-    what = {"lock": "lock_fields", "restore": "restore", "regenerate": "regenerate"}.get(op)
+    """Restore or regenerate a section slot: what was typed in it is left out (the person asked for the AI's)."""
+    what = {"restore": "restore", "regenerate": "regenerate"}.get(op)
     if what is None:
         return False
     raw[what] = [section]

@@ -11,8 +11,8 @@ from typing import Any
 
 from aggregates.draft import MAX_INVITES
 from api.web_draft_forms import MAPPINGS, ROW_KEYS, SLOT_SECTIONS, field_value
-from api.field_labels import FIELD_LABELS, ITEM_LABELS
-from events.draft_fields import IN_PROGRESS, LIST_FIELDS, SOCIAL_LABELS, STORY_LABELS
+from api.field_labels import FIELD_LABELS, ITEM_LABELS, VALUE_LABELS, value_label
+from events.draft_fields import IN_PROGRESS, LIST_FIELDS, PRICING_MODELS, SOCIAL_LABELS, STAGES, STORY_LABELS
 
 GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("basics", "The basics", ("name", "tagline", "short_description", "description")),
@@ -25,13 +25,25 @@ LABELS: dict[str, str] = FIELD_LABELS
 HINTS: dict[str, str] = {
     "tagline": "One line, up to 500 characters.", "short_description": "Up to 500 characters.",
     "description": "Up to 20,000 characters.", "country": "Two-letter code, e.g. DE.",
-    "founded_year": "Four digits, e.g. 2024.", "categories": "One a line, names or slugs; the first is the primary.",
-    "features": "One a line, up to 20.", "usps": "One a line, up to 20.", "tags": "One a line, up to 20.",
-    "keywords": "One a line, up to 20.", "logo_url": "An http or https address.",
+    "founded_year": "Four digits, e.g. 2024.",
+    "categories": "One per line, names or slugs; the first is the primary.",
+    "features": "One per line, up to 20.", "usps": "One per line, up to 20.", "tags": "One per line, up to 20.",
+    "keywords": "One per line, up to 20.", "logo_url": "An http or https address.",
     "demo_video_url": "An http or https address.",
+    "stage": "The stages search filters by.",
+    "pricing_model": "The models search filters by; the details go in the pricing summary.",
 }
 LONG = ("description",)
 MEDIUM = ("short_description",)
+CHOICES: dict[str, tuple[str, ...]] = {"stage": STAGES, "pricing_model": PRICING_MODELS}
+"""Fields shown as a menu of the drafter's values in words (the search page's menus); "Not stated" empties one."""
+STATUS_WORDS: dict[str, str] = {
+    "crawling": "Reading your site…", "drafting": "Writing your draft…", "ready": "Ready to edit",
+    "failed": "Could not be drafted",
+}
+"""What a draft's status chip says (SPEC §3.1, `events.draft_fields.STATUSES`); the code stays in `data-status`."""
+COMPETITOR_WORDS: dict[str, str] = {"pending": "comparing…", "compared": "compared", "failed": "comparison failed"}
+INVITE_WORDS: dict[str, str] = {"pending": "not accepted yet", "accepted": "accepted", "expired": "expired"}
 STATE_WORDS: dict[str, str] = {
     "ai": "drafted from your site", "not_found": "not found on your site", "edited": "edited by you",
     "manual": "added by you", "override": "locked by you", "deleted": "removed by you",
@@ -49,22 +61,23 @@ REASONS: dict[str, str] = {
 }
 
 
-def editor(doc: dict[str, Any], shown: dict[str, Any], section: str) -> dict[str, Any]:
-    """The editor's context: `shown` (a refused form's values) replaces the draft's values of `section`."""
+def editor(doc: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
+    """The editor's context: `shown` (the values of a refused post, every section's) replaces the draft's values."""
     groups = []
     for key, title, names in GROUPS:
         rows = []
         for name in names:
             slot = doc["fields"].get(name) or {"value": None, "state": "not_found", "evidence": []}
             input_name = f"fields.{name}"
-            value = shown[input_name] if section == "fields" and input_name in shown else field_value(name, slot["value"])
-            kind = "long" if name in LONG else "medium" if name in MEDIUM else "list" if name in LIST_FIELDS else "line"
+            value = shown[input_name] if input_name in shown else field_value(name, slot["value"])
+            kind = ("choice" if name in CHOICES else "long" if name in LONG else "medium" if name in MEDIUM
+                    else "list" if name in LIST_FIELDS else "line")
             rows.append({"name": name, "input": input_name, "label": LABELS[name], "hint": HINTS.get(name, ""),
                          "value": value, "state": slot["state"], "evidence": slot["evidence"], "kind": kind,
-                         "missing": name in doc["missing"]})
+                         "missing": name in doc["missing"], "options": choices(name, value) if kind == "choice" else []})
         groups.append({"key": key, "title": title, "fields": rows})
-    items = {name: _rows(doc, shown, section, name) for name in ROW_KEYS}
-    mappings = {name: {k: (shown.get(f"{name}.{k}") if section == name and f"{name}.{k}" in shown
+    items = {name: _rows(doc, shown, name) for name in ROW_KEYS}
+    mappings = {name: {k: (shown[f"{name}.{k}"] if f"{name}.{k}" in shown
                            else (doc.get(name) or {}).get(k, "")) for k in keys} for name, keys in MAPPINGS.items()}
     competitor = doc.get("competitor") or None
     return {
@@ -75,6 +88,7 @@ def editor(doc: dict[str, Any], shown: dict[str, Any], section: str) -> dict[str
         "failure_text": REASONS.get((doc.get("failure") or {}).get("reason", ""), ""),
         "regenerate_checked": shown.get("regenerate", []),
         "labels": LABELS, "state_words": STATE_WORDS, "story_labels": STORY_LABELS, "social_labels": SOCIAL_LABELS,
+        "status_words": STATUS_WORDS, "competitor_words": COMPETITOR_WORDS, "invite_words": INVITE_WORDS,
         "missing_labels": [LABELS.get(m, m) for m in doc["missing"]],
         "invites_left": max(0, MAX_INVITES - len(doc["invites"])),
     }
@@ -104,8 +118,24 @@ def error_label(name: str) -> str:
     return words.get(name, " ".join(parts))
 
 
-def _rows(doc: dict[str, Any], shown: dict[str, Any], section: str, name: str) -> list[dict[str, Any]]:
-    """The section's items (the refused ones when that form was refused) and one empty row to add an item."""
-    items = shown[name] if section == name and name in shown else doc.get(name) or []
+def choices(name: str, value: str) -> list[dict[str, Any]]:
+    """A menu's options: "Not stated", the drafter's values in words, and a value worded otherwise (typed through the
+    API, or before the menu) kept as it is, so opening the page and saving never changes it.
+
+    An option that matches the value but for its capitals sends the value as stored, so that it is not an edit.
+    """
+    text = value.strip()
+    options = [{"value": "", "label": "Not stated", "selected": not text}]
+    for code in CHOICES[name]:
+        same = text.lower() == code
+        options.append({"value": text if same else code, "label": VALUE_LABELS[name][code], "selected": same})
+    if text and not any(o["selected"] for o in options):
+        options.append({"value": text, "label": value_label(text, name), "selected": True})
+    return options
+
+
+def _rows(doc: dict[str, Any], shown: dict[str, Any], name: str) -> list[dict[str, Any]]:
+    """The section's items (the refused post's, when there is one) and one empty row to add an item."""
+    items = shown[name] if name in shown else doc.get(name) or []
     keys = ROW_KEYS[name]
     return [{k: item.get(k) or "" for k in (*keys, "evidence")} for item in items] + [{k: "" for k in keys}]

@@ -2,9 +2,13 @@
 
 GET/POST /submit, GET /drafts (newest first, paged), GET /drafts/{id} (the
 editor, or the progress while the site is read and drafted), POST
-/drafts/{id} (one editor form: a section's values, or lock, restore, delete,
-regenerate), POST /drafts/{id}/invites (invite_cofounder) and POST
-/drafts/{id}/submit (submit_draft). The handlers call the same command and
+/drafts/{id} (the editor's one form: every section's values, and lock,
+restore, delete or regenerate), POST /drafts/{id}/invites (the same form,
+then invite_cofounder) and POST /drafts/{id}/submit (the same form, then
+submit_draft). Whichever button is pressed, what was typed anywhere on the
+page is saved first, or shown again with its errors if any input is refused;
+the page then comes back to the button's place with its notice ("at", and
+the `#done` anchor). The handlers call the same command and
 query functions as the submit_listing, get_draft, list_my_drafts,
 update_draft, invite_cofounder and submit_draft operations (`api/ops/drafts.py`),
 so the rules, the 404 for someone else's draft and the field-level messages
@@ -33,8 +37,11 @@ from api.sessions import WebSession
 from api.web_pages import WebPages
 from commands import draft as draft_cmd
 from commands import invites as invites_cmd
+from events import text as text_rule
+from events.draft_fields import FIELD_NAMES
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import drafts as drafts_q
+from queries import my_listings as my_listings_q
 from queries.paging import Paging
 
 Signed = Callable[[Request, FormData, WebSession], Response]
@@ -45,10 +52,17 @@ EDITOR = "founder/drafts/editor.html"
 DONE = {  # ?done= after a redirect: what the last form did
     "saved": "Your changes are saved.",
     "regenerating": "Regenerating the chosen fields from your site; reload in a few seconds to see them.",
+    "saved_regenerating": "Your changes are saved. Regenerating the chosen fields from your site; reload in a few "
+                          "seconds to see them.",
     "invited": f"The invite is on its way; it is valid for {d.INVITE_TTL.days} days.",
-    "listed": "Saved as a listing.",
+    "listed": "Saved as a listing (not published yet).",
+    "relisted": "The listing is updated from this draft.",
     "unchanged": "Nothing changed.",
 }
+NOT_SENT = "The invite to {email} is not sent yet: press Send invite to send it."
+PLACES = {forms.TOP, "listing", "invites", *(s for s in forms.SECTIONS if s != "fields"),
+          *(f"slot-{name}" for name in FIELD_NAMES)}
+"""Where a notice can stand (?at=): beside the button that was pressed."""
 
 
 class WebDrafts(WebPages):
@@ -102,19 +116,72 @@ class WebDrafts(WebPages):
         except (ValueError, ValidationError):
             return self._message(request, session, "No such page", "The page number is 1 to 1000.", 400)
         found = drafts_q.list_my_drafts(self.s.reads, session.account_id, paging)
-        return self._render(request, "founder/drafts/list.html", {"drafts": found, "reasons": view.REASONS,
-                                                                  "labels": view.LABELS}, session)
+        names: dict[int, str] = {}
+        if any(item["listing_id"] for item in found["items"]):  # each listing by its own name (the first 100)
+            mine = my_listings_q.list_my_listings(self.s.reads, session.account_id, Paging(page=1, per_page=100),
+                                                   self.s.links)
+            names = {item["listing_id"]: item["name"] for item in mine["items"] if item["name"]}
+        ctx = {"drafts": found, "reasons": view.REASONS, "labels": view.LABELS, "status_words": view.STATUS_WORDS,
+               "listing_names": names, "nav_here": "drafts"}
+        return self._render(request, "founder/drafts/list.html", ctx, session)
 
     # ------------------------------------------------------------ the editor
 
     def editor_page(self, request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
         done = DONE.get(request.query_params.get("done") or "")
-        return self._editor(request, session, doc, {"done": done})
+        at = request.query_params.get("at") or ""
+        return self._editor(request, session, doc, {"done": done, "at": at if at in PLACES else forms.TOP})
 
     def edit(self, request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
         wanted = forms.read(data, doc)
+        saved = self._save(request, session, doc, wanted)
+        if isinstance(saved, Response):
+            return saved
+        done = "saved" if saved else "unchanged"
+        if wanted.raw.get("regenerate"):
+            done = "saved_regenerating" if set(wanted.raw) - {"id", "regenerate"} else "regenerating"
+        return self._done(request, session, doc, wanted, done, wanted.at)
+
+    def invite(self, request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
+        wanted = forms.read(data, doc)
+        saved = self._save(request, session, doc, wanted)
+        if isinstance(saved, Response):
+            return saved
+        email = str(data.get("email") or "")
+        try:
+            cmd = draft_cmd.InviteCofounder.model_validate({"id": doc["id"], "email": email})
+            invited = invites_cmd.invite_cofounder(self.s.store, cmd, session.account_id, self._meta(session),
+                                                   website=self.s.links["website"])
+        except NotFound:
+            return self._missing(request, session)
+        except (ValidationError, InvalidInput, Conflict) as exc:
+            errors = {"email": exc.detail} if isinstance(exc, Conflict) else forms.problems(exc)
+            return self._refused_after(request, session, doc, saved, errors, {"email": email}, "invites")
+        self._wait(invited.position, VIEWS)
+        return self._redirect(f"/drafts/{doc['id']}?done=invited&at=invites#done")
+
+    def save_as_listing(self, request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
+        wanted = forms.read(data, doc)
+        saved = self._save(request, session, doc, wanted)
+        if isinstance(saved, Response):
+            return saved
+        try:
+            listed = draft_cmd.submit_draft(self.s.store, draft_cmd.SubmitDraft(id=doc["id"]), session.account_id,
+                                            self._meta(session), self.s.site_taken)
+        except NotFound:
+            return self._missing(request, session)
+        except (InvalidInput, Conflict) as exc:
+            errors = forms.problems(exc) if isinstance(exc, InvalidInput) else {}
+            errors.setdefault("form", exc.detail)
+            return self._refused_after(request, session, doc, saved, errors, wanted.shown, "listing")
+        self._wait(listed.position, LISTING_VIEWS)
+        return self._done(request, session, doc, wanted, "listed" if listed.created else "relisted", "listing")
+
+    def _save(self, request: Request, session: WebSession, doc: dict[str, Any], wanted: forms.Edit) -> Response | bool:
+        """update_draft with every change typed on the page: True once stored, False when nothing changed, or the
+        editor again (400) with each refused input's message beside it and every section as it was typed."""
         if wanted.changes_nothing:
-            return self._redirect(f"/drafts/{doc['id']}?done=unchanged#{wanted.section}")
+            return False
         try:
             cmd = draft_cmd.UpdateDraft.model_validate(wanted.raw)
             position = draft_cmd.update_draft(self.s.store, cmd, session.account_id, self._meta(session),
@@ -127,41 +194,34 @@ class WebDrafts(WebPages):
                 schema = {".".join(str(x) for x in e.get("loc") or ()) for e in exc.errors(include_url=False)}
                 more = draft_cmd.input_problems(self.s.store, wanted.raw, self.s.check_url, schema)
                 errors = (forms.problems(InvalidInput("", more), wanted.raw) if more else {}) | errors
-                shown = list(wanted.shown)  # the section's inputs in the form's order, for the error summary
-                errors = dict(sorted(errors.items(), key=lambda kv: shown.index(kv[0]) if kv[0] in shown else len(shown)))
-            return self._editor(request, session, doc, {"errors": errors, "shown": wanted.shown,
-                                                        "section": wanted.section}, 400)
+            return self._editor(request, session, doc, {"errors": wanted.sorted(errors), "shown": wanted.shown}, 400)
         self._wait(position, LISTING_VIEWS)
-        done = "regenerating" if wanted.raw.get("regenerate") else "saved"
-        return self._redirect(f"/drafts/{doc['id']}?done={done}#{wanted.section}")
+        return True
 
-    def invite(self, request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
-        email = str(data.get("email") or "")
-        try:
-            cmd = draft_cmd.InviteCofounder.model_validate({"id": doc["id"], "email": email})
-            invited = invites_cmd.invite_cofounder(self.s.store, cmd, session.account_id, self._meta(session),
-                                                   website=self.s.links["website"])
-        except NotFound:
-            return self._missing(request, session)
-        except (ValidationError, InvalidInput, Conflict) as exc:
-            errors = {"email": exc.detail} if isinstance(exc, Conflict) else forms.problems(exc)
-            return self._editor(request, session, doc, {"errors": errors, "shown": {"email": email},
-                                                        "section": "invites"}, 400)
-        self._wait(invited.position, VIEWS)
-        return self._redirect(f"/drafts/{doc['id']}?done=invited#invites")
+    def _done(self, request: Request, session: WebSession, doc: dict[str, Any], wanted: forms.Edit, done: str,
+              at: str) -> Response:
+        """Back to the editor at the pressed button's place, with its notice (post/redirect/get).
 
-    def save_as_listing(self, request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
-        try:
-            listed = draft_cmd.submit_draft(self.s.store, draft_cmd.SubmitDraft(id=doc["id"]), session.account_id,
-                                            self._meta(session), self.s.site_taken)
-        except NotFound:
-            return self._missing(request, session)
-        except (InvalidInput, Conflict) as exc:
-            errors = forms.problems(exc) if isinstance(exc, InvalidInput) else {}
-            errors.setdefault("form", exc.detail)
-            return self._editor(request, session, doc, {"errors": errors, "section": "listing"}, 400)
-        self._wait(listed.position, LISTING_VIEWS)
-        return self._redirect(f"/drafts/{doc['id']}?done=listed#listing")
+        A co-founder's address typed but not sent (another button was pressed) would be lost by a redirect: the
+        page is shown as saved instead, the address still in its box.
+        """
+        if wanted.email:
+            fresh = self._draft(request, session)
+            if fresh is None:
+                return self._missing(request, session)
+            notice = f"{DONE[done]} {NOT_SENT.format(email=wanted.email)}"
+            return self._editor(request, session, fresh, {"done": notice, "at": forms.TOP,
+                                                          "shown": {"email": wanted.email}})
+        return self._redirect(f"/drafts/{doc['id']}?done={done}&at={at}#done")
+
+    def _refused_after(self, request: Request, session: WebSession, doc: dict[str, Any], saved: bool,
+                       errors: dict[str, str], shown: dict[str, Any], at: str) -> Response:
+        """The editor (400) when the invite or the listing is refused after the typed changes were saved (or not)."""
+        fresh = (self._draft(request, session) or doc) if saved else doc
+        ctx: dict[str, Any] = {"errors": errors, "shown": shown if not saved else {"email": shown.get("email", "")}}
+        if saved:
+            ctx |= {"done": DONE["saved"], "at": at}
+        return self._editor(request, session, fresh, ctx, 400)
 
     # ------------------------------------------------------------ who may see what
 
@@ -186,8 +246,7 @@ class WebDrafts(WebPages):
 
     def _editor(self, request: Request, session: WebSession, doc: dict[str, Any], ctx: dict[str, Any],
                 status: int = 200) -> Response:
-        shown = ctx.get("shown") or {}
-        page = view.editor(doc, shown, ctx.get("section", ""))
+        page = view.editor(doc, ctx.get("shown") or {})
         page["error_labels"] = {name: view.error_label(name) for name in ctx.get("errors") or {}}
         return self._render(request, EDITOR, {**page, **ctx}, session, status)
 
@@ -195,7 +254,8 @@ class WebDrafts(WebPages):
                       errors: dict[str, str]) -> Response:
         """A form broke the text rule: the editor again with the message, nothing stored."""
         def again(request: Request, data: FormData, session: WebSession, doc: dict[str, Any]) -> Response:
-            return self._editor(request, session, doc, {"errors": errors}, 400)
+            typed = FormData([(k, text_rule.storable(v)) for k, v in data.multi_items() if isinstance(v, str)])
+            return self._editor(request, session, doc, {"errors": errors, "shown": forms.read(typed, doc).shown}, 400)
 
         return self._mine(again)(request, data, session)
 

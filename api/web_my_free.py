@@ -42,6 +42,22 @@ NOTICES = {"chosen": "Your listing is queued for a free launch week. Put a badge
            "nothing": "Nothing to check: only listings on the free plan are checked."}
 
 
+def checked_notice(doc: dict[str, Any]) -> tuple[str, str]:
+    """What the check just made means, and the notice's kind (`found` or `missing`): what happens next when the
+    badge was found, what to do when it was not."""
+    check, name, week = doc.get("badge_check") or {}, doc["name"], doc.get("launch_week")
+    if check.get("result") == "found":
+        if doc["status"] == "live":
+            return f"Your badge is on your homepage, and {name} is live now.", "found"
+        when = f" for the week of {week}" if week else ""
+        return (f"Your badge is on your homepage. {name} is scheduled{when} and goes live when that week begins, "
+                "after one more check that the badge is still there: keep it on your homepage until then.", "found")
+    why = f": {check['explanation']}" if check.get("explanation") else ""
+    return (f"Your badge was not found on your homepage{why}. Copy one badge's code below into your homepage, "
+            "publish the page, then press Check my badge now again. It is also checked again automatically.",
+            "missing")
+
+
 class MyFreeLaunch(FounderPages):
     """The free plan's pages."""
 
@@ -92,8 +108,11 @@ class MyFreeLaunch(FounderPages):
             errors = nested_problems(exc)
         except NotFound:
             badges = None  # saved, not launched: no badge earned yet
+        notice, kind = self._notice(request, NOTICES), "done"
+        if request.query_params.get("done") == "checked" and doc["badge_check"]:
+            notice, kind = checked_notice(doc)
         ctx = {"l": doc, "badges": badges, "style": style, "choices": CHOICES, "size_labels": SIZE_LABELS,
-               "errors": errors, "check": doc["badge_check"], "notice": self._notice(request, NOTICES),
+               "errors": errors, "check": doc["badge_check"], "notice": notice, "notice_kind": kind,
                "nav_here": "listings", "tab": "", "error_labels": {"shape": "Shape", "mode": "Colours", "size": "Size"}}
         return self._render(request, "founder/my/badge.html", ctx, session, 400 if errors else 200)
 

@@ -24,6 +24,7 @@ from api.identity import Identity
 from api.sessions import WebSession
 from api.web_diff import field_diffs
 from api.web_founder_pages import FounderPages, lines, nested_problems
+from api.web_my_listings import edits_show
 from commands import my_listings as cmd
 from commands.my_listing_inputs import UpdateMyListing
 from events.draft_fields import SOCIAL_KEYS, SOCIAL_LABELS
@@ -121,7 +122,8 @@ class MyListingEditor(FounderPages):
         for i in range(MAX_FAQS):
             labels |= {f"faq-{i}-question": f"Question {i + 1}", f"faq-{i}-answer": f"Answer {i + 1}"}
         ctx = {"l": doc, "fields": fields, "values": values, "errors": errors or {}, "preview": preview,
-               "socials": SOCIAL_KEYS, "faq_rows": range(min(MAX_FAQS, filled + BLANK_FAQS)), "error_labels": labels}
+               "socials": SOCIAL_KEYS, "faq_rows": range(min(MAX_FAQS, filled + BLANK_FAQS)), "error_labels": labels,
+               "edits_show": edits_show(str(doc["status"]))}
         return self._render(request, "founder/my/edit.html", ctx, session, status)
 
     @staticmethod

@@ -35,6 +35,7 @@ from events.draft_fields import STORY_LABELS, STORY_SECTIONS
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import catalog as catalog_q
 from queries import interview as interview_q
+from queries import notices as notices_q
 
 VIEWS = ["listing_view", "history_view"]
 NOTICES = {"posted": "Your update is posted.", "added": "The milestone is added.", "deleted": "The milestone is deleted.",
@@ -167,6 +168,7 @@ class MyListingPosts(FounderPages):
         shown = values if values is not None else {f"q-{q['id']}": answers.get(q["id"], "") for q in questions}
         ctx = {"questions": questions, "values": shown, "errors": errors or {}, "shown_publicly": mine["shown_publicly"],
                "standing": interview_q.interview_standing(self.s.reads, session.account_id),
+               "contact": notices_q.contact_address(self.s.reads),  # where to ask for a founder profile
                "notice": self._notice(request, NOTICES), "nav_here": "interview",
                "error_labels": {f"q-{q['id']}": q["question"] for q in questions}}
         return self._render(request, "founder/my/interview.html", ctx, session, status)

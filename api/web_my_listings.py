@@ -28,8 +28,38 @@ from queries import history as history_q
 from queries import my_listings as q
 from queries.paging import Paging
 
-NOTICES = {"saved": "Your changes are saved and public. The site team may review them.",
-           "unchanged": "Nothing changed, so nothing was saved."}
+NOTICES = {"unchanged": "Nothing changed, so nothing was saved."}
+# What a saved edit means depends on where the listing stands (SPEC §3.3): public at once only while live
+SAVED = {
+    "live": "Your changes are saved and public. The site team may review them.",
+    "scheduled": "Your changes are saved. The full profile shows them from launch day; until then the page announcing "
+                 "the launch shows only its name, tagline and logo. The site team may review them.",
+    "awaiting_badge": "Your changes are saved. The full profile shows them from launch day; until then the page "
+                      "announcing the launch shows only its name, tagline and logo. The site team may review them.",
+    "draft": "Your changes are saved. The listing is not published yet, so only its owners see them.",
+}
+# What the editor says before a save, by the same rule (a taken-down listing refuses edits)
+EDITS_SHOW = {
+    "live": "Edits are public as soon as you save them.",
+    "scheduled": "Edits show on the public profile from launch day; until then the page announcing the launch shows "
+                 "only the name, tagline and logo.",
+    "awaiting_badge": "Edits show on the public profile from launch day; until then the page announcing the launch "
+                      "shows only the name, tagline and logo.",
+    "draft": "The listing is not published yet: only its owners see edits until it launches.",
+    "unpublished": "The listing was taken down by the site team, so it cannot be changed until they publish it again.",
+}
+
+
+def saved_notice(status: str) -> str:
+    """The notice after the editor saved, true for the listing's status."""
+    return SAVED.get(status, "Your changes are saved.")
+
+
+def edits_show(status: str) -> str:
+    """When the editor's changes show publicly, for the listing's status."""
+    return EDITS_SHOW.get(status, "")
+
+
 PER_PAGE = 10
 
 
@@ -60,7 +90,9 @@ class MyListingPages(FounderPages):
         if doc is None:
             return self._missing(request, session, "listing")
         versions = self._versions(doc["listing_id"], 1, 3)["items"]
-        ctx = {"l": doc, "versions": versions, "notice": self._notice(request, NOTICES)}
+        done = request.query_params.get("done", "")
+        notice = saved_notice(str(doc["status"])) if done == "saved" else self._notice(request, NOTICES)
+        ctx = {"l": doc, "versions": versions, "notice": notice}
         return self._render(request, "founder/my/listing.html", ctx, session)
 
     def history(self, request: Request, data: FormData, session: WebSession | None) -> Response:

@@ -33,6 +33,7 @@ from starlette.routing import BaseRoute, Route
 from aggregates.order import RATES_VALID_FROM
 from api.identity import Identity
 from api.sessions import WebSession
+from api.web_checkout_quote import vat_note
 from api.web_founder_pages import FounderPages, cents, money, nested_problems
 from commands import orders as cmd
 from commands.order_inputs import CreateCheckout, QuoteOrder
@@ -49,6 +50,10 @@ FIELD_OF = {"week": "week", "amount_cents": "amount", "categories": "categories"
 
 class MyOrderPages(FounderPages):
     """The order form with its quote, and the person's orders."""
+
+    def __init__(self, identity: Identity) -> None:
+        super().__init__(identity)
+        self.templates.env.filters["vat_note"] = vat_note  # the quote's VAT note, said as the checkout page says it
 
     def routes(self) -> list[BaseRoute]:
         page = self._page

@@ -24,7 +24,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+import re
+
 import anyio
+from markupsafe import Markup, escape
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, ImmutableMultiDict
@@ -54,6 +57,25 @@ T = TypeVar("T")
 WAIT_SECONDS = 2.0  # the longest an answer waits for the views to show its write (then it answers anyway)
 FAILED_SIGNIN_DELAY = 0.3  # seconds added to every failed sign-in (slows online guessing)
 Redisplay = Callable[[Request, FormData, WebSession | None, dict[str, str]], Response]  # a form page with errors
+WEB_ADDRESS = re.compile(r"(?:https?://|www\.)[^\s<>\"]+")
+# where a web address may break: before a separator (not inside "://"), and after "//"
+ADDRESS_BREAK = re.compile(r"(?<=[^/:])(?=[/.?#&=~_%])|(?<=//)(?=[^/])")
+
+
+def url_breaks(text: str | None) -> Markup:
+    """The text, escaped, with a line-break opportunity (`<wbr>`) at the separators of each web address in it.
+
+    A long address then wraps at "/", ".", "?" and the like, as in print ("github.com/" / "patchwork"), instead of
+    wherever the column ends ("githu" / "b.com"); the rest of the text is left as it is.
+    """
+    text = text or ""
+    out, last = [], 0
+    for found in WEB_ADDRESS.finditer(text):
+        out.append(escape(text[last:found.start()]))
+        out.append(Markup("<wbr>").join(escape(part) for part in ADDRESS_BREAK.split(found.group())))
+        last = found.end()
+    out.append(escape(text[last:]))
+    return Markup("").join(out)
 
 
 @dataclass(frozen=True)
@@ -114,10 +136,12 @@ class WebPages:
         self.secure = identity.secure_cookies
         self.session_cookie = ("__Host-" if self.secure else "") + "ld_session"
         self.templates = Jinja2Templates(directory=str(TEMPLATE_DIR))
+        self.templates.env.auto_reload = False  # read once, as the code is: a template never meets older code
         self.templates.env.filters["when"] = self._when
         self.templates.env.filters["country_name"] = country_name  # "EE" -> "Estonia" (events/countries.py)
         self.templates.env.globals["countries"] = countries()  # the country menus' options
         self.templates.env.filters["social_label"] = lambda key: SOCIAL_LABELS.get(key, key)  # "github" -> "GitHub"
+        self.templates.env.filters["url_breaks"] = url_breaks  # long web addresses wrap at their separators
         self.first_views = FirstViews(self.s.store)  # a vote's "time since first page view" (docs/voting.md)
 
     def routes(self) -> list[BaseRoute]:

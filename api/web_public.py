@@ -39,6 +39,7 @@ from api.web_pages import WebPages, text_problems
 from events.draft_fields import PRICING_MODELS, STAGES
 from queries import accounts as accounts_q
 from queries import community as community_q
+from queries import launches as launches_q
 
 Handler = Callable[[Request], Awaitable[Response]]
 MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
@@ -166,6 +167,17 @@ def json_ld(data: dict[str, Any]) -> Markup:
     return Markup(text)  # noqa: S704 - escaped above
 
 
+# What Trending is ranked by, in the words of its score (queries/launches.py, TRENDING_SQL): each standing vote of the
+# window counts, and weighs half as much for every half-life since it was cast.
+TRENDING_WORDS = (f"Ranked by recent votes: each vote of the last {launches_q.TRENDING_WINDOW_DAYS} days counts, and "
+                  f"weighs half as much every {launches_q.HALF_LIFE_HOURS} hours, so the newest weigh most.")
+
+
+def weighted_votes(score: float | None) -> str:
+    """A trending score as its figure of weighted votes ("50.5 weighted votes"), the order Trending ranks by."""
+    return f"{score or 0:.1f} weighted votes"
+
+
 class PublicSite(WebPages):
     """Base of the public page modules: `op` reads an operation, `show` renders a page with the site's facts."""
 
@@ -179,6 +191,8 @@ class PublicSite(WebPages):
                            paragraphs=paragraphs, field_label=field_label, attribute_label=attribute_label,
                            value_label=value_label)
         env.globals.update(pricing_models=PRICING_MODELS, stages=STAGES)  # the search filters' menus
+        env.filters["weighted_votes"] = weighted_votes
+        env.globals["trending_words"] = TRENDING_WORDS
 
     # ------------------------------------------------------------ reading
 

@@ -59,7 +59,7 @@ SECTION_WORDS = {
     "recent": "The newest live listings, most recent launch first.",
     "today": "Listings launched today, most voted first.",
     "this-week": "This week's launches, most voted first.",
-    "trending": "Launches gaining votes fastest right now.",
+    "trending": "Launches ranked by recent votes, the newest weighing most.",
     "most-voted": "Launches with the most votes of all time.",
     "most-viewed": "Launches whose pages are read most.",
     "most-followed": "Launches with the most followers.",

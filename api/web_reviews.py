@@ -69,7 +69,7 @@ class ReviewPages(WebPages):
     def write(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         slug = request.path_params["slug"]
         if session is None:
-            return self._redirect(f"/signin?next=/listings/{slug}")
+            return self._redirect(f"/signin?next=/listings/{slug}%23reviews")  # back at the review form
         doc = listings_q.live_document(self.s.reads, slug)
         if doc is None:
             return self._message(request, session, "Not found", "There is no live listing at this address.", 404)

@@ -4,10 +4,18 @@ Sign-up and reset requests answer before the address is looked up (identity's
 `DeferredWork` port runs that part), so their timing does not tell whether an
 account exists. A failed sign-in answers a little later (`FAILED_SIGNIN_DELAY`)
 and counts against the address and the caller's IP (`SigninThrottle`).
+
+Each of these pages keeps `next`, the page of this site the person was on
+(`safe_next`: a relative path, never another site), from the sign-in page
+through sign-up and the emailed confirmation link (signed into it) to the
+sign-in that ends on it, and says what the person was doing ("Sign in to vote
+for Acme") when `next` tells (`purpose`).
 """
 
 from __future__ import annotations
 
+import re
+from typing import Any
 from uuid import UUID, uuid4
 
 from pydantic import SecretStr
@@ -25,8 +33,13 @@ from commands import oauth as oauth_cmd
 from events import text as text_rule
 from events.errors import InvalidInput
 from queries import accounts as accounts_q
+from queries import listings as listings_q
 from queries import mail as mail_q
 from queries import oauth as oauth_q
+
+ACTION_ANCHOR = re.compile(r"(vote|follow)-([^/?#\s]{1,200})")  # `#vote-<slug>`: the button a listing's page lands on
+LISTING_PAGE = re.compile(r"/listings/([^/?#\s]{1,200})")
+LISTING_REVIEW = re.compile(r"/listings/([^/?#\s]{1,200})/review")
 
 
 class SigninPages(WebPages):
@@ -36,13 +49,13 @@ class SigninPages(WebPages):
         page = self._page
         return [
             Route("/signup", page(self.signup_form), methods=["GET"]),
-            Route("/signup", page(self.signup, form=True, invalid=self._redisplay("auth/signup.html")),
+            Route("/signup", page(self.signup, form=True, invalid=self._redisplay(
+                "auth/signup.html", lambda data: self._returning(text_rule.storable(str(data.get("next") or ""))))),
                   methods=["POST"]),
             Route("/verify", page(self.verify), methods=["GET"]),
             Route("/signin", page(self.signin_form), methods=["GET"]),
             Route("/signin", page(self.signin, form=True, delay_on=400, invalid=self._redisplay(
-                "auth/signin.html",
-                lambda data: {"next": safe_next(text_rule.storable(str(data.get("next") or "")))})),
+                "auth/signin.html", lambda data: self._returning(text_rule.storable(str(data.get("next") or ""))))),
                 methods=["POST"]),
             Route("/signout", page(self.signout, form=True), methods=["POST"]),
             Route("/reset", page(self.reset_form), methods=["GET"]),
@@ -56,15 +69,47 @@ class SigninPages(WebPages):
             Route("/account/verification", page(self.resend_verification, form=True), methods=["POST"]),
         ]
 
+    # ------------------------------------------------------------ where the person comes back to
+
+    def _returning(self, value: str | None) -> dict[str, Any]:
+        """`next` (a path of this site, else the account page) and what it says the person was doing."""
+        next_path = safe_next(value)
+        return {"next": next_path, "purpose": self._purpose(next_path)}
+
+    def _purpose(self, next_path: str) -> str | None:
+        """What the person was doing, from `next`: "vote for Acme", "submit your product"; None when it does not say.
+
+        Only the site's own words and a live listing's name are shown, never text taken from the address.
+        """
+        path, _, anchor = next_path.partition("#")
+        path = path.partition("?")[0]
+        if action := ACTION_ANCHOR.fullmatch(anchor):
+            name = self._listing_name(action[2])
+            verb = "vote for" if action[1] == "vote" else "follow"
+            return f"{verb} {name}" if name else action[1]
+        if path == "/submit":
+            return "submit your product"
+        listing = LISTING_REVIEW.fullmatch(path) or (LISTING_PAGE.fullmatch(path) if anchor == "reviews" else None)
+        if listing and (name := self._listing_name(listing[1])):
+            return f"review {name}"
+        if path == "/invites/accept":
+            return "accept your invite"
+        return None
+
+    def _listing_name(self, slug: str) -> str | None:
+        doc = listings_q.live_document(self.s.reads, slug)
+        return str(doc["name"]) if doc and doc.get("name") else None
+
     # ------------------------------------------------------------ sign up and verify
 
     def signup_form(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         # where to come back to after confirming and signing in (an invite's Accept page, a vote)
-        return self._render(request, "auth/signup.html", {"next": safe_next(request.query_params.get("next"))}, session)
+        return self._render(request, "auth/signup.html", self._returning(request.query_params.get("next")), session)
 
     def signup(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         email, password = str(data.get("email") or ""), str(data.get("password") or "")
-        next_path = safe_next(str(data.get("next") or ""))
+        returning = self._returning(str(data.get("next") or ""))
+        next_path = returning["next"]
         errors: dict[str, str] = {}
         try:
             email = normalise_email(email)
@@ -74,14 +119,16 @@ class SigninPages(WebPages):
             errors["password"] = problem
         if errors:
             return self._render(request, "auth/signup.html", {"errors": errors, "values": {"email": email},
-                                                              "next": next_path}, session, 400)
+                                                              **returning}, session, 400)
         # The same work whatever the address: hash here, then hand the rest over. A new address gets its
         # account and a verification link, a taken one a notice to its owner, both after this answer.
+        # Both emailed links lead back to `next` (the account page needs no carrying).
         pw_hash = account_cmd.hash_password(password)
         account_id, meta, store, links = str(uuid4()), self._meta(session), self.s.store, self.id.links
+        back = None if next_path == "/account" else next_path
         self.id.deferred.submit("register_account", lambda: account_cmd.register_hashed(
-            store, account_id, email, pw_hash, meta, links))
-        return self._render(request, "auth/signup_sent.html", {"email": email, "next": next_path}, session)
+            store, account_id, email, pw_hash, meta, links, next_path=back))
+        return self._render(request, "auth/signup_sent.html", {"email": email, **returning}, session)
 
     def verify(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         token = request.query_params.get("token", "")
@@ -91,16 +138,31 @@ class SigninPages(WebPages):
             position, _ = account_cmd.verify_email(self.s.store, token, self._meta(session), self.id.links)
         except InvalidInput as exc:
             if account_cmd.verify_link_confirmed(self.s.store, token[:1000], self.id.links):  # opened again (or by a
-                next_links = [("/account", "Go to your account")] if session else [("/signin", "Sign in")]  # scanner)
-                return self._message(request, session, "Email address already confirmed",
-                                     "Your email address is confirmed: this link has done its work.", 200, next_links)
+                return self._confirmed(request, session, token[:1000], "Email address already confirmed",  # scanner)
+                                       "Your email address is confirmed: this link has done its work.")
             reason = form_problems(exc).get("token", "This link is not valid.")
             return self._message(request, session, "This link does not work", reason + " Sign in to ask for a new link.",
                                  400, [("/signin", "Sign in")])
         self._wait(position)
-        next_links = [("/account", "Go to your account")] if session else [("/signin", "Sign in")]
-        return self._message(request, session, "Email address confirmed", "Thank you: your email address is confirmed.",
-                             200, next_links)
+        return self._confirmed(request, session, token, "Email address confirmed",
+                               "Thank you: your email address is confirmed.")
+
+    def _confirmed(self, request: Request, session: WebSession | None, token: str, title: str, text: str) -> Response:
+        """After a confirmation link, on to the page the person signed up from (`n` in the signed link).
+
+        Signed in already: a link there. Otherwise the sign-in form, the address filled in and `next`
+        kept. The link itself signs no one in: it proves the mailbox, not the password, and mail
+        scanners open it too (docs/identity.md, "Coming back after signing in").
+        """
+        email, back = account_cmd.verify_link_return(self.s.store, token, self.id.links)
+        returning = self._returning(back)
+        if session is not None:
+            purpose = returning["purpose"]
+            onward = [] if returning["next"] == "/account" else [
+                (returning["next"], f"Continue to {purpose}" if purpose else "Continue where you were")]
+            return self._message(request, session, title, text, 200, onward + [("/account", "Go to your account")])
+        return self._render(request, "auth/signin.html", {**returning, "heading": title, "notice": text,
+                                                          "values": {"email": email or ""}}, session)
 
     def resend_verification(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if session is None:
@@ -132,25 +194,26 @@ class SigninPages(WebPages):
     def signin_form(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         notice = "Your password was changed. Sign in with the new one." if request.query_params.get("reset") == "done" else None
         return self._render(request, "auth/signin.html",
-                            {"next": safe_next(request.query_params.get("next")), "notice": notice}, session)
+                            {**self._returning(request.query_params.get("next")), "notice": notice}, session)
 
     def signin(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         email, password = str(data.get("email") or ""), str(data.get("password") or "")
-        next_path = safe_next(str(data.get("next") or ""))
+        returning = self._returning(str(data.get("next") or ""))
+        next_path = returning["next"]
         values = {"email": email}
         keys = [f"email:{email.strip().lower()[:254]}", f"ip:{self._ip(request)}"]
         locked = self.id.throttle.locked_for(keys)
         if locked is not None:
             minutes = max(1, int(locked.total_seconds() // 60) + 1)
             errors = {"password": f"Too many failed attempts. Try again in {minutes} minutes, or reset your password."}
-            return self._render(request, "auth/signin.html", {"errors": errors, "values": values, "next": next_path},
+            return self._render(request, "auth/signin.html", {"errors": errors, "values": values, **returning},
                                 session, 429)
         state = account_cmd.check_password(self.s.store, email, password, self._meta(session))
         if state is None:
             self.id.throttle.failed(keys)
             errors = {"password": "The email address or the password is not right. Check both, "
                                   "or reset your password with “Forgot your password?” below."}
-            return self._render(request, "auth/signin.html", {"errors": errors, "values": values, "next": next_path},
+            return self._render(request, "auth/signin.html", {"errors": errors, "values": values, **returning},
                                 session, 400)
         self.id.throttle.succeeded(keys[0])
         if session is not None:

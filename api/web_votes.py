@@ -38,6 +38,7 @@ from events.errors import Conflict
 from queries import accounts as accounts_q
 from queries import community as community_q
 from queries import listings as listings_q
+from queries import search as search_q
 
 VOTE_QUOTA = 30  # votes or unvotes per account per minute
 VOTE_HOURLY = 300
@@ -80,7 +81,9 @@ class VotePages(WebPages):
         """The listings this person follows, each with its unfollow button."""
         if session is None:
             return self._redirect("/signin?next=/account/following")
-        listings = community_q.followed_listings(self.s.reads, session.account_id)
+        follows = community_q.followed_listings(self.s.reads, session.account_id)
+        cards = {c["id"]: c for c in search_q.cards_by_id(self.s.reads, [f["listing_id"] for f in follows])}
+        listings = [f | {"card": cards.get(f["listing_id"])} for f in follows]  # the search page's card of each
         return self._render(request, "public/following.html", {"listings": listings}, session)
 
     def vote(self, request: Request, data: FormData, session: WebSession | None) -> Response | AfterViews:
@@ -98,11 +101,12 @@ class VotePages(WebPages):
     def _act(self, request: Request, data: FormData, session: WebSession | None,
              action: str) -> Response | AfterViews:
         slug = request.path_params["slug"]
-        back = safe_next(str(data.get("next") or "") or f"/listings/{slug}")
-        wants_json = "application/json" in request.headers.get("accept", "")
         noun = "vote" if "vote" in action else "follow"
+        page = safe_next(str(data.get("next") or "") or f"/listings/{slug}").partition("#")[0]
+        back = f"{page}#{noun}-{slug}"  # the page again, at the button pressed (its anchor), not at its top
+        wants_json = "application/json" in request.headers.get("accept", "")
         if session is None:
-            signin = "/signin?next=" + quote(back, safe="/")  # its own query stays part of `next`
+            signin = "/signin?next=" + quote(back, safe="/")  # its own query and the anchor stay part of `next`
             if wants_json:
                 return JSONResponse({"signin": signin, "detail": f"Sign in to {noun}."}, status_code=401)
             return self._redirect(signin)

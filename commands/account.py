@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
+from urllib.parse import quote
 from uuid import UUID, uuid4
 
 from argon2 import PasswordHasher
@@ -163,8 +164,13 @@ class AccountLinks:
             raise InvalidInput("this link is not valid", [FieldProblem("token", "invalid", "This link is not valid.")])
         return payload
 
-    def verification(self, account_id: str, token_id: str, expires_at: datetime) -> tuple[str, str]:
-        token = self.sign("verify", {"a": account_id, "j": token_id, "e": int(expires_at.timestamp())})
+    def verification(self, account_id: str, token_id: str, expires_at: datetime,
+                     next_path: str | None = None) -> tuple[str, str]:
+        """The confirmation email; `next_path` (the page the person signed up from, `n`) is signed into the link."""
+        payload: dict[str, Any] = {"a": account_id, "j": token_id, "e": int(expires_at.timestamp())}
+        if next_path:
+            payload["n"] = next_path
+        token = self.sign("verify", payload)
         link = f"{self.website}verify?token={token}"
         return (
             f"Confirm your email address for {self.site}",
@@ -185,11 +191,13 @@ class AccountLinks:
             f"If you did not do this, reset your password again at once: {self.website}reset\n",
         )
 
-    def signup_existing(self) -> tuple[str, str]:
+    def signup_existing(self, next_path: str | None = None) -> tuple[str, str]:
+        """The notice to an address that has an account; its sign-in link leads back to `next_path` when given."""
+        signin = f"{self.website}signin" + (f"?next={quote(next_path, safe='/')}" if next_path else "")
         return (
             f"Sign-up attempt with your email address on {self.site}",
             f"Hello,\n\nsomeone (perhaps you) tried to sign up for {self.site} with this email address, "
-            f"which already has an account.\n\nSign in: {self.website}signin\n"
+            f"which already has an account.\n\nSign in: {signin}\n"
             f"Forgot your password? Reset it: {self.website}reset\n\n"
             "If it was not you, you can ignore this email; nothing was changed.\n",
         )
@@ -258,12 +266,13 @@ def register_account(store: EventStore, cmd: RegisterAccount, meta: Meta, links:
 
 
 def register_hashed(store: EventStore, account_id: str, email: str, pw_hash: str | None, meta: Meta,
-                    links: AccountLinks | None, verified: bool = False) -> Registered:
+                    links: AccountLinks | None, verified: bool = False, next_path: str | None = None) -> Registered:
     """Sign up with a password already hashed (and checked): what the website runs after answering.
 
     The website hashes on the request path whether or not the address is taken, then hands this
     to a deferred runner, so the answer takes the same time either way. The address's claim, the
-    account and its verification email are one append.
+    account and its verification email are one append. `next_path`, a page of the site the
+    person was on, rides in the emailed links (signed in the confirmation link), so they lead back.
     """
     email = account.normalise_email(email)
     claim_stream = account.email_stream_id(email)
@@ -275,13 +284,13 @@ def register_hashed(store: EventStore, account_id: str, email: str, pw_hash: str
                 raise Conflict("an account with this email address exists")
             hour = meta.at.astimezone(timezone.utc).strftime("%Y%m%d%H")  # at most one notice an hour
             msg = load(mail.message_id(f"signup-existing:{email}:{hour}"), mail)
-            return _queue(msg, email, links.signup_existing(), "signup_existing", claim.account_id, meta)
+            return _queue(msg, email, links.signup_existing(next_path), "signup_existing", claim.account_id, meta)
         events = account.decide_claim_email(claim, email, account_id, meta)
         events += account.decide_register(load(UUID(account_id), account), email, pw_hash, meta, verified=verified)
         if not verified and links is not None:
             token_id = uuid4().hex
             msg = load(mail.message_id(f"verify:{token_id}"), mail)
-            events += _queue(msg, email, links.verification(account_id, token_id, meta.at + VERIFY_TTL),
+            events += _queue(msg, email, links.verification(account_id, token_id, meta.at + VERIFY_TTL, next_path),
                              "verify_email", account_id, meta)
         return events
 
@@ -374,6 +383,18 @@ def verify_link_confirmed(store: EventStore, token: str, links: AccountLinks) ->
     except (InvalidInput, ValueError):
         return False
     return bool(state.exists and state.email_verified)
+
+
+def verify_link_return(store: EventStore, token: str, links: AccountLinks) -> tuple[str | None, str | None]:
+    """The address a (validly signed) confirmation link is for and the page it was signed to lead back to, each
+    None when the link names no account or carries no page; the website checks the page is its own again."""
+    try:
+        payload = links.read("verify", token)
+        state = load_account(store, str(payload["a"]))
+    except (InvalidInput, ValueError):
+        return None, None
+    back = payload.get("n")
+    return (state.email if state.exists else None), (back if isinstance(back, str) else None)
 
 
 def reset_link_email(store: EventStore, token: str, links: AccountLinks) -> str | None:

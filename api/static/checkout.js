@@ -20,6 +20,7 @@
     const el = document.getElementById(id);
     if (!el) return;
     if (!wrap) { el.textContent = text; return; }
+    if (!text) { el.replaceChildren(); return; }  // nothing to add (the VAT note when the VAT row says it all)
     const inner = document.createElement(wrap);  // as the page has it: the total strong, the note small
     inner.textContent = text;
     el.replaceChildren(inner);

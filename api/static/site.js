@@ -25,6 +25,7 @@ document.addEventListener("submit", async (event) => {
       const name = button.dataset.name || "";
       button.setAttribute("aria-label", (voted ? "Remove your vote for " : "Vote for ") + name + ", " + votes(answer.votes));
     }
+    if (typeof answer.votes === "number") showVotes(form, slug, voted, answer.votes);
   } catch (e) {
     form.submit();
   } finally {
@@ -43,3 +44,64 @@ document.addEventListener("change", (event) => {
   const form = event.target instanceof Element ? event.target.closest("form[data-autosubmit]") : null;
   if (form instanceof HTMLFormElement && Date.now() - keyedAt > 500) form.requestSubmit();
 });
+
+// The draft editor (form[data-unsaved-warning]) keeps what is typed without this: every button saves every change.
+// With it, leaving the page with typed changes not yet saved (a link, the back button, closing the tab) asks first.
+{
+  const editor = document.querySelector("form[data-unsaved-warning]");
+  let typed = false;
+  if (editor) {  // only there: a beforeunload listener keeps some browsers from caching the page for Back
+    editor.addEventListener("input", () => { typed = true; });
+    editor.addEventListener("submit", () => { typed = false; });
+    window.addEventListener("beforeunload", (event) => {
+      if (!typed) return;
+      event.preventDefault();
+      event.returnValue = "";  // older browsers ask only when this is set
+    });
+  }
+}
+
+// Code to paste (textarea.code[data-copy], a badge's embed code) can be selected and copied by hand without this;
+// with it, each gets a Copy button beside its label, and the line under it says when it was copied.
+function addCopyButtons() {
+  for (const code of document.querySelectorAll("textarea.code[data-copy]")) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "copy";
+    button.textContent = "Copy";
+    button.setAttribute("aria-describedby", code.id);
+    const said = document.createElement("span");
+    said.className = "copied";
+    said.setAttribute("role", "status");
+    button.addEventListener("click", async () => {
+      code.select();
+      try {
+        await navigator.clipboard.writeText(code.value);
+      } catch (e) {
+        document.execCommand("copy");  // older browsers, or a page the clipboard API refuses
+      }
+      said.textContent = "Copied. Paste it into your homepage.";
+    });
+    code.after(button, said);
+  }
+}
+addCopyButtons();
+
+// A listing's other counts on the page say what its pressed button says: the Community box of its page
+// ([data-votes-of]) and any other vote button of the same listing (a category's featured and ranked cards).
+function showVotes(pressed, listing, voted, n) {
+  const slug = listing.split("/").pop();
+  document.querySelectorAll("[data-votes-of]").forEach((el) => {
+    if (el.getAttribute("data-votes-of") === slug) el.textContent = String(n);
+  });
+  document.querySelectorAll("form[data-vote]").forEach((form) => {
+    if (form === pressed || form.action.replace(/\/(un)?vote$/, "") !== listing) return;
+    form.action = listing + (voted ? "/unvote" : "/vote");
+    const button = form.querySelector("button");
+    if (!button) return;
+    button.setAttribute("aria-pressed", voted ? "true" : "false");
+    const count = button.querySelector(".n");
+    if (count) count.textContent = String(n);
+    button.setAttribute("aria-label", (voted ? "Remove your vote for " : "Vote for ") + (button.dataset.name || "") + ", " + votes(n));
+  });
+}

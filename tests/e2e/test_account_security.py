@@ -114,4 +114,4 @@ def test_a_signed_out_vote_keeps_its_whole_return_address(server: Any) -> None:
     with _browser(server) as client:
         form = client.get("/signin")
         r = client.post("/listings/anything/vote", data={"csrf_token": _csrf(form), "next": "/search?q=a&page=2"})
-        assert r.status_code == 303 and r.headers["location"] == "/signin?next=/search%3Fq%3Da%26page%3D2"
+        assert r.status_code == 303 and r.headers["location"] == "/signin?next=/search%3Fq%3Da%26page%3D2%23vote-anything"

@@ -85,7 +85,7 @@ def test_claim_a_listing_with_a_meta_tag_in_the_browser(world: ClaimWorld, chrom
             assert page.locator("#claim-status").inner_text().strip() == "verified"
             page.get_by_role("link", name="Go to the listing").click()
             page.locator("#listing-status").wait_for()
-            assert page.locator("#listing-status").inner_text().strip() == "live"
+            assert page.locator("#listing-status").get_attribute("data-status") == "live"
             page.goto(f"{base}/my/claims")
             assert page.get_by_role("link", name=f"Claim {claim_id}").count() == 1
             shots = screenshots(page, f"{base}/my/claims/{claim_id}", SHOTS, "claim")

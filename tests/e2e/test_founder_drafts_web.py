@@ -165,7 +165,8 @@ def test_a_founder_drafts_edits_and_saves_a_listing_in_the_browser(world: tuple[
         listing_id = steps.save_as_listing(page, base)
         assert page.get_by_role("button", name="Update the listing").count() == 1
         page.goto(base + "/drafts")
-        page.get_by_role("link", name=f"Listing #{listing_id}").wait_for()
+        listing_link = page.locator(f'.draft-list a[href="/my/listings/{listing_id}"]')
+        assert "#" not in listing_link.inner_text(), "the listing by its name, not its number"
 
         owner_jar = {c["name"]: c["value"] for c in context.cookies()}
         r = httpx.get(f"{base}/drafts/{draft_id}", cookies=owner_jar, follow_redirects=False, timeout=15)

@@ -108,7 +108,7 @@ def test_from_a_website_address_to_a_scheduled_listing_in_the_browser(world: tup
         number = listings.buy_launch(page, base, listing_id, week)
         assert "Paid" in page.locator("#status").inner_text()
         _until(page, f"{base}/my/listings/{listing_id}",
-               lambda p: p.locator("#listing-status").inner_text().strip() == "scheduled",
+               lambda p: p.locator("#listing-status").get_attribute("data-status") == "scheduled",
                "fulfilment schedules the listing after the payment")
         assert week in page.locator("#listing-week").inner_text()
         assert page.locator("#listing-plan").inner_text().strip() == "paid"

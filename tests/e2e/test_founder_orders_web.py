@@ -101,7 +101,7 @@ def test_buy_a_launch_in_the_browser_and_see_the_listing_scheduled(live: Running
         page.get_by_role("link", name=number).click()
         reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("paid", "fulfilled"))
         assert page.get_by_role("link", name=re.compile("^Invoice")).count() == 1
-        reload_until(page, f"{base}/my/listings/{listing_id}", "#listing-status", ("scheduled",))
+        reload_until(page, f"{base}/my/listings/{listing_id}", "#listing-status", (f"Scheduled for the week of {week}",))
         assert week in page.locator("#listing-week").inner_text()
         assert page.locator("#listing-plan").inner_text().strip() == "paid"
         reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("fulfilled",))

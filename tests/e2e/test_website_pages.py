@@ -373,7 +373,7 @@ def test_documents_for_machines(http: httpx.Client) -> None:
 def test_votes_need_a_signed_in_person_and_the_csrf_token(http: httpx.Client) -> None:
     slug = _a_live_slug(http)
     page = http.get(f"/listings/{slug}")
-    assert f'href="/signin?next=/listings/{slug}"' in page.text  # signed out: the button asks to sign in
+    assert f'href="/signin?next=/listings/{slug}%23vote-{slug}"' in page.text  # signed out: the button asks to sign in
     token = re.search(r'name="csrf_token" value="([0-9a-f]{64})"', http.get("/signin").text)  # this browser's token
     assert token is not None
     assert http.post(f"/listings/{slug}/vote", data={}).status_code == 403  # no CSRF token: refused

@@ -21,7 +21,8 @@ from tests.e2e.test_web_accounts import PASSWORD, _signed_in
 from tests.e2e.website_support import demo_server, offline
 
 VISITOR_PAGES = ("/", "/search?q=analytcs", "/search?q=zzqxwvnothing", "/categories/developer-tools",
-                 "/launches/this", "/leaderboards/community-weekly", "/signup", "/signin", "/no/such/page")
+                 "/launches/this", "/leaderboards/community-weekly", "/signup", "/signin", "/no/such/page",
+                 "/api/v1/docs")
 FOUNDER_PAGES = ("/submit", "/drafts", "/my/listings", "/my/orders", "/account", "/account/password",
                  "/account/sessions", "/account/email", "/account/close")
 
@@ -115,3 +116,14 @@ def test_search_filters_line_up_on_a_phone_and_an_empty_search_offers_a_next_ste
     page.goto(site.url + "/search?q=zzqxwvnothing")
     empty = page.locator("main p.empty")
     assert empty.get_by_role("link", name="browse the categories").get_attribute("href") == "/categories"
+
+
+def test_the_api_docs_page_names_the_site_and_shows_names_as_code(site: RunningServer, page: Any) -> None:
+    """The docs page says the site's name as every page does, and the descriptions' `names` read as code."""
+    with httpx.Client(base_url=site.url, timeout=20) as api:
+        name = api.get("/api/v1/site").json()["name"]
+    page.goto(site.url + "/api/v1/docs")
+    assert page.locator("a.brand").inner_text() == name and page.locator("h1").inner_text().startswith(f"{name} API")
+    assert "`" not in page.locator("main").inner_text()
+    described = page.locator("main td:last-child code")  # e.g. search's `q`, an order's `checkout_url`
+    assert described.count() > 0 and "checkout_url" in described.all_inner_texts()

@@ -100,7 +100,11 @@ def test_socials_send_changed_links_and_section_buttons_act_on_the_slot() -> Non
                      ("company_socials.github", "https://github.example/acme")])
     assert forms.read(form, doc).raw == {"id": DRAFT_ID, "company_socials": {"github": "https://github.example/acme"}}
     locked = forms.read(FormData([*form.multi_items(), ("op", "lock")]), doc)
-    assert locked.raw == {"id": DRAFT_ID, "lock_fields": ["company_socials"]}
+    assert locked.raw == {"id": DRAFT_ID, "company_socials": {"github": "https://github.example/acme"},
+                          "lock_fields": ["company_socials"]}, "what was typed is saved, then locked"
+    UpdateDraft.model_validate(locked.raw)
+    restored = forms.read(FormData([*form.multi_items(), ("op", "restore")]), doc)
+    assert restored.raw == {"id": DRAFT_ID, "restore": ["company_socials"]}, "restore asks for the drafted links back"
     deleted = forms.read(FormData([("section", "company_socials"), ("op", "delete")]), doc)
     assert deleted.raw == {"id": DRAFT_ID, "company_socials": {"x": ""}}
 
@@ -121,3 +125,18 @@ def test_a_domain_problem_on_a_list_item_lands_on_its_list_in_the_websites_words
 ])
 def test_errors_in_the_summary_say_which_input(name: str, label: str) -> None:
     assert error_label(name) == label
+
+
+def test_one_form_every_section_is_sent_whichever_button_is_pressed() -> None:
+    doc = _doc(name="Acme", tagline="Old line")
+    typed = [*_all_fields(doc, tagline="New line"), ("faqs.0.question", "Q?"), ("faqs.0.answer", "A better answer."),
+             ("seo.title", "Acme, invoices"), ("story.journey", "We began in 2023.")]
+    expected = {"id": DRAFT_ID, "fields": {"tagline": "New line"},
+                "faqs": [{"question": "Q?", "answer": "A better answer."}],
+                "story": {"journey": "We began in 2023."}, "seo": {"title": "Acme, invoices"}}
+    for op, at in (("save", "changes"), ("save:seo", "seo"), ("save:faqs", "faqs")):
+        edit = forms.read(FormData([*typed, ("op", op)]), doc)
+        assert (edit.raw, edit.at) == (expected, at), op
+    locked = forms.read(FormData([*typed, ("op", "lock:city")]), doc)
+    assert locked.raw == {**expected, "lock_fields": ["city"]} and locked.at == "slot-city"
+    UpdateDraft.model_validate(locked.raw)
