@@ -15,7 +15,6 @@ from datetime import datetime, timezone
 from typing import Any
 from uuid import UUID, uuid4
 
-import httpx
 import pytest
 from click.testing import CliRunner
 
@@ -30,9 +29,9 @@ from events.listing import ListingVerificationWithdrawn
 from launchdir.cli import main
 from tests.conftest import Databases
 from tests.e2e.claims_support import ClaimWorld, claims_world, live_listing
-from tests.e2e.submission_support import Person, ik, person
+from tests.e2e.submission_support import Person, person
+from tests.e2e.test_staff_claims_void_web import public, verified_claim
 
-API = "/api/v1"
 PASSWORD = "a good long password"
 VIEWS = ["claims_view", "listing_view", "updates_view"]
 
@@ -42,23 +41,8 @@ def world(databases: Databases) -> Iterator[ClaimWorld]:
     yield from claims_world(databases)
 
 
-def _verified_claim(world: ClaimWorld, who: Person, slug: str) -> int:
-    url = world.server.url + API
-    r = httpx.post(f"{url}/claims", json={"slug": slug, "method": "dns"}, headers=who.headers(**ik()), timeout=15)
-    assert r.status_code == 201, r.text
-    record = r.json()["instructions"]["dns"]
-    world.dns.set_txt(record["name"], record["value"])
-    done = httpx.post(f"{url}/claims/{r.json()['claim_id']}/verify", headers=who.headers(**ik()), timeout=15)
-    assert done.status_code == 200 and done.json()["status"] == "verified", done.text
-    return int(r.json()["claim_id"])
-
-
-def _public(world: ClaimWorld, slug: str) -> dict[str, Any]:
-    return httpx.get(f"{world.server.url}{API}/listings/{slug}", timeout=15).json()  # type: ignore[no-any-return]
-
-
 def _followers(world: ClaimWorld, slug: str) -> int:
-    return int(_public(world, slug)["community"]["followers"])
+    return int(public(world, slug)["community"]["followers"])
 
 
 def _close_as_before(world: ClaimWorld, who: Person, owned: list[int]) -> None:
@@ -85,10 +69,10 @@ def test_staff_tidy_the_follows_and_marks_an_old_closing_left(world: ClaimWorld)
     c = world.container
     owner, leaver, other = person(world.server), person(world.server, password=PASSWORD), person(world.server)
     claimed_id, claimed = live_listing(world, f"https://www.tidy-{uuid4().hex[:8]}.com/", owners=[owner.account_id])
-    _verified_claim(world, leaver, claimed)
+    verified_claim(world, leaver, claimed)
     kept_id, kept = live_listing(world, f"https://www.kept-{uuid4().hex[:8]}.com/", owners=[owner.account_id])
-    _verified_claim(world, leaver, kept)
-    _verified_claim(world, other, kept)  # another owner's proof stands for this one
+    verified_claim(world, leaver, kept)
+    verified_claim(world, other, kept)  # another owner's proof stands for this one
     followed_id, followed = live_listing(world, f"https://www.follow-{uuid4().hex[:8]}.com/")
     meta = Meta(at=datetime.now(timezone.utc), actor=f"account:{leaver.account_id}", channel="web")
     for listing_id in (claimed_id, followed_id):
@@ -99,7 +83,7 @@ def test_staff_tidy_the_follows_and_marks_an_old_closing_left(world: ClaimWorld)
     assert (_followers(world, claimed), _followers(world, followed)) == (1, 2)
 
     _close_as_before(world, leaver, [claimed_id, kept_id])
-    assert _public(world, claimed)["verified"] is True  # what the old closing left behind
+    assert public(world, claimed)["verified"] is True  # what the old closing left behind
     assert (_followers(world, claimed), _followers(world, followed)) == (1, 2)
 
     runner = CliRunner()
@@ -108,8 +92,8 @@ def test_staff_tidy_the_follows_and_marks_an_old_closing_left(world: ClaimWorld)
     assert f"account {leaver.account_id}: 2 follow(s) ended, verified mark withdrawn from 1 listing(s)" in done.stdout
     assert c.runtime.wait_for(VIEWS, c.store.position(), timeout=10)
     assert (_followers(world, claimed), _followers(world, followed)) == (0, 1)  # the other person still follows
-    assert _public(world, claimed)["verified"] is False
-    assert _public(world, kept)["verified"] is True
+    assert public(world, claimed)["verified"] is False
+    assert public(world, kept)["verified"] is True
     [withdrawn] = [e for e in c.store.stream(listing.listing_stream(claimed_id))
                    if isinstance(e, ListingVerificationWithdrawn)]
     assert (withdrawn.reason, withdrawn.actor) == ("account_closed", "staff:ops")
