@@ -137,22 +137,18 @@ class StaffBlogPages(FounderPages):
     # ------------------------------------------------------------ one post
 
     def post_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        if (refused := self._staff_only(request, session)) is not None:
-            return refused
-        post = self._post(request)
-        if post is None:
-            return self._no_post(request, session)
+        post = self._staff_post(request, session)
+        if isinstance(post, Response):
+            return post
         values = {"title": post.fields.get("title", ""), "summary": post.fields.get("summary", ""),
                   "tags": ", ".join(post.fields.get("tags") or []), "markdown": post.fields.get("markdown", "")}
         return self._post_form(request, session, post, values, {}, 200)
 
     def revise(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        if (refused := self._staff_only(request, session)) is not None:
-            return refused
+        post = self._staff_post(request, session)
+        if isinstance(post, Response):
+            return post
         assert session is not None
-        post = self._post(request)
-        if post is None:
-            return self._no_post(request, session)
         values = self._values(data)
         changes = {"title": values["title"], "summary": values["summary"], "tags": tag_list(values["tags"]),
                    "markdown": values["markdown"]}
@@ -176,12 +172,10 @@ class StaffBlogPages(FounderPages):
 
     def _switch(self, request: Request, session: WebSession | None, publish: bool) -> Response:
         """Publish or unpublish with the command the CLI uses; one that changes nothing says so."""
-        if (refused := self._staff_only(request, session)) is not None:
-            return refused
+        post = self._staff_post(request, session)
+        if isinstance(post, Response):
+            return post
         assert session is not None
-        post = self._post(request)
-        if post is None:
-            return self._no_post(request, session)
         command = content_cmd.publish_blog_post if publish else content_cmd.unpublish_blog_post
         try:
             done = command(self.s.store, post.slug, self._staff_meta(session))
@@ -206,12 +200,17 @@ class StaffBlogPages(FounderPages):
     def _post_invalid(self, request: Request, data: FormData, session: WebSession | None,
                       errors: dict[str, str]) -> Response:
         """A field that breaks the text rule: the post's form again with the message and what was typed."""
+        post = self._staff_post(request, session)
+        if isinstance(post, Response):
+            return post
+        return self._post_form(request, session, post, self._values(data), errors, 400)
+
+    def _staff_post(self, request: Request, session: WebSession | None) -> content.PostState | Response:
+        """The post of the address, for staff only: the refusal or the not-found page when there is none."""
         if (refused := self._staff_only(request, session)) is not None:
             return refused
         post = self._post(request)
-        if post is None:
-            return self._no_post(request, session)
-        return self._post_form(request, session, post, self._values(data), errors, 400)
+        return self._no_post(request, session) if post is None else post
 
     def _post(self, request: Request) -> content.PostState | None:
         """The post of the address's slug as the commands see it, or None when there is none."""
