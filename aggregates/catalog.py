@@ -12,6 +12,7 @@ from functools import singledispatch
 from typing import Any
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+from aggregates.account import address_problem
 from aggregates.base import Emitter, Meta, one
 from events.base import Event
 from events.catalog import (
@@ -30,6 +31,8 @@ CATALOG_ID = uuid5(NAMESPACE_URL, "launchdir:catalog")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,219}$")
 PRODUCT_CODE = re.compile(r"^[a-z0-9][a-z0-9_]{0,59}$")
 MAX_PRICE_CENTS = 100_000_000
+MAX_SITE_NAME = 100  # the site's name heads every page and mail
+MAX_SITE_PURPOSE = 500  # a sentence or two under the home page's heading
 MIN_PRICE_CENTS = 100  # $1.00: the lowest price staff can set; no charge at all is the free plan, never a price of 0
 
 SITE_DEFAULTS: dict[str, Any] = {
@@ -256,14 +259,27 @@ def _explicit_site_keys(state: CatalogState) -> frozenset[str]:
 
 
 def _check_site(site: dict[str, Any]) -> None:
+    """The settings as a whole keep these rules; every broken one is named at once (a staff form shows each)."""
+    found: list[FieldProblem] = []
     lo, hi = site.get("free_queue_min_weeks"), site.get("free_queue_max_weeks")
     if not (isinstance(lo, int) and isinstance(hi, int) and 1 <= lo <= hi <= 52):
-        raise InvalidInput(
-            "free-queue weeks must satisfy 1 <= min <= max <= 52",
-            [FieldProblem("free_queue_min_weeks", "range", "1 <= min <= max <= 52")],
-        )
-    if not isinstance(site.get("name"), str) or not site["name"].strip():
-        raise InvalidInput("site name is required", [FieldProblem("name", "required", "must not be empty")])
+        found.append(FieldProblem("free_queue_min_weeks", "range",
+                                  "Weeks are whole numbers from 1 to 52, the earliest no later than the latest."))
+    name = site.get("name")
+    if not isinstance(name, str) or not name.strip():
+        found.append(FieldProblem("name", "required", "Give the site a name."))
+    elif len(name) > MAX_SITE_NAME:
+        found.append(FieldProblem("name", "max_length", f"At most {MAX_SITE_NAME} characters."))
+    purpose = site.get("purpose")
+    if purpose is not None and (not isinstance(purpose, str) or len(purpose) > MAX_SITE_PURPOSE):
+        found.append(FieldProblem("purpose", "max_length", f"At most {MAX_SITE_PURPOSE} characters."))
+    email = site.get("contact_email")
+    if email not in (None, ""):
+        reason = address_problem(email) if isinstance(email, str) else "It must be text."
+        if reason is not None:
+            found.append(FieldProblem("contact_email", "format", f"Enter an address like name@example.com. {reason}"))
+    if found:
+        raise InvalidInput("; ".join(f"{p.field}: {p.message}" for p in found), found)
 
 
 def _text(raw: dict[str, Any], key: str, lo: int, hi: int) -> str:

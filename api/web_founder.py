@@ -18,11 +18,14 @@ from api.web_my_listing_posts import my_listing_post_routes
 from api.web_my_listings import my_listing_routes
 from api.web_my_orders import my_order_routes
 from api.web_staff_blog import staff_blog_routes
+from api.web_staff_founders import staff_founder_routes
 from api.web_staff_orders import staff_order_routes
+from api.web_staff_settings import staff_settings_routes
 
 
 def founder_routes(identity: Identity, check_badge: CheckBadgeNow) -> list[BaseRoute]:
-    """Every founder page and the staff's orders, tasks, prices and blog pages."""
+    """Every founder page and the staff's orders, tasks, prices, blog, founder-profile and settings pages."""
     return [*my_listing_routes(identity), *my_listing_edit_routes(identity), *my_listing_post_routes(identity), *my_free_routes(identity, check_badge),
             *my_claim_routes(identity), *my_order_routes(identity), *staff_order_routes(identity),
-            *staff_blog_routes(identity)]
+            *staff_blog_routes(identity), *staff_founder_routes(identity),
+            *staff_settings_routes(identity)]

@@ -20,13 +20,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from aggregates.base import Meta
 from api.identity import Identity
 from api.sessions import WebSession
 from api.web_founder_pages import FounderPages, nested_problems
 from commands.catalog import SetProductPrice, price_from_dollars, set_price
 from events.errors import Conflict, InvalidInput, NotFound
-from queries import accounts as accounts_q
 from queries import catalog as catalog_q
 from queries import orders as orders_q
 
@@ -95,11 +93,6 @@ class StaffOrderPages(FounderPages):
         ctx = {"products": products, "values": values or {}, "errors": errors or {}, "notice": notice,
                "staff_here": "prices", "error_labels": {"code": "Product", "price": "New price"}}
         return self._render(request, "staff/prices.html", ctx, session, status)
-
-    def _staff_meta(self, session: WebSession) -> Meta:
-        me = accounts_q.account(self.s.reads, session.account_id)
-        return Meta(at=self.s.now(), actor=f"staff:{me['email'] if me else session.account_id}", channel="web",
-                    via="session")
 
 
 def staff_order_routes(identity: Identity) -> list[BaseRoute]:

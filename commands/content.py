@@ -84,8 +84,14 @@ def edit_founder_profile(store: EventStore, cmd: EditFounderProfile, meta: Meta)
                         lambda s: content.decide_edit_founder(s, cmd.changes, meta))
 
 
+def founder_state(store: EventStore, slug: str) -> content.FounderState:
+    """A founder profile as the commands see it (staff forms show and change it)."""
+    state: content.FounderState = store.load(content.founder_stream(slug), content.FOUNDER)
+    return state
+
+
 def founder_exists(store: EventStore, slug: str) -> bool:
-    return store.load(content.founder_stream(slug), content.FOUNDER).exists
+    return founder_state(store, slug).exists
 
 
 def write_blog_post(store: EventStore, cmd: WriteBlogPost, meta: Meta) -> int:

@@ -116,6 +116,24 @@ def list_founders(reads: ReadStore, q: ListFounders) -> dict[str, Any]:
     return page_of(items, q, int(total))
 
 
+def staff_founders(reads: ReadStore, paging: Paging) -> dict[str, Any]:
+    """Every founder profile by name, for staff: linked to a live listing or not, with how many listings name it."""
+    t = reads.tables(VIEW)
+    with reads.pool.connection() as conn:
+        (total,) = conn.execute(f"SELECT count(*) FROM {t['founders']}").fetchone()  # type: ignore[misc]
+        rows = conn.execute(
+            f"""SELECT f.slug, f.name, f.country, f.updated_at,
+                       count(c.listing_id), count(c.listing_id) FILTER (WHERE c.status = 'live')
+                FROM {t['founders']} f LEFT JOIN {t['links']} k ON k.founder_slug = f.slug
+                LEFT JOIN {t['companies']} c ON c.listing_id = k.listing_id
+                GROUP BY f.slug ORDER BY lower(f.name), f.slug LIMIT %s OFFSET %s""",
+            (paging.per_page, paging.offset),
+        ).fetchall()
+    items = [{"slug": r[0], "name": r[1], "country": r[2], "updated_at": r[3], "listings": r[4], "live": r[5]}
+             for r in rows]
+    return page_of(items, paging, int(total))
+
+
 def get_founder(reads: ReadStore, q: GetFounder) -> dict[str, Any]:
     t = reads.tables(VIEW)
     with reads.pool.connection() as conn:

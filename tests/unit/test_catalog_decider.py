@@ -94,6 +94,24 @@ def test_free_queue_weeks_must_be_ordered() -> None:
     assert isinstance(event, SiteSettingsChanged) and event.changes == {"free_queue_min_weeks": 5}
 
 
+def test_site_settings_name_every_broken_rule_at_once() -> None:
+    state = given(catalog.decide_load(catalog.initial(), SPEC, META))
+    with pytest.raises(InvalidInput) as err:
+        catalog.decide_change_site(state, {"name": " ", "purpose": "p" * 501, "contact_email": "nobody",
+                                           "free_queue_max_weeks": 53}, META)
+    assert [(p.field, p.rule) for p in err.value.problems] == [
+        ("free_queue_min_weeks", "range"), ("name", "required"), ("purpose", "max_length"), ("contact_email", "format")]
+    with pytest.raises(InvalidInput) as long_name:
+        catalog.decide_change_site(state, {"name": "n" * 101}, META)
+    assert long_name.value.problems[0].message == "At most 100 characters."
+    (event,) = catalog.decide_change_site(state, {"name": "n" * 100, "purpose": "p" * 500,
+                                                  "contact_email": "team@launchpad.example"}, META)
+    assert isinstance(event, SiteSettingsChanged)
+    (cleared,) = catalog.decide_change_site(given(catalog.decide_load(catalog.initial(), SPEC, META), [event]),
+                                            {"contact_email": None}, META)  # no contact address is allowed
+    assert cleared.changes == {"contact_email": None}
+
+
 def test_unknown_site_settings_and_orphan_categories_are_refused() -> None:
     with pytest.raises(InvalidInput):
         catalog.decide_change_site(catalog.initial(), {"colour": "red"}, META)
