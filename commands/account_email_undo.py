@@ -29,7 +29,7 @@ from aggregates import account, mail
 from aggregates.base import Meta
 from commands.account import RESET_TTL, AccountLinks, load_account
 from commands.account_settings import UNDO_PURPOSE, ask_staff, masked, revoke_grants
-from commands.claims import site_contact
+from commands.site import site_contact
 from commands.store import EventStore, Loader
 from events.account import ApiKeyRevoked
 from events.base import Event

@@ -34,7 +34,7 @@ from commands.account import (
     load_account,
     password_problem,
 )
-from commands.claims import site_contact
+from commands.site import site_contact
 from commands.store import EventStore, Loader
 from events.base import Event
 from events.errors import FieldProblem, InvalidInput, NotFound

@@ -24,7 +24,7 @@ from typing import Protocol
 from urllib.parse import urlencode
 from uuid import UUID
 
-from aggregates import account, catalog, claim, listing, mail
+from aggregates import account, claim, listing, mail
 from aggregates.base import Meta
 from aggregates.claim import ClaimState
 from aggregates.listing import ListingState
@@ -37,11 +37,11 @@ from commands.claim_inputs import (
     registrable_domain,
 )
 from commands.listing import listing_id_for_slug
+from commands.site import Site, site_of
 from commands.store import Appended, EventStore, Loader
 from events.base import Event
 from events.errors import Conflict, NotFound
 
-SITE = "launchdir"
 LINK_KIND = "claim_link"
 
 
@@ -157,7 +157,7 @@ def claim_listing(
         )
         if secret:
             box = load_(mail.message_id(f"claim-link:{claim_id}"), mail)
-            subject, text = _link_message(owned, domain, claim_link(website, claim_id, secret))
+            subject, text = _link_message(owned, domain, claim_link(website, claim_id, secret), site_of(load_).name)
             events += mail.decide_queue(box, email, subject, text, LINK_KIND, account_id, meta)
         return events
 
@@ -233,7 +233,7 @@ def _verification(load_: Loader, state: ClaimState, meta: Meta) -> list[Event]:
         if not person.exists or not person.email:
             continue
         box = load_(mail.message_id(f"claim-owner-notice:{state.claim_id}:{owner}"), mail)
-        subject, text = _owner_notice(owned, state, site_contact(load_))
+        subject, text = _owner_notice(owned, state, site_of(load_))
         notices.append(claim.Notice(box, owner, person.email, subject, text))
     domain = registrable_domain(listing_website(owned))
     return claim.decide_verification(state, owned, domain, notices, meta)
@@ -243,11 +243,11 @@ def product_name(state: ListingState) -> str:
     return " ".join(str(state.profile.get("name") or state.slug).split())[:120]
 
 
-def _link_message(state: ListingState, domain: str, link: str) -> tuple[str, str]:
+def _link_message(state: ListingState, domain: str, link: str, site: str) -> tuple[str, str]:
     product = product_name(state)
-    subject = f"Confirm that you run {product} on {SITE}"[: mail.SUBJECT_MAX]
+    subject = f"Confirm that you run {product} on {site}"[: mail.SUBJECT_MAX]
     text = (
-        f"Hello,\n\nsomeone asked to become an owner of the {SITE} listing of {product}, proving it by "
+        f"Hello,\n\nsomeone asked to become an owner of the {site} listing of {product}, proving it by "
         f"this address at {domain}.\n\nIf that was you or a colleague, open this link and press Confirm:\n\n"
         f"{link}\n\nThe link works once and expires in {claim.TTL.days} days. "
         "If you did not expect this email, ignore it: nothing changes.\n"
@@ -255,16 +255,10 @@ def _link_message(state: ListingState, domain: str, link: str) -> tuple[str, str
     return subject, text
 
 
-def site_contact(load_: Loader) -> str:
-    """The site's contact address (site setting `contact_email`), or "" when none is set."""
-    state: catalog.CatalogState = load_(catalog.CATALOG_ID, catalog)
-    return str(state.site.get("contact_email") or "")
-
-
-def reach_staff(contact: str, claim_id: int) -> str:
+def reach_staff(site: Site, claim_id: int) -> str:
     """How to reach the site team about a claim: this mail's sender takes no replies."""
-    where = f"write to {contact}" if contact else f"contact the {SITE} team"
-    return (f"This address does not take replies. To reach the {SITE} team, {where} and name claim {claim_id}.")
+    where = f"write to {site.contact}" if site.contact else f"contact the {site.name} team"
+    return f"This address does not take replies. To reach the {site.name} team, {where} and name claim {claim_id}."
 
 
 def _how(c: ClaimState) -> str:
@@ -272,15 +266,15 @@ def _how(c: ClaimState) -> str:
             "email": "an email to an address"}.get(c.method, c.method)
 
 
-def _owner_notice(state: ListingState, c: ClaimState, contact: str) -> tuple[str, str]:
+def _owner_notice(state: ListingState, c: ClaimState, site: Site) -> tuple[str, str]:
     product = product_name(state)
-    subject = f"Another owner was added to {product} on {SITE}"[: mail.SUBJECT_MAX]
+    subject = f"Another owner was added to {product} on {site.name}"[: mail.SUBJECT_MAX]
     text = (
         f"Hello,\n\nan account proved that it runs {product} with {_how(c)} at {c.domain} (claim {c.claim_id}) "
-        f"and is now an owner of its {SITE} listing too. You keep your access.\n\n"
+        f"and is now an owner of its {site.name} listing too. You keep your access.\n\n"
         f"If this claim is wrong (for example a DNS record or a file left behind by a previous owner of the "
-        f"domain), tell the {SITE} team: staff can void the claim, which takes that account off the owners.\n\n"
-        f"{reach_staff(contact, c.claim_id)}\n"
+        f"domain), tell the {site.name} team: staff can void the claim, which takes that account off the owners.\n\n"
+        f"{reach_staff(site, c.claim_id)}\n"
     )
     return subject, text
 
@@ -303,14 +297,14 @@ def void_claim(store: EventStore, claim_id: int, reason: str, meta: Meta, other_
         owned: ListingState = load_(listing.listing_stream(state.listing_id), listing)
         others = [load_(claim.claim_stream(i), claim) for i in other_claims if i != claim_id]
         why = listing.staff_reason(reason)
-        contact = site_contact(load_)
+        site = site_of(load_)
         notices = []
         for who in dict.fromkeys([state.account_id, *owned.owner_ids]):
             person = mailable_account(load_, who)
             if person is None:
                 continue
             box = load_(mail.message_id(f"claim-voided:{claim_id}:{who}"), mail)
-            subject, text = _void_notice(owned, state, why, contact, claimant=who == state.account_id)
+            subject, text = _void_notice(owned, state, why, site, claimant=who == state.account_id)
             notices.append(claim.Notice(box, who, person.email, subject, text))
         return claim.decide_voiding(state, owned, reason, others, notices, meta)
 
@@ -326,15 +320,15 @@ def mailable_account(load_: Loader, account_id: str) -> account.AccountState | N
     return person if person.exists and person.email else None
 
 
-def _void_notice(state: ListingState, c: ClaimState, why: str, contact: str, *, claimant: bool) -> tuple[str, str]:
+def _void_notice(state: ListingState, c: ClaimState, why: str, site: Site, *, claimant: bool) -> tuple[str, str]:
     product = product_name(state)
     if claimant:
-        subject = f"Your claim of {product} on {SITE} was voided"[: mail.SUBJECT_MAX]
-        body = (f"the {SITE} team voided your claim {c.claim_id} of {product} (proven with {_how(c)} at {c.domain}). "
+        subject = f"Your claim of {product} on {site.name} was voided"[: mail.SUBJECT_MAX]
+        body = (f"the {site.name} team voided your claim {c.claim_id} of {product} (proven with {_how(c)} at {c.domain}). "
                 f"The reason given: {why}\n\nYou are no longer an owner of its listing.")
     else:
-        subject = f"A claim of {product} on {SITE} was voided"[: mail.SUBJECT_MAX]
-        body = (f"the {SITE} team voided claim {c.claim_id} of {product} (proven with {_how(c)} at {c.domain}). "
+        subject = f"A claim of {product} on {site.name} was voided"[: mail.SUBJECT_MAX]
+        body = (f"the {site.name} team voided claim {c.claim_id} of {product} (proven with {_how(c)} at {c.domain}). "
                 f"The reason given: {why}\n\nThe account that made the claim is no longer an owner of the listing; "
                 "your access is unchanged.")
-    return subject, f"Hello,\n\n{body}\n\n{reach_staff(contact, c.claim_id)}\n"
+    return subject, f"Hello,\n\n{body}\n\n{reach_staff(site, c.claim_id)}\n"

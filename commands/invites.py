@@ -19,11 +19,11 @@ from aggregates import draft as d
 from aggregates import listing, mail
 from aggregates.base import Meta
 from commands.draft import InviteCofounder, load_owned
+from commands.site import site_of
 from commands.store import EventStore, Loader
 from events.base import Event
 from events.errors import NotFound
 
-SITE = "launchdir"
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def invite_cofounder(
         events = d.decide_invite(state, invite_id=invite_id, email=email, token_hash=token_hash(token),
                                  expires_at=meta.at + d.INVITE_TTL, meta=meta)
         msg = load(mail.message_id(f"draft-invite:{cmd.id}:{invite_id}"), mail)
-        subject, text = _message(state, link)
+        subject, text = _message(state, link, site_of(load).name)
         return events + mail.decide_queue(msg, email, subject, text, "cofounder_invite", None, meta)
 
     return Invited(cmd.id, invite_id, email, link, store.decide_across(decision).position)
@@ -98,11 +98,11 @@ def accept_invite(
     return Accepted(draft_id, listing_id, appended.position)
 
 
-def _message(state: d.DraftState, link: str) -> tuple[str, str]:
+def _message(state: d.DraftState, link: str, site: str) -> tuple[str, str]:
     product = " ".join(str(state.value("name") or state.site).split())[:120]
-    subject = f"You are invited to co-own {product} on {SITE}"[: mail.SUBJECT_MAX]
+    subject = f"You are invited to co-own {product} on {site}"[: mail.SUBJECT_MAX]
     text = (
-        f"Hello,\n\nyou have been invited to co-own the {SITE} profile of {product} ({state.url}).\n\n"
+        f"Hello,\n\nyou have been invited to co-own the {site} profile of {product} ({state.url}).\n\n"
         f"Sign in (or create an account) and open this link to accept:\n\n{link}\n\n"
         f"The link works once and expires in {d.INVITE_TTL.days} days. "
         "If you do not know what this is about, ignore this email.\n"

@@ -21,13 +21,13 @@ from typing import Any
 
 from aggregates import mail, notices
 from aggregates.base import Meta
+from commands.site import site_of
 from commands.store import EventStore
 from events.base import Event
 from events.errors import InvalidInput
 from events.mail import EmailQueued
 
 log = logging.getLogger(__name__)
-SITE = "launchdir"
 BADGE_REASONS = {
     "not_found": "the badge's link was not on the page",
     "unreachable": "the page could not be reached",
@@ -80,8 +80,8 @@ def _money(cents: int, currency: str = "USD") -> str:
     return f"{symbol}{cents // 100:,}.{cents % 100:02d}"
 
 
-def notice_email(notice: Notice, website: str) -> tuple[str, str]:
-    """The subject and plain-text body of a notice's email (the same for every recipient)."""
+def notice_email(notice: Notice, website: str, site: str) -> tuple[str, str]:
+    """The subject and plain-text body of a notice's email from the site named `site` (the same for every recipient)."""
     base = website if website.endswith("/") else website + "/"
     if notice.kind == "paid":
         return _paid_email(notice.order or {}, notice.listing_names or {}, base)
@@ -103,13 +103,13 @@ def notice_email(notice: Notice, website: str) -> tuple[str, str]:
         subject = f"{name} is scheduled to launch in {week}"
         badge = (f"Keep our badge on your homepage until then: it is checked again when the week begins, and "
                  f"{name} goes live only if it is there ({mine}/badge).\n\n" if notice.plan == "free" else "")
-        text = (f"{name} has its launch week on {SITE}: {week}. It goes live when that week begins, and the votes "
+        text = (f"{name} has its launch week on {site}: {week}. It goes live when that week begins, and the votes "
                 f"people cast that week rank it among the week's launches.\n\n{badge}"
                 f"Until then its page shows it as launching soon: {public}\n\n"
                 f"Your listing, to keep it current: {mine}\n")
     elif notice.kind == "live":
-        subject = f"{name} is live on {SITE}"
-        text = (f"{name} is live on {SITE}, among the launches of {week}. People can find it, vote for it and "
+        subject = f"{name} is live on {site}"
+        text = (f"{name} is live on {site}, among the launches of {week}. People can find it, vote for it and "
                 f"follow it now: {public}\n\n"
                 f"Share that link: votes come only from people signed in on the website, and the week's three "
                 f"most voted launches get an award when the week ends.\n\n"
@@ -121,15 +121,15 @@ def notice_email(notice: Notice, website: str) -> tuple[str, str]:
                 f"({why}).\n\n{name} stays in the queue and goes live as soon as a later check finds the badge. "
                 f"The badge to paste, and a button to check again: {mine}/badge\n")
     elif notice.kind == "unpublished":
-        subject = f"{name} was taken down from {SITE}"
+        subject = f"{name} was taken down from {site}"
         answer = (f"If you think this is a mistake, write to {notice.contact} and name {name}.\n" if notice.contact
                   else "")
-        text = (f"The {SITE} team took {name} down. The reason given: {notice.reason}\n\n"
+        text = (f"The {site} team took {name} down. The reason given: {notice.reason}\n\n"
                 f"It no longer shows in the directory, in search or in its launch week. You still own it, and its "
                 f"profile and history are kept: {mine}\n\n{answer}")
     elif notice.kind == "restored":
-        subject = f"{name} is back on {SITE}"
-        text = (f"The {SITE} team put {name} back after taking it down. It shows again in the directory, in "
+        subject = f"{name} is back on {site}"
+        text = (f"The {site} team put {name} back after taking it down. It shows again in the directory, in "
                 f"search and among the launches of {week}, with the votes it had: {public}\n\n"
                 f"Your listing: {mine}\n")
     else:
@@ -162,7 +162,7 @@ def _line_name(line: dict[str, Any], names: dict[int, str]) -> str:
 
 def mail_notice(store: EventStore, notice: Notice, recipients: Sequence[Recipient], website: str, meta: Meta) -> int:
     """Queue the notice's email to each recipient and mark it mailed, in one append; returns how many were new."""
-    subject, text = notice_email(notice, website)
+    subject, text = notice_email(notice, website, site_of(store.load).name)
 
     def decision(load: Any) -> list[Event]:
         events: list[Event] = []

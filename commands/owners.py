@@ -14,7 +14,8 @@ from aggregates import claim, listing, mail
 from aggregates.base import Meta
 from aggregates.claim import ClaimState
 from aggregates.listing import ListingState
-from commands.claims import SITE, mailable_account, product_name, site_contact
+from commands.claims import mailable_account, product_name
+from commands.site import Site, site_of
 from commands.store import Appended, EventStore, Loader
 from events.base import Event
 from events.errors import Conflict, NotFound
@@ -44,17 +45,17 @@ def remove_owner(store: EventStore, listing_id: int, account_id: str, reason: st
         person = mailable_account(load_, account_id)
         if person is not None:
             box = load_(mail.message_id(f"owner-removed:{listing_id}:{account_id}:{owned.version + 1}"), mail)
-            subject, text = _notice(owned, listing.staff_reason(reason), site_contact(load_))
+            subject, text = _notice(owned, listing.staff_reason(reason), site_of(load_))
             events += mail.decide_queue(box, person.email, subject, text, NOTICE_KIND, account_id, meta)
         return events
 
     return store.decide_across(decision)
 
 
-def _notice(state: ListingState, why: str, contact: str) -> tuple[str, str]:
+def _notice(state: ListingState, why: str, site: Site) -> tuple[str, str]:
     product = product_name(state)
-    subject = f"You are no longer an owner of {product} on {SITE}"[: mail.SUBJECT_MAX]
-    where = f"write to {contact}" if contact else f"contact the {SITE} team"
-    text = (f"Hello,\n\nthe {SITE} team removed your account from the owners of {product}. The reason given: {why}\n\n"
+    subject = f"You are no longer an owner of {product} on {site.name}"[: mail.SUBJECT_MAX]
+    where = f"write to {site.contact}" if site.contact else f"contact the {site.name} team"
+    text = (f"Hello,\n\nthe {site.name} team removed your account from the owners of {product}. The reason given: {why}\n\n"
             f"This address does not take replies. If you think this is a mistake, {where} and name {product}.\n")
     return subject, text

@@ -27,13 +27,13 @@ from itsdangerous import BadData, URLSafeSerializer
 from aggregates import mail, updates
 from aggregates.base import Meta
 from commands import community
+from commands.site import site_of
 from commands.store import EventStore
 from events.base import Event
 from events.errors import InvalidInput
 from events.mail import EmailQueued
 
 log = logging.getLogger(__name__)
-SITE = "launchdir"
 KIND = "listing_update"
 CHUNK = 100  # emails per append
 MAX_TOKEN = 500
@@ -86,18 +86,18 @@ def dedupe_key(listing_id: int, update_id: int, account_id: str) -> str:
     return f"listing-update:{listing_id}:{update_id}:{account_id}"
 
 
-def update_email(update: UpdateToTell, listing_url: str, unsubscribe_url: str) -> tuple[str, str]:
-    """The subject (naming the product) and the plain-text body of one follower's email."""
+def update_email(update: UpdateToTell, listing_url: str, unsubscribe_url: str, site: str) -> tuple[str, str]:
+    """The subject (naming the product) and the plain-text body of one follower's email from the site `site`."""
     name = update.name or update.slug
     subject = " ".join(f"{name}: {update.title}".split())
     if len(subject) > mail.SUBJECT_MAX:
         subject = subject[: mail.SUBJECT_MAX - 1] + "…"
     text = (
-        f"{name} posted an update on {SITE}.\n\n"
+        f"{name} posted an update on {site}.\n\n"
         f"{update.title}\n\n"
         f"{update.body}\n\n"
-        f"See {name} on {SITE}: {listing_url}\n\n"
-        f"--\nYou get this email because you follow {name} on {SITE}.\n"
+        f"See {name} on {site}: {listing_url}\n\n"
+        f"--\nYou get this email because you follow {name} on {site}.\n"
         f"To stop getting updates from {name}, open this link: {unsubscribe_url}\n"
     )
     return subject, text
@@ -111,6 +111,7 @@ def notify_followers(store: EventStore, update: UpdateToTell, followers: Sequenc
     """Queue the update's email to each follower and mark the update told; returns how many emails were new."""
     base = website if website.endswith("/") else website + "/"
     listing_url = f"{base}listings/{update.slug}"
+    site = site_of(store.load).name  # one name for every batch of this update's mails
     queued = 0
     batches = [followers[i:i + chunk] for i in range(0, len(followers), chunk)] or [[]]
     for n, batch in enumerate(batches):
@@ -120,7 +121,7 @@ def notify_followers(store: EventStore, update: UpdateToTell, followers: Sequenc
             events: list[Event] = []
             for follower in batch:
                 link = f"{base}unsubscribe/{tokens.sign(follower.account_id, update.listing_id)}"
-                subject, text = update_email(update, listing_url, link)
+                subject, text = update_email(update, listing_url, link, site)
                 message = load(mail.message_id(dedupe_key(update.listing_id, update.update_id, follower.account_id)), mail)
                 try:
                     events += mail.decide_queue(message, follower.email, subject, text, KIND, follower.account_id, meta,

@@ -236,3 +236,21 @@ def test_a_refund_tells_the_buyer_how_much_and_why(container: Any) -> None:
     assert [m["subject"] for m in refund] == [f"Order {placed.number} was refunded"]
     amount = f"${total // 100:,}.{total % 100:02d}"
     assert f"We refunded {amount} of order {placed.number} (asked by the buyer)." in refund[0]["text"]
+
+
+def test_the_mails_name_the_site_as_staff_named_it(container: Any) -> None:
+    """A site renamed in its settings is named so in the mails written after: subject, body and the team to reach."""
+    c = container
+    catalog_cmd.change_site_settings(c.store, catalog_cmd.ChangeSiteSettings(
+        changes={"name": "Shipyard", "contact_email": "team@shipyard.example"}), _meta())
+    owner, owner_email = _person(c)
+    listing_id, slug = _listing(c, "Renamed", [owner])
+    listing_cmd.staff_publish(c.store, listing_id, _meta())
+    listing_cmd.unpublish(c.store, listing_id, "Spam links", _meta())
+    _caught_up(c)
+    _notices(c).run_once()
+    _caught_up(c)
+    subjects = [m["subject"] for m in _mails(c, owner_email)]
+    assert "Renamed was taken down from Shipyard" in subjects, subjects
+    down = next(m for m in _mails(c, owner_email) if m["kind"] == "notice_unpublished")
+    assert "The Shipyard team took Renamed down" in down["text"] and "launchdir" not in down["text"]

@@ -37,10 +37,11 @@ def test_a_token_whose_payload_is_not_account_and_listing_is_not_read() -> None:
 def test_the_email_names_the_product_and_carries_the_update_and_both_links() -> None:
     update = UpdateToTell(listing_id=4, update_id=2, slug="invoicely", name="Invoicely", title="Dark  mode\nis here",
                           body="Line one.\nLine two.")
-    subject, text = update_email(update, "http://site/listings/invoicely", "http://site/unsubscribe/tok")
+    subject, text = update_email(update, "http://site/listings/invoicely", "http://site/unsubscribe/tok", "Shipyard")
     assert subject == "Invoicely: Dark mode is here"
+    assert "Invoicely posted an update on Shipyard." in text and "you follow Invoicely on Shipyard" in text
     assert "Dark  mode\nis here" in text and "Line one.\nLine two." in text
     assert "http://site/listings/invoicely" in text and "http://site/unsubscribe/tok" in text
     long = UpdateToTell(listing_id=4, update_id=2, slug="x", name="N" * 150, title="T" * 200, body="b")
-    assert len(update_email(long, "u", "v")[0]) == 200
+    assert len(update_email(long, "u", "v", "Shipyard")[0]) == 200
     assert dedupe_key(4, 2, "acct") == "listing-update:4:2:acct"

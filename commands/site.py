@@ -1,0 +1,36 @@
+"""The site's name and contact address as the commands read them, for the mails they queue.
+
+A mail says which site it comes from ("... is live on Shipyard") and how to reach
+its team. Both are site settings staff change (`commands.catalog`), so a mail
+reads them from the catalogue's stream when it is written, with the loader of
+the decision that queues it (or the store's own `load`), and names the site as
+its pages do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aggregates import catalog
+from commands.store import Loader
+
+DEFAULT_NAME = "launchdir"  # a catalogue never loaded has no name yet
+
+
+@dataclass(frozen=True)
+class Site:
+    """What a mail says of the site: its name, and the address its team reads ("" when none is set)."""
+
+    name: str
+    contact: str = ""
+
+
+def site_of(load_: Loader) -> Site:
+    """The site's name (setting `name`) and contact address (setting `contact_email`) as they are now."""
+    state: catalog.CatalogState = load_(catalog.CATALOG_ID, catalog)
+    return Site(str(state.site.get("name") or DEFAULT_NAME), str(state.site.get("contact_email") or ""))
+
+
+def site_contact(load_: Loader) -> str:
+    """The site's contact address, or "" when none is set."""
+    return site_of(load_).contact
