@@ -21,15 +21,19 @@ from starlette.routing import BaseRoute, Route
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp
 
+from aggregates.account import SCOPES
+from api.auth import RESOURCES, WELL_KNOWN
 from api.body_limit import BodyLimit
 from api.security_headers import SecurityHeaders
 from api.in_flight import CountInFlight, InFlight
 from api.executor import Executor, dumps
 from api.mcp_server import VersionGuard, build_mcp_server, session_manager
+from api.oauth.routes import METADATA_PATH
 from api.openapi import openapi_document
 from api.problems import problem
 from api.rest import rest_routes
 from api.route_index import RouteIndex
+from api.web_account import SCOPE_LABELS
 from queries import catalog as catalog_q
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -94,9 +98,17 @@ def create_app(executor: Executor, config: WebConfig) -> FastAPI:
     async def openapi(request: Request) -> Response:
         return Response(document_bytes, media_type="application/json")
 
+    # How a caller gets a credential, said at the top of the docs page: the account page's keys and their scopes,
+    # OAuth's discovery documents, and where the MCP server is (api/auth.py, api/oauth/routes.py).
+    credentials = {"scopes": [(s, SCOPE_LABELS[s]) for s in SCOPES], "keys_page": "/account#create-title",
+                   "oauth_metadata": config.public_url + METADATA_PATH, "mcp": config.public_url + RESOURCES["mcp"],
+                   "resource_metadata": [(config.public_url + WELL_KNOWN + path, WELL_KNOWN + path)
+                                         for path in RESOURCES.values()]}
+
     async def docs(request: Request) -> Response:
         return TEMPLATES.TemplateResponse(request, "api_docs.html", {
-            "doc": document, "ops": list(executor.registry), "site_name": catalog_q.site_name(executor.services.reads)})
+            "doc": document, "ops": list(executor.registry), "site_name": catalog_q.site_name(executor.services.reads),
+            "auth": credentials})
 
     async def home(request: Request) -> Response:
         services = executor.services

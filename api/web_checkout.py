@@ -38,6 +38,7 @@ from aggregates.order import OrderState
 from api.identity import Identity
 from api.services import Services
 from api.web_checkout_quote import requote_endpoint, vat_label, vat_note
+from events.week_names import week_name
 from api.web_pages import WebPages, form_problems
 from commands import orders as cmd
 from events.countries import countries, country_name
@@ -45,6 +46,7 @@ from events.errors import Conflict, DomainError, InvalidInput, NotFound, Unavail
 from queries import accounts as accounts_q
 from queries import catalog as catalog_q
 from queries import updates as updates_q
+from queries.catalog import category_names
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 TEMPLATES.env.auto_reload = False  # templates are read once, as the code is: a deploy restarts both together
@@ -61,6 +63,7 @@ TEMPLATES.env.filters["money"] = money
 TEMPLATES.env.filters["vat_label"] = vat_label
 TEMPLATES.env.filters["vat_note"] = vat_note
 TEMPLATES.env.filters["country_name"] = country_name
+TEMPLATES.env.filters["week_name"] = week_name  # an order line's week as every page names it (events/week_names.py)
 TEMPLATES.env.globals["countries"] = countries()
 
 
@@ -121,7 +124,7 @@ class Checkout:
             "payable": state.is_payable(now), "test_mode": self.provider is None,
             "form": form or {"name": "", "address": "", "vat_number": "",
                              "country": state.vat.get("country") or "", **state.billing},  # the quote's country first
-            "names": names,
+            "names": names, "category_names": await run_in_threadpool(category_names, self.s.reads),
             "lines": state.lines, "fulfilled": state.fulfilled, "tasks": state.tasks,
             "not_fulfilled": state.not_fulfilled,
         }

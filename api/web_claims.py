@@ -39,6 +39,8 @@ from queries.listings import names_by_id
 NOT_VALID = "This confirmation link is not valid. Ask the person who started the claim to start a new one."
 VIEWS = ["claims_view", "listing_view", "launches_view"]
 MAX_TOKEN = 200
+METHODS = {"dns": "DNS record", "meta": "Meta tag", "file": "File on the website", "email": "Email link"}
+"""How each claim was to be proven, in the staff table's few words (the claimant's pages say it at length)."""
 
 
 class WebClaims(WebPages):
@@ -119,6 +121,7 @@ class WebClaims(WebPages):
         here = "/staff/claims" + (f"?status={status}" if status else "")
         return self._render(request, "claims/staff.html",
                             {"claims": claims, "status": status or "", "statuses": STATUSES, "notice": notice,
+                             "methods": METHODS,
                              "void_errors": errors or {}, "reason": reason, "here": here}, session, status_code)
 
     def void(self, request: Request, data: FormData, session: WebSession | None) -> Response:

@@ -1,5 +1,7 @@
 """The reading pages: founders, the blog, search, comparison, the latest updates and how voting works.
 
+The comparison's handler lives in `api/web_public_compare.py` (`ComparePage`); this module routes it.
+
 Search shows "did you mean" when the query words were corrected: the page asks
 the same `search_request` the operation uses for the corrected words, so the
 suggestion is exactly what the results were searched for.
@@ -7,17 +9,16 @@ suggestion is exactly what the results were searched for.
 
 from __future__ import annotations
 
-import re
 from typing import Any
-from urllib.parse import urlencode
 
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from api.web_public import PageProblem, PublicSite, address_sentence
+from api.web_public import PageProblem, address_sentence
+from api.web_public_compare import ComparePage
 from queries import listings as listings_q
 from queries import updates as updates_q
 from queries.paging import Paging
@@ -27,7 +28,7 @@ SORTS = [("relevance", "Relevance"), ("votes", "Most voted"), ("newest", "Newest
 SEARCH_FIELDS = ("q", "category", "stage", "country", "pricing_model", "domain", "status", "sort")
 
 
-class ContentPages(PublicSite):
+class ContentPages(ComparePage):
     def routes(self) -> list[BaseRoute]:
         p = self.page
         return [
@@ -112,21 +113,6 @@ class ContentPages(PublicSite):
             return corrected if corrected != req.text else None
         return None
 
-    async def compare(self, request: Request) -> Response:
-        a, b = request.query_params.get("a"), request.query_params.get("b")
-        if not a or not b:
-            return await self.show(request, "public/compare.html", {"cmp": None, "a": a or "", "b": b or "",
-                                                                   "robots": "noindex"})
-        slug_a, slug_b = slug_of(a), slug_of(b)
-        if (slug_a, slug_b) != (a, b):  # a name, a page's address or capitals: the comparison's own address
-            return RedirectResponse("/compare?" + urlencode({"a": slug_a, "b": slug_b}), status_code=301)
-        cmp = await self.op(request, "compare_listings", {"a": a, "b": b})
-        based = await run_in_threadpool(lambda: [based_in(listings_q.live_document(self.s.reads, s)) for s in (a, b)])
-        return await self.show(request, "public/compare.html", {
-            "cmp": cmp, "a": a, "b": b, "based": based,
-            "description": f"{cmp['a']['name']} compared with {cmp['b']['name']}.",
-        })
-
     async def updates(self, request: Request) -> Response:
         try:
             paging = Paging.model_validate(self.paging(request))
@@ -144,20 +130,6 @@ class ContentPages(PublicSite):
         })
 
 
-def slug_of(typed: str) -> str:
-    """The slug a comparison's box means: a slug as it is, a listing's name ("Alder Invoice") or its page's address
-    (".../listings/alder-invoice") as the slug they stand for."""
-    text = typed.strip()
-    if "/listings/" in text:
-        text = text.split("/listings/", 1)[1].split("/")[0].split("?")[0].split("#")[0]
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or typed
-
-
-def based_in(doc: dict[str, Any] | None) -> tuple[str | None, str | None]:
-    """(city, country code) of a listing's profile: the "Based in" its own page shows."""
-    return (doc.get("city"), doc.get("country")) if doc else (None, None)
-
-
 SEARCH_WORDS = {
     "q": "Search words are at most 200 characters: shorten the search.",
     "page": "Results have at most 1,000 pages: choose a page from 1 to 1,000.",
@@ -169,3 +141,4 @@ def search_errors(exc: PageProblem) -> list[str]:
     """The search page's words for a refused search: one sentence per field, the problem's own when unknown."""
     said = [address_sentence(e, SEARCH_WORDS) for e in exc.errors]
     return list(dict.fromkeys(said)) or [exc.detail]
+

@@ -102,6 +102,24 @@ def problems(exc: InvalidInput | ValidationError, sent: dict[str, Any] | None = 
     return out
 
 
+def categories(posted: list[Any], current: list[str]) -> list[str]:
+    """The categories the editor's menu and boxes stand for: the primary (the menu) first, then the ticked ones.
+
+    The ticked categories keep the order they have in the draft (new ones after, in the page's order), so opening
+    the page and saving changes nothing: the boxes are in the directory's order, the draft's extra categories in
+    the founder's. A single value with line breaks is read one per line (the editor's former text box).
+    """
+    values = [str(v) for v in posted]
+    if len(values) == 1 and "\n" in values[0]:
+        values = values[0].splitlines()
+    given = list(dict.fromkeys(v.strip() for v in values if v.strip()))
+    if not given:
+        return []
+    primary, ticked = given[0], set(given[1:])
+    kept = [c for c in current if c in ticked and c != primary]
+    return [primary, *kept, *(c for c in given[1:] if c not in kept)]
+
+
 def field_value(name: str, value: Any) -> str:
     """A field's value as its input shows it: lists one item per line."""
     if value is None:
@@ -131,9 +149,15 @@ def _fields(data: FormData, doc: dict[str, Any], raw: dict[str, Any], shown: dic
         key = f"fields.{name}"
         if key not in data:
             continue
+        current = (doc["fields"].get(name) or {}).get("value")
+        if name == "categories":
+            chosen = categories(data.getlist(key), list(current or []))
+            shown[key] = chosen
+            if chosen != list(current or []):
+                changed[name] = chosen
+            continue
         text = str(data.get(key) or "")
         shown[key] = text
-        current = (doc["fields"].get(name) or {}).get("value")
         if name in LIST_FIELDS:
             items = [line.strip() for line in text.splitlines() if line.strip()]
             if items != list(current or []):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.draft import MAX_INVITES
+from aggregates.listing import MAX_EXTRA_CATEGORIES
 from api.web_draft_forms import MAPPINGS, ROW_KEYS, SLOT_SECTIONS, field_value
 from api.field_labels import FIELD_LABELS, ITEM_LABELS, VALUE_LABELS, value_label
 from events.draft_fields import IN_PROGRESS, LIST_FIELDS, PRICING_MODELS, SOCIAL_LABELS, STAGES, STORY_LABELS
@@ -26,7 +27,8 @@ HINTS: dict[str, str] = {
     "tagline": "One line, up to 500 characters.", "short_description": "Up to 500 characters.",
     "description": "Up to 20,000 characters.", "country": "Two-letter code, e.g. DE.",
     "founded_year": "Four digits, e.g. 2024.",
-    "categories": "One per line, names or slugs; the first is the primary.",
+    "categories": "The category your listing is filed under. A listing shows only this one until it has a paid "
+                  "launch or the Extra categories product (up to 3 more, from the boxes below).",
     "features": "One per line, up to 20.", "usps": "One per line, up to 20.", "tags": "One per line, up to 20.",
     "keywords": "One per line, up to 20.", "logo_url": "An http or https address.",
     "demo_video_url": "An http or https address.",
@@ -61,20 +63,31 @@ REASONS: dict[str, str] = {
 }
 
 
-def editor(doc: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
-    """The editor's context: `shown` (the values of a refused post, every section's) replaces the draft's values."""
+def editor(doc: dict[str, Any], shown: dict[str, Any], category_names: dict[str, str] | None = None) -> dict[str, Any]:
+    """The editor's context: `shown` (the values of a refused post, every section's) replaces the draft's values.
+
+    `category_names` is the directory's categories (slug -> name, in its order): the categories field is a menu of
+    them for the primary one and a box for each other one.
+    """
     groups = []
     for key, title, names in GROUPS:
         rows = []
         for name in names:
             slot = doc["fields"].get(name) or {"value": None, "state": "not_found", "evidence": []}
             input_name = f"fields.{name}"
-            value = shown[input_name] if input_name in shown else field_value(name, slot["value"])
-            kind = ("choice" if name in CHOICES else "long" if name in LONG else "medium" if name in MEDIUM
-                    else "list" if name in LIST_FIELDS else "line")
-            rows.append({"name": name, "input": input_name, "label": LABELS[name], "hint": HINTS.get(name, ""),
-                         "value": value, "state": slot["state"], "evidence": slot["evidence"], "kind": kind,
-                         "missing": name in doc["missing"], "options": choices(name, value) if kind == "choice" else []})
+            if name == "categories":
+                value: Any = list(shown[input_name] if input_name in shown else slot["value"] or [])
+                kind = "categories"
+            else:
+                value = shown[input_name] if input_name in shown else field_value(name, slot["value"])
+                kind = ("choice" if name in CHOICES else "long" if name in LONG else "medium" if name in MEDIUM
+                        else "list" if name in LIST_FIELDS else "line")
+            row = {"name": name, "input": input_name, "label": LABELS[name], "hint": HINTS.get(name, ""),
+                   "value": value, "state": slot["state"], "evidence": slot["evidence"], "kind": kind,
+                   "missing": name in doc["missing"], "options": choices(name, value) if kind == "choice" else []}
+            if kind == "categories":
+                row |= category_choices(value, category_names or {})
+            rows.append(row)
         groups.append({"key": key, "title": title, "fields": rows})
     items = {name: _rows(doc, shown, name) for name in ROW_KEYS}
     mappings = {name: {k: (shown[f"{name}.{k}"] if f"{name}.{k}" in shown
@@ -91,7 +104,24 @@ def editor(doc: dict[str, Any], shown: dict[str, Any]) -> dict[str, Any]:
         "status_words": STATUS_WORDS, "competitor_words": COMPETITOR_WORDS, "invite_words": INVITE_WORDS,
         "missing_labels": [LABELS.get(m, m) for m in doc["missing"]],
         "invites_left": max(0, MAX_INVITES - len(doc["invites"])),
+        "max_extra": MAX_EXTRA_CATEGORIES,
     }
+
+
+def category_choices(value: list[str], names: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
+    """The categories field as a menu (the primary one) and boxes (the others): names shown, slugs sent.
+
+    A value that is no category of the directory (set before the menu, or through the API by name) is kept as an
+    option of its own, chosen, so saving the page never drops it unseen; the check still refuses it on a change.
+    """
+    primary, extra = (value[0] if value else ""), value[1:]
+    menu = [{"value": "", "label": "Not chosen", "selected": not primary}]
+    menu += [{"value": slug, "label": label, "selected": slug == primary} for slug, label in names.items()]
+    if primary and primary not in names:
+        menu.append({"value": primary, "label": primary, "selected": True})
+    boxes = [{"value": slug, "label": label, "checked": slug in extra} for slug, label in names.items()]
+    boxes += [{"value": c, "label": c, "checked": True} for c in extra if c not in names]
+    return {"primary_options": menu, "extra_options": boxes}
 
 
 ROW_LABELS = {("founders", "title"): "Role"}

@@ -30,6 +30,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from aggregates import draft as d
+from aggregates.listing import MAX_EXTRA_CATEGORIES
 from api import web_draft_forms as forms
 from api import web_draft_view as view
 from api.identity import Identity
@@ -41,6 +42,7 @@ from events import text as text_rule
 from events.draft_fields import FIELD_NAMES
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import drafts as drafts_q
+from queries.catalog import category_names
 from queries import my_listings as my_listings_q
 from queries.paging import Paging
 
@@ -246,9 +248,38 @@ class WebDrafts(WebPages):
 
     def _editor(self, request: Request, session: WebSession, doc: dict[str, Any], ctx: dict[str, Any],
                 status: int = 200) -> Response:
-        page = view.editor(doc, ctx.get("shown") or {})
+        names = category_names(self.s.reads)
+        page = view.editor(doc, ctx.get("shown") or {}, names)
         page["error_labels"] = {name: view.error_label(name) for name in ctx.get("errors") or {}}
+        page["listing_categories"] = self._listing_categories(session, doc, names)
         return self._render(request, EDITOR, {**page, **ctx}, session, status)
+
+    def _listing_categories(self, session: WebSession, doc: dict[str, Any], names: dict[str, str]) -> dict[str, Any] | None:
+        """The draft's categories its listing does not show, and how to show them; None when it shows them all.
+
+        A listing shows its primary category, and up to 3 more once it has a paid launch or the Extra categories
+        product (`aggregates/draft/to_listing.py` sends no more), so a free listing drops the others silently
+        unless the editor says so.
+        """
+        wanted = list((doc["fields"].get("categories") or {}).get("value") or [])
+        if not doc.get("listing_id") or len(wanted) < 2:
+            return None
+        try:
+            listed = my_listings_q.get_my_listing(self.s.reads, session.account_id, int(doc["listing_id"]),
+                                                  self.s.links)
+        except NotFound:
+            return None
+        refs = listed["categories"] or {}
+        shown = [c["slug"] for c in ([refs["primary"]] if refs.get("primary") else []) + list(refs.get("extra") or [])]
+        hidden = [c for c in wanted if c not in shown]
+        if not hidden:
+            return None
+        can_buy = "extra_categories" not in listed["unlocked_sections"]
+        query = "&".join(f"category={quote(c)}" for c in hidden[:MAX_EXTRA_CATEGORIES])
+        return {"shown": [names.get(c, c) for c in shown], "hidden": [names.get(c, c) for c in hidden],
+                "can_buy": can_buy, "max": MAX_EXTRA_CATEGORIES,
+                "order_url": f"/my/listings/{doc['listing_id']}/order?product=extra_categories&{query}"
+                             "#product-extra_categories-box"}
 
     def _editor_again(self, request: Request, data: FormData, session: WebSession | None,
                       errors: dict[str, str]) -> Response:

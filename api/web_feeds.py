@@ -36,7 +36,7 @@ WEEKS_IN_SITEMAP = 12
 STATIC_PATHS = ["/", "/launches", "/categories", "/leaderboards/community-weekly",
                 "/leaderboards/community-all-time", "/leaderboards/billboard", "/leaderboards/domain-rating",
                 "/leaderboards/revenue", "/awards", "/founders", "/blog", "/updates", "/voting",
-                "/about/votes", "/about", "/pricing"]
+                "/about/votes", "/about", "/pricing", "/privacy", "/terms"]
 Entry = dict[str, Any]  # id, title, url, updated, summary, author
 
 
@@ -155,7 +155,8 @@ writing (submitting a listing, editing your listings, claims, orders) needs a cr
 
 - REST API: {links['api']} (documentation: {links['api_docs']})
 - OpenAPI 3.1 document: {links['openapi']}
-- MCP server (Streamable HTTP, stateless): {links['mcp']}: the same operations as tools
+- MCP server: {links['mcp']} (Streamable HTTP, stateless: clients POST JSON-RPC to this address; it has no
+  page to open in a browser): the same operations as tools
 
 ## Signing in
 

@@ -22,12 +22,16 @@ from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
 
+from aggregates.order.state import LAUNCH_SECTIONS
 from api.identity import Identity
 from api.sessions import WebSession
 from api import web_errors
 from api.web_pages import WebPages
+from commands import orders as orders_cmd
 from events.errors import InvalidInput, NotFound
+from queries import drafts as drafts_q
 from queries import my_listings as my_listings_q
+from queries.paging import Paging
 
 MY_LINKS = [("/my/listings", "Your listings")]
 
@@ -108,6 +112,23 @@ class FounderPages(WebPages):
         """A positive integer path parameter (ids), else None (the page answers 404)."""
         value = str(request.path_params.get(name, ""))
         return int(value) if value.isascii() and value.isdigit() and 0 < len(value) <= 10 and int(value) < 2**31 else None
+
+    def _draft_of(self, session: WebSession, listing_id: int) -> str | None:
+        """The id of this person's draft that became the listing, if they own one: its editor changes what the
+        listing editor cannot (a saved draft reaches its listing, docs/submission.md "Becoming a listing"), and its
+        invites make co-owners of both."""
+        drafts = drafts_q.list_my_drafts(self.s.reads, session.account_id, Paging(page=1, per_page=100))["items"]
+        return next((str(d["id"]) for d in drafts if d.get("listing_id") == listing_id), None)
+
+    def _sections_offer(self, session: WebSession, doc: dict[str, Any]) -> str | None:
+        """The product that would show this listing's story, milestones and media, while they are locked: "launch",
+        "launch_bundle" (an upgrade of a free listing that has its week) or None, as the pricing rules answer for
+        this listing now (`commands.orders.order_offers`), so a page never offers what the order form refuses."""
+        if set(LAUNCH_SECTIONS) <= set(doc.get("unlocked_sections") or ()):
+            return None
+        offers = orders_cmd.order_offers(self.s.store, int(doc["listing_id"]), session.account_id, self.s.today(),
+                                         self.s.orders)
+        return offers.unlocks_sections()
 
     def _my_listing(self, session: WebSession, listing_id: int | None) -> dict[str, Any] | None:
         """get_my_listing's document, or None for a listing that is not there or not this person's."""

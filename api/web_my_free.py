@@ -26,6 +26,7 @@ from starlette.routing import BaseRoute, Route
 from api.identity import Identity
 from api.services import CheckBadgeNow
 from api.sessions import WebSession
+from events.week_names import week_name
 from api.web_founder_pages import FounderPages, nested_problems
 from commands import free_plan as free_cmd
 from events.errors import Conflict, InvalidInput, NotFound
@@ -44,18 +45,18 @@ NOTICES = {"chosen": "Your listing is queued for a free launch week. Put a badge
 
 def checked_notice(doc: dict[str, Any]) -> tuple[str, str]:
     """What the check just made means, and the notice's kind (`found` or `missing`): what happens next when the
-    badge was found, what to do when it was not."""
+    badge was found, what to do when it was not. Each is said once: a found notice takes the place of the page's
+    "keep it there" line, and a missing one points to the page's "paste one badge's code" line."""
     check, name, week = doc.get("badge_check") or {}, doc["name"], doc.get("launch_week")
     if check.get("result") == "found":
         if doc["status"] == "live":
             return f"Your badge is on your homepage, and {name} is live now.", "found"
-        when = f" for the week of {week}" if week else ""
+        when = f" for the week of {week_name(week)}" if week else ""  # named as the status pill names it
         return (f"Your badge is on your homepage. {name} is scheduled{when} and goes live when that week begins, "
                 "after one more check that the badge is still there: keep it on your homepage until then.", "found")
     why = f": {check['explanation']}" if check.get("explanation") else ""
-    return (f"Your badge was not found on your homepage{why}. Copy one badge's code below into your homepage, "
-            "publish the page, then press Check my badge now again. It is also checked again automatically.",
-            "missing")
+    return (f"Your badge was not found on your homepage{why}. Once one of the badges below is there, press Check my "
+            "badge now again; it is also checked again automatically.", "missing")
 
 
 class MyFreeLaunch(FounderPages):

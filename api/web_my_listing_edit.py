@@ -7,6 +7,12 @@ each changed field before and after (the staff pages' diff, `api/web_diff.py`);
 sent (socials and FAQs whole, as the API replaces them), so saving an untouched
 form records nothing. Errors are the model's, worded for people (`api/web_errors.py`), next to the
 box they name and, with its label, in the summary above the form.
+
+A field is labelled as the draft editor labels it (`api.field_labels`, the
+pricing model's menu of `api.web_draft_view`), with hints in the same words
+and this operation's own limits. What update_my_listing cannot change (the
+name, stage, categories, tags, logo) is said above the form, with where it is
+changed: the listing's draft, when the owner has one, else the site team.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from annotated_types import MaxLen
 from pydantic import ValidationError
 from starlette.datastructures import FormData
 from starlette.requests import Request
@@ -22,27 +29,49 @@ from starlette.routing import BaseRoute, Route
 
 from api.identity import Identity
 from api.sessions import WebSession
+from api.field_labels import FIELD_LABELS
 from api.web_diff import field_diffs
+from api.web_draft_view import choices
 from api.web_founder_pages import FounderPages, lines, nested_problems
 from api.web_my_listings import edits_show
 from commands import my_listings as cmd
-from commands.my_listing_inputs import UpdateMyListing
+from commands.my_listing_inputs import MyListingFields, UpdateMyListing
 from events.draft_fields import SOCIAL_KEYS, SOCIAL_LABELS
 from events.errors import Conflict, InvalidInput, NotFound
+from queries import notices as notices_q
 
 VIEWS = ["listing_view", "history_view"]
 TEXTS = ("tagline", "short_description", "description", "headline", "summary", "pricing_model", "pricing_summary",
          "country", "city", "founded_year", "demo_video_url", "contact_email", "seo_title", "seo_description")
 LISTS = ("features", "usps", "keywords")
 LONG = {"description", "summary", "short_description", "seo_description"}  # shown as a textarea
-LABELS = {"short_description": "Short description", "pricing_model": "Pricing model (free, freemium, paid ...)",
-          "pricing_summary": "Pricing summary", "country": "Country (two letters, e.g. DE)", "founded_year": "Founded in",
-          "demo_video_url": "Demo video link", "contact_email": "Contact email (not shown publicly)",
-          "seo_title": "Search engine title", "seo_description": "Search engine description",
-          "usps": "What sets it apart (one per line)", "features": "Features (one per line)",
-          "keywords": "Keywords (one per line)"}
+MENUS = ("pricing_model",)  # a menu of the drafter's values, as in the draft editor (a typed value kept)
+HINTS = {"country": "Two-letter code, e.g. DE.", "founded_year": "Four digits, e.g. 2024.",
+         "demo_video_url": "An http or https address.", "contact_email": "Not shown publicly.",
+         "pricing_model": "The models search filters by; the details go in the pricing summary."}
+"""The draft editor's hints (`api.web_draft_view.HINTS`) for the fields both edit; lengths come from the model."""
+NOT_HERE = "The name, stage, categories, tags and logo"
+"""The profile fields the draft editor has and update_my_listing does not (SPEC §4.5), said above the form."""
 MAX_FAQS = 10
 BLANK_FAQS = 2  # empty question/answer pairs offered below the existing ones
+
+
+def _hint(name: str) -> str:
+    """A field's hint in the draft editor's words, with this operation's limit ("One line, up to 200 characters.")."""
+    if name in HINTS:
+        return HINTS[name]
+    if name in ("city", "pricing_summary"):
+        return ""  # no hint in the draft editor either
+    limit = next((m.max_length for m in MyListingFields.model_fields[name].metadata if isinstance(m, MaxLen)), None)
+    if limit is None:
+        return ""
+    if name in LISTS:
+        return f"One per line, up to {limit}."
+    return f"{'' if name in LONG else 'One line, '}up to {limit:,} characters.".capitalize()
+
+
+def _label(name: str) -> str:
+    return FIELD_LABELS.get(name) or name.replace("_", " ").capitalize()
 
 
 def current_values(doc: dict[str, Any]) -> dict[str, Any]:
@@ -115,15 +144,18 @@ class MyListingEditor(FounderPages):
 
     def _editor(self, request: Request, session: WebSession, doc: dict[str, Any], values: dict[str, str],
                 errors: dict[str, str] | None = None, status: int = 200, preview: list[Any] | None = None) -> Response:
-        fields = [{"name": n, "label": LABELS.get(n, n.replace("_", " ").capitalize()),
-                   "long": n in LONG or n in LISTS} for n in (*TEXTS, *LISTS)]
+        fields = [{"name": n, "label": _label(n), "hint": _hint(n), "long": n in LONG or n in LISTS,
+                   "options": choices(n, values.get(n, "")) if n in MENUS else None} for n in (*TEXTS, *LISTS)]
         filled = sum(1 for i in range(MAX_FAQS) if values.get(f"faq-{i}-question") or values.get(f"faq-{i}-answer"))
-        labels = {f["name"]: f["label"] for f in fields} | {f"social-{k}": SOCIAL_LABELS.get(k, k) for k in SOCIAL_KEYS}
+        labels = {f["name"]: f["label"] for f in fields}
+        labels |= {f"social-{k}": f"Company links: {SOCIAL_LABELS.get(k, k)}" for k in SOCIAL_KEYS}
         for i in range(MAX_FAQS):
-            labels |= {f"faq-{i}-question": f"Question {i + 1}", f"faq-{i}-answer": f"Answer {i + 1}"}
+            labels |= {f"faq-{i}-question": f"FAQ {i + 1}: Question", f"faq-{i}-answer": f"FAQ {i + 1}: Answer"}
         ctx = {"l": doc, "fields": fields, "values": values, "errors": errors or {}, "preview": preview,
                "socials": SOCIAL_KEYS, "faq_rows": range(min(MAX_FAQS, filled + BLANK_FAQS)), "error_labels": labels,
-               "edits_show": edits_show(str(doc["status"]))}
+               "edits_show": edits_show(str(doc["status"])), "not_here": NOT_HERE,
+               "draft_id": self._draft_of(session, int(doc["listing_id"])),
+               "contact": notices_q.contact_address(self.s.reads)}
         return self._render(request, "founder/my/edit.html", ctx, session, status)
 
     @staticmethod

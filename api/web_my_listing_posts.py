@@ -88,7 +88,8 @@ class MyListingPosts(FounderPages):
         if values is None and tab == "Story":
             values = dict(doc["story"] or {})
         ctx = {"l": doc, "tab": tab, "values": values or {}, "errors": errors or {}, "sections": STORY_LABELS,
-               "notice": self._notice(request, NOTICES), "error_labels": LABELS.get(tab, {})}
+               "notice": self._notice(request, NOTICES), "error_labels": LABELS.get(tab, {}),
+               "unlock_offer": self._sections_offer(session, doc) if tab in ("Milestones", "Story") else None}
         return self._render(request, template, ctx, session, status)
 
     # ------------------------------------------------------------ forms

@@ -6,6 +6,10 @@
   (get_my_listing; another person's listing is the 404 page).
 - `/my/listings/{id}/history`: every version with who, when, before and after
   (the history query the staff pages read).
+- `POST /my/listings/{id}/invites`: "Invite a co-owner" from the dashboard. With
+  a draft of this person's that became the listing, the draft's invite
+  (invite_cofounder: the invited person co-owns both); without one (a claimed
+  listing), the listing's own invite (`commands.invites.invite_to_listing`).
 
 The editor is `api/web_my_listing_edit.py`; it returns here with `?done=`.
 """
@@ -13,22 +17,33 @@ The editor is `api/web_my_listing_edit.py`; it returns here with `?done=`.
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from pydantic import ValidationError
+
+from aggregates.draft import INVITE_TTL, MAX_INVITES
 from api.identity import Identity
 from api.sessions import WebSession
 from api.web_diff import field_diffs
-from api.web_founder_pages import FounderPages
-from events.errors import NotFound
+from api.web_draft_view import INVITE_WORDS
+from api.web_founder_pages import FounderPages, nested_problems
+from commands import draft as draft_cmd
+from commands import invites as invites_cmd
+from events.errors import Conflict, InvalidInput, NotFound
+from queries import drafts as drafts_q
 from queries import history as history_q
 from queries import my_listings as q
+from queries.catalog import category_names
 from queries.paging import Paging
 
-NOTICES = {"unchanged": "Nothing changed, so nothing was saved."}
+NOTICES = {"unchanged": "Nothing changed, so nothing was saved.",
+           "invited": f"The invite is on its way; it is valid for {INVITE_TTL.days} days."}
+INVITE_LABELS = {"email": "Co-owner's email address"}
 # What a saved edit means depends on where the listing stands (SPEC §3.3): public at once only while live
 SAVED = {
     "live": "Your changes are saved and public. The site team may review them.",
@@ -72,6 +87,7 @@ class MyListingPages(FounderPages):
             Route("/my/listings", self._page(self.list_page), methods=["GET"]),
             Route(mine, self._page(self.dashboard), methods=["GET"]),
             Route(f"{mine}/history", self._page(self.history), methods=["GET"]),
+            Route(f"{mine}/invites", self._page(self.invite, form=True), methods=["POST"]),
         ]
 
     # ------------------------------------------------------------ list and dashboard
@@ -89,11 +105,65 @@ class MyListingPages(FounderPages):
         doc = self._my_listing(session, self._int_param(request, "listing_id"))
         if doc is None:
             return self._missing(request, session, "listing")
-        versions = self._versions(doc["listing_id"], 1, 3)["items"]
         done = request.query_params.get("done", "")
         notice = saved_notice(str(doc["status"])) if done == "saved" else self._notice(request, NOTICES)
-        ctx = {"l": doc, "versions": versions, "notice": notice}
-        return self._render(request, "founder/my/listing.html", ctx, session)
+        return self._dashboard(request, session, doc, {"notice": notice})
+
+    def _dashboard(self, request: Request, session: WebSession, doc: dict[str, Any], ctx: dict[str, Any],
+                   status: int = 200) -> Response:
+        versions = self._versions(doc["listing_id"], 1, 3)["items"]
+        page = {"l": doc, "versions": versions, "unlock_offer": self._sections_offer(session, doc),
+                "co": self._co_owners(session, int(doc["listing_id"])), "invite_words": INVITE_WORDS,
+                "error_labels": INVITE_LABELS, "invite_days": INVITE_TTL.days}
+        return self._render(request, "founder/my/listing.html", page | ctx, session, status)
+
+    def invite(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        """Invite a co-owner: through the listing's draft when this person owns it, else on the listing itself."""
+        if session is None:
+            return self._signin(request)
+        doc = self._my_listing(session, self._int_param(request, "listing_id"))
+        if doc is None:
+            return self._missing(request, session, "listing")
+        listing_id, email = int(doc["listing_id"]), str(data.get("email") or "").strip()
+        draft_id = self._draft_of(session, listing_id)
+        website = self.s.links["website"]
+        try:
+            if draft_id is not None:
+                cmd = draft_cmd.InviteCofounder.model_validate({"id": draft_id, "email": email})
+                position = invites_cmd.invite_cofounder(self.s.store, cmd, session.account_id, self._meta(session),
+                                                        website=website).position
+            else:
+                own = invites_cmd.InviteListingCoOwner.model_validate({"listing_id": listing_id, "email": email})
+                position = invites_cmd.invite_to_listing(self.s.store, own, session.account_id, self._meta(session),
+                                                         website=website).position
+        except NotFound:
+            return self._missing(request, session, "listing")
+        except (ValidationError, InvalidInput, Conflict) as exc:
+            said = {"email": exc.detail} if isinstance(exc, Conflict) else nested_problems(exc)
+            errors = {"email": said.get("email") or next(iter(said.values()), "This invite cannot be sent.")}
+            return self._dashboard(request, session, doc, {"errors": errors, "values": {"email": email}}, 400)
+        if draft_id is not None:
+            self._wait(position, ["draft_view"])
+        return self._redirect(f"/my/listings/{listing_id}?done=invited#co-owners")
+
+    def _co_owners(self, session: WebSession, listing_id: int) -> dict[str, Any]:
+        """The listing's invites and how many are left: the draft's when this person owns it, else the listing's."""
+        draft_id = self._draft_of(session, listing_id)
+        invites: list[dict[str, str]] = []
+        if draft_id is not None:
+            try:
+                draft = drafts_q.get_draft(self.s.reads, UUID(draft_id), session.account_id, self.s.now())
+                invites = [{"email": i["email"], "status": i["status"], "until": str(i["expires_at"])[:10]}
+                           for i in draft["invites"]]
+            except NotFound:
+                draft_id = None
+        if draft_id is None:
+            now = self.s.now()
+            for i in invites_cmd.load_listing_invites(self.s.store, listing_id).invites.values():
+                status = "accepted" if i.accepted_by else "expired" if now >= i.expires_at else "pending"
+                invites.append({"email": i.email, "status": status, "until": i.expires_at.date().isoformat()})
+        return {"draft_id": draft_id, "invites": invites, "left": max(0, MAX_INVITES - len(invites)),
+                "max": MAX_INVITES}
 
     def history(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if session is None:
@@ -113,7 +183,8 @@ class MyListingPages(FounderPages):
             found = history_q.history(self.s.reads, listing_id, Paging(page=page, per_page=per_page))
         except NotFound:  # history has not seen the listing yet
             return {"items": [], "has_more": False}
-        items = [{**v, "diffs": field_diffs(v["changes"]), "who": v["actor_email"] or v["actor"]}
+        names = category_names(self.s.reads) if found["items"] else {}
+        items = [{**v, "diffs": field_diffs(v["changes"], names), "who": v["actor_email"] or v["actor"]}
                  for v in found["items"]]
         return {**found, "items": items}
 

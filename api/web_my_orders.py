@@ -13,7 +13,11 @@
 
 The order body is the operations' own model (`OrderBody`'s subclasses), so the
 checks are the API's, worded for people (`api/web_errors.py`); `items.2.week`
-is shown next to that product's week.
+is shown next to that product's week. Each message is said once, by its field;
+the summary above the form names the fields and links to them. A product the
+listing cannot take now is a disabled box with the pricing rules' reason, and a
+week product lists only the weeks the listing can take (`commands.orders.order_offers`);
+the command still checks everything that is sent.
 Money is shown in dollars: the billboard amount's messages and what a
 billboard line did are said in dollars, where the API's words count cents.
 Each line says what it is for as the checkout page does (`checkout/_line.html`).
@@ -30,6 +34,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from aggregates.listing import MAX_EXTRA_CATEGORIES
 from aggregates.order import RATES_VALID_FROM
 from api.identity import Identity
 from api.sessions import WebSession
@@ -39,11 +44,14 @@ from commands import orders as cmd
 from commands.order_inputs import CreateCheckout, QuoteOrder
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import catalog as catalog_q
+from queries.catalog import category_names
 from queries import orders as q
 from queries import updates as updates_q
 from queries.paging import Paging
 
 VIEWS = ["orders_view"]
+EXTRA = "extra_categories"
+MAX_CATEGORY_LINKS = 20  # `?category=` values a link may preselect (a draft holds at most 20 categories)
 LAUNCH_WEEKS_SHOWN = 12  # a paid launch may be booked up to a year ahead (the API takes any of them)
 FIELD_OF = {"week": "week", "amount_cents": "amount", "categories": "categories"}
 
@@ -73,7 +81,10 @@ class MyOrderPages(FounderPages):
         if doc is None:
             return self._missing(request, session, "listing")
         chosen = request.query_params.getlist("product")
-        return self._form_page(request, session, doc, {"products": chosen})
+        values: dict[str, Any] = {"products": chosen}
+        if "extra_categories" in chosen:  # from the draft editor: the categories the listing does not show yet
+            values[f"categories-{EXTRA}"] = request.query_params.getlist("category")[:MAX_CATEGORY_LINKS]
+        return self._form_page(request, session, doc, values)
 
     def order(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if session is None:
@@ -85,6 +96,8 @@ class MyOrderPages(FounderPages):
         chosen = [str(p) for p in data.getlist("product")]
         values: dict[str, Any] = {k: str(v).strip() for k, v in data.items() if k != "product"}
         values["products"] = chosen
+        for key in [k for k in values if k.startswith("categories-")]:  # ticked boxes: every value, in order
+            values[key] = [str(v).strip() for v in data.getlist(key) if str(v).strip()]
         codes = [p["code"] for p in products if p["code"] in chosen] + [c for c in chosen if c not in
                                                                          {p["code"] for p in products}]
         items = [self._item(code, doc["listing_id"], values, products) for code in codes]
@@ -132,14 +145,17 @@ class MyOrderPages(FounderPages):
     @staticmethod
     def _item(code: str, listing_id: int, values: dict[str, Any], products: list[dict[str, Any]]) -> dict[str, Any]:
         """One order line from the form: only the fields this product's form shows, as the API takes them."""
-        item: dict[str, Any] = {"product": code, "listing_id": listing_id}
+        product = next((p for p in products if p["code"] == code), None)
+        item: dict[str, Any] = {"product": code}
+        if product is None or product.get("needs_listing", True):  # a product not bought for a listing takes none
+            item["listing_id"] = listing_id
         if values.get(f"week-{code}"):
             item["week"] = values[f"week-{code}"]
         if values.get(f"amount-{code}"):
             item["amount_cents"] = cents(values[f"amount-{code}"])
         if values.get(f"categories-{code}"):
-            item["categories"] = [c.strip() for c in values[f"categories-{code}"].split(",") if c.strip()]
-        product = next((p for p in products if p["code"] == code), None)
+            given = values[f"categories-{code}"]
+            item["categories"] = given if isinstance(given, list) else [c.strip() for c in given.split(",") if c.strip()]
         if product and product.get("options"):
             item["options"] = {k: values[f"option-{code}-{k}"] for k in product["options"]
                                if values.get(f"option-{code}-{k}")}
@@ -151,10 +167,15 @@ class MyOrderPages(FounderPages):
         monday = self.s.today() - timedelta(days=self.s.today().weekday())
         launch_weeks = [(monday + timedelta(weeks=k)).isoformat() for k in range(1, LAUNCH_WEEKS_SHOWN + 1)]
         products = self._products()
-        unavailable = cmd.unavailable_products(self.s.store, int(doc["listing_id"]), session.account_id,
-                                               self.s.today(), self.s.orders)
-        ctx = {"l": doc, "products": products, "values": values, "errors": errors or {}, "quote": quote,
-               "unavailable": unavailable,
+        offers = cmd.order_offers(self.s.store, int(doc["listing_id"]), session.account_id, self.s.today(),
+                                  self.s.orders)
+        shown = _once(errors or {}, offers.unavailable, products)
+        primary = (doc.get("categories") or {}).get("primary") or {}
+        categories = [(slug, name) for slug, name in category_names(self.s.reads).items() if slug != primary.get("slug")]
+        ctx = {"l": doc, "products": products, "values": values, "errors": shown, "quote": quote,
+               "category_labels": dict(categories) | ({primary["slug"]: primary.get("name")} if primary else {}),
+               "unavailable": offers.unavailable, "open_weeks": offers.weeks, "awards": offers.awards,
+               "upgrade": offers.upgrade, "categories": categories, "max_extra": MAX_EXTRA_CATEGORIES,
                "launch_weeks": launch_weeks, "nav_here": "listings", "tab": "Buy", "error_labels": _labels(products)}
         return self._render(request, "founder/my/order_form.html", ctx, session, status)
 
@@ -184,7 +205,8 @@ class MyOrderPages(FounderPages):
         names = updates_q.listing_names(self.s.reads, {int(x["listing_id"]) for x in order["lines"] if x.get("listing_id")})
         details = {line["index"]: _detail(line) for line in order["lines"]}
         return self._render(request, "founder/my/order.html",
-                            {"o": order, "names": names, "details": details, "nav_here": "orders"}, session)
+                            {"o": order, "names": names, "details": details, "nav_here": "orders",
+                             "category_names": category_names(self.s.reads)}, session)
 
 
 def _detail(line: dict[str, Any]) -> str | None:
@@ -217,6 +239,32 @@ def _in_dollars(exc: ValidationError | InvalidInput, codes: list[str], products:
         else:
             out[field] = "Enter an amount in dollars, e.g. 25 or 25.50."
     return out
+
+
+def _once(errors: dict[str, str], unavailable: dict[str, str], products: list[dict[str, Any]]) -> dict[str, str]:
+    """Each refusal once, where it belongs: a product the listing cannot take now shows none of its own fields, so
+    every message about it becomes one on its box, worded as the box says it up front ("Not for this listing now")."""
+    codes = [str(p["code"]) for p in products]
+    out: dict[str, str] = {}
+    for field, message in errors.items():
+        code = _product_of(field, codes)
+        if code is not None and code in unavailable:
+            out[f"product-{code}"] = _sentence(unavailable[code])
+        else:
+            out[field] = message
+    return dict(sorted(out.items(), key=lambda kv: _form_order(kv[0], products)))
+
+
+def _sentence(reason: str) -> str:
+    return reason[:1].upper() + reason[1:] + ("" if reason.endswith(".") else ".")
+
+
+def _product_of(field: str, codes: list[str]) -> str | None:
+    """The product a form field belongs to (`week-relaunch` -> relaunch), longest code first; None for the rest."""
+    for code in sorted(codes, key=len, reverse=True):
+        if field.endswith(f"-{code}") or f"-{code}-" in field:
+            return code
+    return None
 
 
 def _form_order(field: str, products: list[dict[str, Any]]) -> int:

@@ -43,6 +43,7 @@ from api.csrf import Csrf
 from api.identity import Identity
 from api.sessions import WebSession
 from api.vote_signals import FirstViews
+from events.week_names import month_name, week_name
 from api.web_forms import read_form
 from events import text as text_rule
 from events.countries import countries, country_name
@@ -142,6 +143,8 @@ class WebPages:
         self.templates.env.globals["countries"] = countries()  # the country menus' options
         self.templates.env.filters["social_label"] = lambda key: SOCIAL_LABELS.get(key, key)  # "github" -> "GitHub"
         self.templates.env.filters["url_breaks"] = url_breaks  # long web addresses wrap at their separators
+        self.templates.env.filters["week_name"] = week_name  # a week as people read it (events/week_names.py)
+        self.templates.env.filters["month_name"] = month_name  # "2026-10" -> "October 2026"
         self.first_views = FirstViews(self.s.store)  # a vote's "time since first page view" (docs/voting.md)
 
     def routes(self) -> list[BaseRoute]:

@@ -20,6 +20,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from api.csrf import Csrf
+from events.week_names import week_name
 from api.web_page_cache import STALE_SECONDS, CachedPage, Key, PageCache, never_busy
 from api.web_public import PageProblem, PublicSite
 from api.web_review_section import review_section
@@ -69,7 +70,7 @@ SECTION_WORDS = {
 
 def week_description(week: dict[str, Any]) -> str:
     """A week's meta description: its launches ranked by votes, or, before it begins, how many are scheduled."""
-    span = f"{week['label']} ({week['starts_on']} to {week['ends_on']})"
+    span = week_name(week["week"], "long")
     if week.get("state") == "future":
         n = len(week.get("scheduled") or ())
         return f"{n} launch{'es' if n != 1 else ''} scheduled for {span}; the ranking starts with the week."
@@ -115,7 +116,7 @@ class DirectoryPages(PublicSite):
         categories = await self.op(request, "list_categories", {})
         updates = await run_in_threadpool(updates_q.latest_updates, self.s.reads, Paging(page=1, per_page=5))
         featured = await run_in_threadpool(launches_q.featured_now, self.s.reads, self.s.now())
-        ld = self.item_list(f"Launches of {week['label']}", [x["listing"] for x in week["launches"]])
+        ld = self.item_list(f"Launches of {week_name(week['week'], 'long')}", [x["listing"] for x in week["launches"]])
         page = await self.show(request, "public/home.html", {
             "week": week, "today": today["items"], "trending": trending["items"], "upcoming": upcoming["items"],
             "featured": featured, "last_awards": last.get("awards", []), "categories": categories["items"],
@@ -233,7 +234,7 @@ class DirectoryPages(PublicSite):
         week = await self.op(request, "get_launch_week", {"week": request.path_params["week"]})
         cards = [x["listing"] for x in week["launches"]]
         page = await self.show(request, "public/week.html", {
-            "week": week, "jsonld": self.item_list(f"Launches of {week['label']}", cards),
+            "week": week, "jsonld": self.item_list(f"Launches of {week_name(week['week'], 'long')}", cards),
             "listing_ids": ids_of(week["launches"]), "canonical": f"{self.base}/launches/{week['week']}",
             "description": week_description(week),
             "alt_feed": "/feeds/launches.atom",
@@ -272,7 +273,7 @@ class DirectoryPages(PublicSite):
         awards = await self.op(request, "list_awards", self.paging(request, 30))
         weeks: dict[str, dict[str, Any]] = {}
         for a in awards["items"]:
-            weeks.setdefault(a["week"], {"week": a["week"], "label": a["week_label"], "items": []})["items"].append(a)
+            weeks.setdefault(a["week"], {"week": a["week"], "items": []})["items"].append(a)
         return await self.show(request, "public/awards.html", {
             "weeks": list(weeks.values()), "pager": self.pager(request, awards),
             "description": "Launch of the Week awards: the three most voted launches of every closed week.",

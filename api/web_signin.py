@@ -26,6 +26,7 @@ from starlette.routing import BaseRoute, Route
 
 from aggregates.account import normalise_email
 from api.sessions import ABSOLUTE, WebSession
+from api.web_invites import INVITE_PAGE, invite_purpose
 from api.web_pages import WebPages, form_problems, safe_next
 from commands import account as account_cmd
 from commands import apikeys as apikeys_cmd
@@ -92,8 +93,8 @@ class SigninPages(WebPages):
         listing = LISTING_REVIEW.fullmatch(path) or (LISTING_PAGE.fullmatch(path) if anchor == "reviews" else None)
         if listing and (name := self._listing_name(listing[1])):
             return f"review {name}"
-        if path == "/invites/accept":
-            return "accept your invite"
+        if path == INVITE_PAGE:
+            return invite_purpose(self.s.store, next_path.partition("#")[0].partition("?")[2])
         return None
 
     def _listing_name(self, slug: str) -> str | None:

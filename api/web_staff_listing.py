@@ -1,8 +1,10 @@
 """Taking a listing down, and putting it back, from the staff's page of the listing's history.
 
 - `POST /staff/listings/{slug}/take-down` (`reason`): `ListingUnpublished`, out of
-  every public read at once; the listing's owners are mailed the reason
-  (docs/notices.md). Nothing happens to a listing that is down already.
+  every public read at once; the listing's owners with a confirmed address are
+  mailed the reason (docs/notices.md), and the notice after it says who was: a
+  listing nobody owns mails nobody, and the page says so rather than claim a
+  mail. Nothing happens to a listing that is down already.
 - `POST /staff/listings/{slug}/put-back`: live again in its own launch week and
   plan (`ListingPublishedByStaff`), as `launchdir staff publish SLUG --week W`.
 - `POST /staff/listings/{slug}/owners/remove` (`account_id`, `reason`): one owner
@@ -40,6 +42,7 @@ from commands import owners as owners_cmd
 from events.errors import Conflict, InvalidInput
 from queries import claims as claims_q
 from queries import listings as listings_q
+from queries import notices as notices_q
 from queries import owners as owners_q
 
 VIEWS = ["listing_view", "history_view"]
@@ -62,7 +65,7 @@ class WebStaffListing(WebPages):
         def take(listing: dict[str, Any], meta: Meta) -> str:
             done = listing_cmd.take_down(self.s.store, listing["listing_id"], reason, meta)
             self._wait(done.position, VIEWS)
-            return "taken-down" if done.events else "unchanged-down"
+            return self._told(int(listing["listing_id"])) if done.events else "unchanged-down"
 
         return self._act(request, session, take)
 
@@ -90,6 +93,17 @@ class WebStaffListing(WebPages):
             return "owner-removed"
 
         return self._act(request, session, remove)
+
+    def _told(self, listing_id: int) -> str:
+        """Which take-down notice is true: the owners mailed, some of them, or nobody (none owns it, or none has a
+        confirmed address: the notices mail only confirmed ones, `workers/notices.py`)."""
+        owners = [o["account_id"] for o in owners_q.owners(self.s.reads, listing_id)]
+        if not owners:
+            return "taken-down-unowned"
+        mailed = notices_q.addresses(self.s.reads, owners)
+        if not mailed:
+            return "taken-down-unmailed"
+        return "taken-down" if len(mailed) == len(owners) else "taken-down-some"
 
     def _act(self, request: Request, session: WebSession | None, do: Callable[[dict[str, Any], Meta], str]) -> Response:
         if (refused := self._staff_only(request, session)) is not None:

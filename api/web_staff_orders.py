@@ -2,7 +2,11 @@
 
 `/staff/orders` lists the newest orders with their status and totals, and the
 open tasks (lines the site team fulfils by hand), as `launchdir staff orders`
-and `launchdir staff tasks` print them. `/staff/prices` shows the catalogue's
+and `launchdir staff tasks` print them. Products are named as the catalogue
+names them, each listing links to its staff history, and an order's number
+links to its lines, shown under the list on the same page (what each line is
+for, its price and how far its fulfilment is): there is no staff page of one
+order. `/staff/prices` shows the catalogue's
 products and sets a price with the same command as `launchdir staff set-price`
 (`commands.catalog.set_price`), recorded as `staff:<email>`. Prices are typed
 in dollars: ASCII digits with an optional .cents, at least the lowest price
@@ -27,6 +31,7 @@ from commands.catalog import SetProductPrice, price_from_dollars, set_price
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import catalog as catalog_q
 from queries import orders as orders_q
+from queries.listings import named_by_id
 
 VIEWS = ["catalog_view"]
 
@@ -55,8 +60,12 @@ class StaffOrderPages(FounderPages):
     def orders(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if (refused := self._staff_only(request, session)) is not None:
             return refused
-        ctx = {"orders": orders_q.recent(self.s.reads, limit=100), "tasks": orders_q.open_tasks(self.s.reads),
-               "staff_here": "orders"}
+        orders, tasks = orders_q.recent(self.s.reads, limit=100), orders_q.open_tasks(self.s.reads)
+        ids = {int(line["listing_id"]) for o in orders for line in o["lines"] if line.get("listing_id") is not None}
+        ids |= {int(t["listing_id"]) for t in tasks if t.get("listing_id") is not None}
+        listings = named_by_id(self.s.reads, sorted(ids)) if ids else {}
+        ctx = {"orders": orders, "tasks": tasks, "listings": listings, "staff_here": "orders",
+               "names": {i: x["name"] for i, x in listings.items()}}
         return self._render(request, "staff/orders.html", ctx, session)
 
     def prices(self, request: Request, data: FormData, session: WebSession | None) -> Response:

@@ -2,7 +2,9 @@
 
 - `/staff/review`: owners' changes waiting for review, oldest first, each
   with its before and after; "Accept" lets it stand, "Put back" reverts the
-  ticked fields (a new version; `commands/review.py`).
+  ticked fields (a new version; `commands/review.py`). A posted update has
+  no fields to put back (it may have been mailed): "Remove this update", with
+  a reason, takes it off the site instead (`commands.review.remove_update`).
 - `/staff/listings/{slug}/history`: every version of a listing, newest first,
   with a readable diff (`api/web_diff.py`); any version with fields to put back
   can be reverted from here too.
@@ -38,12 +40,19 @@ from queries import audit as audit_q
 from queries import history as history_q
 from queries import listings as listings_q
 from queries import owners as owners_q
+from queries.catalog import category_names
 from queries.paging import Paging
 
-VIEWS = ["listing_view", "history_view"]
+VIEWS = ["listing_view", "history_view", "updates_view"]
 REVERTIBLE = {"edited", "story", "milestone_added", "milestone_deleted", "revert"}
 STANDING_NOTICES = {  # after the take-down and put-back forms (`api/web_staff_listing.py`)
     "taken-down": "The listing was taken down: it left every public page, and its owners were mailed the reason.",
+    "taken-down-some": "The listing was taken down: it left every public page. The owners with a confirmed email "
+                       "address were mailed the reason; the others have none, so they were not.",
+    "taken-down-unmailed": "The listing was taken down: it left every public page. Nobody was mailed: none of its "
+                           "owners has a confirmed email address. The reason is kept in the audit trail.",
+    "taken-down-unowned": "The listing was taken down: it left every public page. Nobody was mailed: the listing has "
+                          "no owners. The reason is kept in the audit trail.",
     "put-back": "The listing is live again, in its own launch week.",
     "unchanged-down": "Nothing changed: the listing was already taken down, so nothing was recorded and nobody was mailed.",
     "unchanged-up": "Nothing changed: the listing is not taken down (its status is below), so there was nothing to put "
@@ -57,6 +66,9 @@ NOTICES = {  # {V}: the version as people read it, "Version 3 of acme" (the redi
     "reverted": "{V}: the chosen fields were put back (a new version records it).",
     "unchanged": "{V}: nothing to put back, those fields already hold their earlier values.",
     "unchanged-accept": "Nothing changed: {V} was accepted already, so nothing was recorded.",
+    "removed": "{V}: the update was removed from the listing's page and the latest updates (a new version records "
+               "it, with the reason in the audit trail). Its owners were not mailed.",
+    "unchanged-remove": "Nothing changed: the update of {V} was removed already, so nothing was recorded.",
 }
 
 
@@ -69,6 +81,8 @@ class WebStaffReview(WebPages):
             Route("/staff/review", page(self.queue), methods=["GET"]),
             Route("/staff/review/{version_id:int}/accept", page(self.accept, form=True), methods=["POST"]),
             Route("/staff/review/{version_id:int}/revert", page(self.revert, form=True), methods=["POST"]),
+            Route("/staff/review/{version_id:int}/remove-update", page(self.remove_update, form=True),
+                  methods=["POST"]),
             Route("/staff/listings/{slug}/history", page(self.history), methods=["GET"]),
             Route("/staff/audit", page(self.audit), methods=["GET"]),
         ]
@@ -145,6 +159,11 @@ class WebStaffReview(WebPages):
         return self._review(request, data, session,
                             lambda ref, meta: review_cmd.revert(self.s.store, ref, fields, meta))
 
+    def remove_update(self, request: Request, data: FormData, session: WebSession | None) -> Response:
+        reason = str(data.get("reason") or "")
+        return self._review(request, data, session,
+                            lambda ref, meta: review_cmd.remove_update(self.s.store, ref, reason, meta))
+
     def _review(self, request: Request, data: FormData, session: WebSession | None, do: Any) -> Response:
         if (refused := self._staff_only(request, session)) is not None:
             return refused
@@ -159,11 +178,12 @@ class WebStaffReview(WebPages):
             return self._message(request, session, "No such version", exc.detail, 404, [(back, "Back")])
         except (Conflict, InvalidInput) as exc:
             status = 409 if isinstance(exc, Conflict) else 400
-            return self._message(request, session, "This cannot be done", exc.detail, status, [(back, "Back")])
+            text = exc.detail[:1].upper() + exc.detail[1:]
+            return self._message(request, session, "This cannot be done", text, status, [(back, "Back")])
         self._wait(done.position, VIEWS)
-        reverting = request.url.path.endswith("/revert")
-        outcome = ("reverted" if done.recorded else "unchanged") if reverting else (
-            "accepted" if done.recorded else "unchanged-accept")
+        action = request.url.path.rsplit("/", 1)[-1]
+        outcome = {"revert": ("reverted", "unchanged"), "accept": ("accepted", "unchanged-accept"),
+                   "remove-update": ("removed", "unchanged-remove")}[action][0 if done.recorded else 1]
         sep = "&" if "?" in back else "?"
         return self._redirect(f"{back}{sep}{urlencode({'notice': outcome, 'version': version_id})}")
 
@@ -199,10 +219,10 @@ class WebStaffReview(WebPages):
         called = f"Version {v['number']} of {v['slug']}"
         return NOTICES[kind].format(V=called)
 
-    @staticmethod
-    def _shown(versions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Versions with their readable diff and whether fields of them can be put back."""
-        return [{**v, "diffs": field_diffs(v["changes"]), "revertible": v["kind"] in REVERTIBLE,
+    def _shown(self, versions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Versions with their readable diff (categories by name) and whether fields of them can be put back."""
+        names = category_names(self.s.reads) if versions else {}
+        return [{**v, "diffs": field_diffs(v["changes"], names), "revertible": v["kind"] in REVERTIBLE,
                  "who": v["actor_email"] or v["actor"],
                  "reverted_labels": [field_label(f) for f in v.get("reverted_fields") or []]} for v in versions]
 

@@ -2,8 +2,10 @@
 
 The report is `queries.vote_integrity.integrity_report` (the CLI prints the
 same document: `launchdir staff votes report`). Each finding lists its votes
-with a tick box; staff tick the ones to act on, give a reason, and void or
-restore them (POST with CSRF). What follows a decision (views catching up,
+with a tick box, none ticked at first (one press must never void votes nobody
+chose); staff tick the ones to act on, give a reason, and void or restore them
+(POST with CSRF). Voiding a whole finding is its own form, folded under the
+finding, whose button names how many votes it voids. What follows a decision (views catching up,
 awards of a closed week recomputed) is the `VoteDecisions` port the
 composition root wires (`launchdir/vote_review.py`), so this module imports
 no worker. Only staff see or use it (`WebPages._staff_only`).
@@ -32,6 +34,9 @@ from queries.weeks import resolve_week
 KIND_TITLES = {"shared_network": "Shared network", "shared_agent": "Shared browser", "new_accounts": "New accounts",
                "unverified": "Unverified email", "velocity": "Velocity"}
 NOTICES = {"voided": "{n} vote(s) voided.", "restored": "{n} vote(s) restored."}
+NOTHING_TICKED = {True: "No vote was ticked, so nothing was voided. Tick the votes to void, or open \"Void the whole "
+                        "finding\" under a finding to void all of its counted votes.",
+                  False: "No vote was ticked, so nothing was restored. Tick the votes to restore."}
 
 
 class Reviewed(Protocol):
@@ -94,6 +99,8 @@ class StaffVotePages(WebPages):
         week = str(data.get("week") or "this")
         vote_ids = [str(v) for v in data.getlist("vote")]
         reason = str(data.get("reason") or "")
+        if not vote_ids:  # nothing is ticked by default: say what to do rather than the command's words
+            return self._show(request, session, week, {"form": NOTHING_TICKED[void]}, 400, {"reason": reason})
         try:
             act = self.decisions.void if void else self.decisions.restore
             done = act(vote_ids, reason, self._staff_meta(session))

@@ -16,12 +16,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date
 from typing import Any
 
 from aggregates import mail, notices
 from aggregates.base import Meta
 from commands.site import site_of
+from events.week_names import week_name
 from commands.store import EventStore
 from events.base import Event
 from events.errors import InvalidInput
@@ -69,10 +69,9 @@ def dedupe_key(notice_key: str, account_id: str) -> str:
 
 
 def _week_words(week: str | None) -> str:
-    try:
-        return "the week of Monday " + date.fromisoformat(week or "").strftime("%-d %B %Y")
-    except ValueError:
-        return "its launch week"
+    """The launch week as the pages name it ("Week 49, 2026 (30 Nov – 6 Dec)"), or "its launch week"."""
+    name = week_name(week, "long", plain=True)
+    return name if name and name != (week or "") else "its launch week"
 
 
 def _money(cents: int, currency: str = "USD") -> str:

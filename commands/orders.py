@@ -24,11 +24,13 @@ from typing import Any, Protocol
 
 from pydantic import ValidationError
 
-from aggregates import catalog, listing, order
+from aggregates import awards, catalog, listing, order
 from aggregates.base import Meta
 from aggregates.listing import ListingState
 from aggregates.order import OrderState, Quote, VatDecision, line_of
-from aggregates.order.pricing import refused
+from aggregates.order import awards as won_awards
+from aggregates.order.awards import WonAward
+from aggregates.order.pricing import TROPHY, is_upgrade, refused
 from aggregates.order.review import WrittenReview
 from aggregates.weeks import week_of
 from commands.listing import SiteTaken, refuse_taken_site
@@ -36,6 +38,7 @@ from commands.order_inputs import CreateCheckout, OrderBody, OrderItem
 from commands.store import EventStore, Loader
 from events.base import Event
 from events.errors import FieldProblem, InvalidInput, NotFound
+from events.week_names import week_name
 
 
 class VatRegistry(Protocol):
@@ -128,6 +131,23 @@ def _listings(load: Callable[[Any, Any], Any], items: list[dict[str, Any]]) -> d
     return {lid: load(listing.listing_stream(lid), listing) for lid in sorted(ids)}
 
 
+def listing_awards(load: Callable[[Any, Any], Any], listing_id: int) -> list[WonAward]:
+    """The Launch of the Week awards a listing won, oldest first: what a trophy can be made for.
+
+    Read from the event store (the weeks the listing launched in, then those weeks' winners), as pricing reads
+    every other fact, so the order form, the quote and the checkout agree.
+    """
+    launched = load(listing.listing_stream(listing_id), won_awards.LAUNCH_WEEKS)
+    return won_awards.won(listing_id, [load(awards.week_stream(week), awards) for week in launched.weeks])
+
+
+def _awards(load: Callable[[Any, Any], Any], items: list[dict[str, Any]],
+            listings: Mapping[int, ListingState]) -> dict[int, list[WonAward]]:
+    """The awards of each listing a trophy line names (read only for those)."""
+    ids = {int(i["listing_id"]) for i in items if i.get("product") == TROPHY and i.get("listing_id") is not None}
+    return {lid: listing_awards(load, lid) for lid in sorted(ids) if lid in listings and listings[lid].exists}
+
+
 def quote_order(store: EventStore, cmd: OrderBody, account_id: str, today: date, cfg: OrderSettings,
                 site_taken: SiteTaken | None = None) -> Quote:
     """Price the order and preview VAT from the current catalogue; nothing is stored. Refuses what create_checkout
@@ -138,7 +158,7 @@ def quote_order(store: EventStore, cmd: OrderBody, account_id: str, today: date,
     listings = _listings(store.load, items)
     for owned in listings.values():
         refuse_taken_site(owned, account_id, site_taken)
-    return _priced(items, state, listings, account_id, today, vat, vat_problems)
+    return _priced(items, state, listings, account_id, today, vat, vat_problems, _awards(store.load, items, listings))
 
 
 def _vat(cfg: OrderSettings, country: str | None, number: str | None) -> tuple[VatDecision, list[FieldProblem]]:
@@ -151,10 +171,11 @@ def _vat(cfg: OrderSettings, country: str | None, number: str | None) -> tuple[V
 
 
 def _priced(items: list[dict[str, Any]], prices: catalog.CatalogState, listings: dict[int, ListingState],
-            account_id: str, today: date, vat: VatDecision, vat_problems: list[FieldProblem]) -> Quote:
+            account_id: str, today: date, vat: VatDecision, vat_problems: list[FieldProblem],
+            won: Mapping[int, list[WonAward]]) -> Quote:
     """The items priced, or one 400 with every problem of the items and of the VAT number."""
     try:
-        quote = order.price_items(items, prices, listings, account_id, today, vat)
+        quote = order.price_items(items, prices, listings, account_id, today, vat, won)
     except InvalidInput as exc:
         raise refused(exc.problems + vat_problems) from None
     if vat_problems:
@@ -186,8 +207,9 @@ def input_problems(store: EventStore, raw: Mapping[str, Any], account_id: str, t
     country, number = (_well_formed(raw, name, schema_fields) for name in ("billing_country", "vat_number"))
     vat, found = _vat(cfg, country, number)
     prices: catalog.CatalogState = store.load(catalog.CATALOG_ID, catalog)
+    listings = _listings(store.load, kept)
     try:
-        order.price_items(kept, prices, _listings(store.load, kept), account_id, today, vat)
+        order.price_items(kept, prices, listings, account_id, today, vat, _awards(store.load, kept, listings))
     except InvalidInput as exc:
         found = [FieldProblem(_renumbered(p.field, where), p.rule, p.message) for p in exc.problems] + found
     except NotFound:
@@ -209,38 +231,86 @@ def _renumbered(field: str, where: list[int]) -> str:
 
 
 STATE_RULES = frozenset({"already_launched", "not_in_free_queue", "not_live", "launched_recently",
-                         "listing_unpublished", "not_launching", "before_launch"})
+                         "listing_unpublished", "not_launching", "before_launch", "no_award", "sections_unlocked"})
 """Pricing rules that depend on the listing's state, not on what is typed: the order form says them up front."""
 
+WEEK_RULES = {"not_earlier": "is earlier", "before_launch": "is that week or later",
+              "already_featured": "is one it is not featured in yet"}
+"""Rules about the week chosen that the listing's state decides: a week they refuse is not offered on the form,
+and a product none of whose weeks passes says why in these words."""
 
-def unavailable_products(store: EventStore, listing_id: int, account_id: str, today: date,
-                         cfg: OrderSettings) -> dict[str, str]:
-    """Product code -> why it cannot be bought for the listing as it is now, asked of the pricing rules themselves.
+WITH_A_LAUNCH = frozenset({"not_launching"})
+"""Refusals of a product alone that the same order can lift (featured with a launch): not said up front."""
 
-    Each product is priced alone for the listing (in the last week it offers;
-    only rules about the listing's state are kept, so a rule about the week
-    chosen is never said up front), so the order form can say "already live"
-    before the person picks it instead of after "See the quote". A product that can be bought with
-    another (featured with a launch) is not listed: alone it is refused, and
-    the form still accepts it with its launch.
+SAID_UP_FRONT = (STATE_RULES | frozenset(WEEK_RULES)) - WITH_A_LAUNCH
+"""The refusals the order form says before anything is chosen (a product disabled, a week left out)."""
+
+
+@dataclass(frozen=True)
+class Offers:
+    """What the order form offers one listing as it is now, asked of the pricing rules themselves."""
+
+    unavailable: dict[str, str]  # product code -> why it cannot be bought for the listing now
+    weeks: dict[str, list[str]]  # product code -> the offered weeks it can take (products with a week window)
+    awards: list[WonAward] = field(default_factory=list)  # what a trophy can be made for
+    upgrade: bool = False  # the Launch bundle is an upgrade here (a free listing with its week): no second launch
+
+    def unlocks_sections(self) -> str | None:
+        """The cheapest product that would show this listing's story, milestones and media if bought now: a launch,
+        else the Launch bundle (for a free listing that has its week, see docs/orders.md "Launch bundle"); None
+        when none can (taken down, or unlocked already)."""
+        return next((code for code in ("launch", "launch_bundle") if code not in self.unavailable), None)
+
+
+def order_offers(store: EventStore, listing_id: int, account_id: str, today: date, cfg: OrderSettings) -> Offers:
+    """The products a listing can take now and, for each with a week window, the weeks it can take.
+
+    Each product is priced alone for the listing in every week it offers, and
+    only the rules about the listing's state are kept (a rule about what is
+    typed is never said up front), so the order form can disable "Launch" on
+    a live listing and leave out the weeks a skip of the queue cannot move to,
+    instead of refusing them after "See the quote". A product none of whose
+    weeks passes is unavailable, with the reason in the rules' words. A
+    product not bought for a listing is not on a listing's form. Refusals the
+    same order can lift (featured with a launch) are left to the quote.
     """
     state: catalog.CatalogState = store.load(catalog.CATALOG_ID, catalog)
     listings = {listing_id: store.load(listing.listing_stream(listing_id), listing)}
+    won = {listing_id: listing_awards(store.load, listing_id)}
     vat = cfg.vat(None, None)
-    out: dict[str, str] = {}
+    unavailable: dict[str, str] = {}
+    weeks: dict[str, list[str]] = {}
     for code, product in state.products.items():
-        if not product.needs_listing or code == "featured":
+        if not product.needs_listing:
             continue
-        item: dict[str, Any] = {"product": code, "listing_id": listing_id}
+        tried: list[str | None] = list(order.offered_weeks(today, product.week_window)) if product.week_window else [None]
+        open_weeks: list[str] = []
+        refusals: list[FieldProblem] = []
+        for week in tried:
+            item: dict[str, Any] = {"product": code, "listing_id": listing_id} | ({"week": week} if week else {})
+            try:
+                order.price_items([item], state, listings, account_id, today, vat, won)
+            except InvalidInput as exc:
+                kept = [p for p in exc.problems if p.rule in SAID_UP_FRONT]
+                if kept:
+                    refusals.append(kept[0])
+                    continue
+            if week:
+                open_weeks.append(week)
         if product.week_window:
-            item["week"] = order.offered_weeks(today, product.week_window)[-1]
-        try:
-            order.price_items([item], state, listings, account_id, today, vat)
-        except InvalidInput as exc:
-            reasons = [p.message for p in exc.problems if p.rule in STATE_RULES]
-            if reasons:
-                out[code] = reasons[0]
-    return out
+            weeks[code] = open_weeks
+        if refusals and len(refusals) == len(tried):
+            unavailable[code] = _none_open(refusals[-1], [w for w in tried if w])
+    return Offers(unavailable, weeks, won[listing_id], is_upgrade("launch_bundle", listings[listing_id]))
+
+
+def _none_open(problem: FieldProblem, tried: list[str]) -> str:
+    """Why a product cannot be bought now: the rule's own words, or for a week rule that no offered week passes."""
+    if problem.rule not in WEEK_RULES or not tried:
+        return problem.message
+    lead = problem.message.split(":", 1)[0]
+    span = f"{week_name(tried[0], plain=True)} to {week_name(tried[-1], plain=True)}"
+    return f"{lead}, and none of the weeks it can take now ({span}) {WEEK_RULES[problem.rule]}"
 
 
 def create_checkout(store: EventStore, cmd: CreateCheckout, account_id: str, meta: Meta, today: date,
@@ -259,7 +329,8 @@ def create_checkout(store: EventStore, cmd: CreateCheckout, account_id: str, met
 
     def decision(load: Loader) -> list[Event]:
         prices: catalog.CatalogState = load(catalog.CATALOG_ID, catalog)
-        quote = _priced(items, prices, _listings(load, items), account_id, today, vat, vat_problems)
+        listings = _listings(load, items)
+        quote = _priced(items, prices, listings, account_id, today, vat, vat_problems, _awards(load, items, listings))
         fresh: OrderState = load(order.order_stream(number), order)
         return order.decide_place(fresh, number=number, account_id=account_id, quote=quote, token=token,
                                   expires_at=meta.at + order.TTL, meta=meta)

@@ -1,4 +1,4 @@
-"""Staff review commands: accept an owner's version, or revert chosen fields of a version.
+"""Staff review commands: accept an owner's version, revert chosen fields of a version, or remove a posted update.
 
 The caller (the staff CLI, the staff pages) reads the version from the history
 query (`queries/history.py`) and hands over its `VersionRef`; the command reads
@@ -20,7 +20,7 @@ from aggregates.listing import review
 from commands.store import EventStore
 from events.base import Event
 from events.errors import Conflict, NotFound
-from events.listing import ListingCreated, ListingEditReverted
+from events.listing import ListingCreated, ListingEditReverted, ListingUpdatePosted
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,19 @@ def revert(store: EventStore, version: VersionRef, fields: Sequence[str], meta: 
                             lambda s: review.decide_revert(s, version.version_id, list(fields), befores, meta))
     put_back = tuple(k for e in appended.events if isinstance(e, ListingEditReverted) for k in e.changes)
     return Reviewed(appended.position, put_back, recorded=bool(appended.events))
+
+
+def remove_update(store: EventStore, version: VersionRef, reason: str, meta: Meta) -> Reviewed:
+    """Take the update a version posted off the site, saying why (409 for a version that posted no update).
+
+    Nothing is recorded when the update was removed already (`recorded` False).
+    """
+    event, _ = _version_event(store, version)
+    if not isinstance(event, ListingUpdatePosted):
+        raise Conflict(f"version {version.version_id} posted no update: only an update can be removed")
+    appended = store.decide(listing.listing_stream(version.listing_id), listing,
+                            lambda s: review.decide_remove_update(s, version.version_id, event.update_id, reason, meta))
+    return Reviewed(appended.position, recorded=bool(appended.events))
 
 
 def _version_event(store: EventStore, version: VersionRef) -> tuple[Event, ListingState]:

@@ -172,6 +172,22 @@ class ListingVersionAccepted(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class ListingUpdateRemoved(Event):
+    """Staff removed a posted update (the version `version_id` that posted it), saying why.
+
+    The update leaves every public read (the listing's page and API, the
+    latest-updates page and feed) and, when its followers were not mailed yet,
+    it is never mailed; the version that posted it counts as reviewed
+    (`removed`). An update is text the owner wrote and may have been mailed
+    already, so it is removed rather than put back.
+    """
+
+    version_id: int
+    update_id: int
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
 class ListingBadgeMissing(Event):
     """A badge check did not find our badge on the homepage (the listing stays where it is)."""
 

@@ -1,8 +1,8 @@
 """Version history of listings: one row per content change, and the staff's review of owners' changes.
 
 A *version* is one content event of a listing stream: its creation, an edit,
-the founder story, a milestone added or deleted, an update posted, or a staff
-revert. Its `version_id` is the event's log position, so it is the same after
+the founder story, a milestone added or deleted, an update posted, a staff
+revert, or an update staff removed. Its `version_id` is the event's log position, so it is the same after
 any rebuild and orders versions across listings. Everything here comes from
 the events (the edit events carry the values before and after); nothing is
 written twice (docs/history-and-review.md).
@@ -14,7 +14,8 @@ Tables (per generation):
   `{field: {"before": ..., "after": ...}}` and its review: `pending` for an
   owner's change (actor `account:...`), `not_needed` for staff and system
   changes, then `accepted` or `reverted` (with who, when, which fields, and the
-  versions that put them back).
+  versions that put them back), or `removed` for an update staff took off the
+  site (`reverted_in` names the removal's version).
 - `listings`: stream id -> listing id and current slug (later events name only their stream).
 - `milestones`: each listing's milestones, so a deleted one shows what it was.
 """
@@ -37,6 +38,7 @@ from events.listing import (
     ListingMilestoneDeleted,
     ListingStorySet,
     ListingUpdatePosted,
+    ListingUpdateRemoved,
     ListingVersionAccepted,
     SlugClaimed,
 )
@@ -47,7 +49,7 @@ NAME = "history_view"
 KINDS: dict[type[Event], str] = {
     ListingCreated: "created", ListingEdited: "edited", ListingStorySet: "story",
     ListingMilestoneAdded: "milestone_added", ListingMilestoneDeleted: "milestone_deleted",
-    ListingUpdatePosted: "update", ListingEditReverted: "revert",
+    ListingUpdatePosted: "update", ListingEditReverted: "revert", ListingUpdateRemoved: "update_removed",
 }
 """The kind of version each content event makes (the review commands check a version's kind against it)."""
 
@@ -172,12 +174,27 @@ class HistoryView(Projection):
             (e.actor, e.timestamp, list(e.fields), position, e.version_id),
         )
 
+    @handles(ListingUpdateRemoved)
+    def _update_removed(self, cur: Cursor[Any], t: Tables, e: ListingUpdateRemoved, position: int) -> None:
+        """A version that shows the update it took away; the version that posted it is reviewed: `removed`."""
+        self.flush(cur, t)  # the posting version may still be kept back
+        row = cur.execute(f"SELECT changes->'updates'->'after' FROM {t['versions']} WHERE version_id = %s",
+                          (e.version_id,)).fetchone()
+        was = row[0] if row is not None and row[0] is not None else {"update_id": e.update_id}
+        self._version(cur, t, e, position, {"updates": {"before": was, "after": None}}, review="not_needed",
+                      revert_of=e.version_id)
+        cur.execute(
+            f"""UPDATE {t['versions']} SET review = 'removed', reviewed_by = %s, reviewed_at = %s,
+                    reverted_in = array_append(reverted_in, %s::bigint) WHERE version_id = %s""",
+            (e.actor, e.timestamp, position, e.version_id),
+        )
+
     @handles(ListingVersionAccepted)
     def _accepted(self, cur: Cursor[Any], t: Tables, e: ListingVersionAccepted, position: int) -> None:
         self.flush(cur, t)
         cur.execute(
             f"UPDATE {t['versions']} SET review = 'accepted', reviewed_by = %s, reviewed_at = %s "
-            "WHERE version_id = %s AND review <> 'reverted'",
+            "WHERE version_id = %s AND review NOT IN ('reverted', 'removed')",
             (e.actor, e.timestamp, e.version_id),
         )
 

@@ -68,6 +68,7 @@ from events.listing import (
     ListingStorySet,
     ListingUnpublished,
     ListingUpdatePosted,
+    ListingUpdateRemoved,
     ListingVerificationWithdrawn,
     ListingVerified,
 )
@@ -191,6 +192,14 @@ class ListingView(Projection):
     def _update_posted(self, cur: Cursor[Any], t: Tables, e: ListingUpdatePosted) -> None:
         u = {"update_id": e.update_id, "title": e.title, "body": e.body, "posted_at": e.timestamp.isoformat()}
         self._change(cur, t, lambda s: docs.add_update(s, u), stream=e.originator_id)
+
+    @handles(ListingUpdateRemoved)
+    def _update_removed(self, cur: Cursor[Any], t: Tables, e: ListingUpdateRemoved) -> None:
+        """Staff removed an update: it leaves the listing's latest updates (an older one does not move up)."""
+        def drop(s: dict[str, Any]) -> None:
+            s["updates"] = [u for u in s["updates"] if u.get("update_id") != e.update_id]
+
+        self._change(cur, t, drop, stream=e.originator_id)
 
     @handles(ListingSectionsUnlocked)
     def _unlocked(self, cur: Cursor[Any], t: Tables, e: ListingSectionsUnlocked) -> None:
@@ -502,7 +511,7 @@ class ListingView(Projection):
 # What `prepare` reads for each event class: the state by stream, the state by listing id, the counters only.
 BY_STREAM = frozenset({
     ListingEdited, ListingEvidenceSet, ListingEditReverted, ListingStorySet, ListingMilestoneAdded,
-    ListingMilestoneDeleted, ListingUpdatePosted, ListingSectionsUnlocked, ListingAlternativesApproved,
+    ListingMilestoneDeleted, ListingUpdatePosted, ListingUpdateRemoved, ListingSectionsUnlocked, ListingAlternativesApproved,
     ListingOwnerAdded, ListingOwnerRemoved, ListingVerified, ListingVerificationWithdrawn, ListingFeatured, ListingQueuedForFree, ListingBadgeLost, ListingScheduled,
     ListingLaunched, ListingPublishedByStaff, ListingUnpublished,
 })

@@ -5,14 +5,14 @@ Tables (per generation):
 - `listings`: each listing's id, stream, slug, name and status (update events
   name their listing only by stream).
 - `updates`: every update (`ListingUpdatePosted`) with its listing's slug and
-  name; `live` says whether the listing is live now. The feed shows live ones,
+  name, until staff remove it (`ListingUpdateRemoved`); `live` says whether the listing is live now. The feed shows live ones,
   newest first: an update posted before its listing went live appears in the
   feed when the listing does, at the time it was posted, and leaves it when
   the listing is taken down.
 - `followers`: who follows which listing now.
 - `fanout`: the updates whose followers are to be emailed: those posted while
   their listing was live (an update of a listing that is not live yet is never
-  mailed). `notified_at` is set by the fan-out marker
+  mailed, nor one staff removed before its mail went). `notified_at` is set by the fan-out marker
   (`UpdateFollowersNotified`), so the process manager (`workers/updates.py`)
   reads only what is left to do.
 """
@@ -28,7 +28,7 @@ from psycopg import Cursor
 
 from events.account import AccountClosed
 from events.community import ListingFollowed, ListingUnfollowed
-from events.listing import ListingCreated, ListingEdited, ListingEditReverted, ListingUpdatePosted
+from events.listing import ListingCreated, ListingEdited, ListingEditReverted, ListingUpdatePosted, ListingUpdateRemoved
 from events.updates import UpdateFollowersNotified
 from projections import bulk
 from projections.base import Projection, Tables, handles
@@ -125,6 +125,17 @@ class UpdatesView(Projection):
         if live:
             author = e.actor.removeprefix("account:") if e.actor.startswith("account:") else None
             self._fanout.append((listing.listing_id, e.update_id, author, e.timestamp))
+
+    @handles(ListingUpdateRemoved)
+    def _removed(self, cur: Cursor[Any], t: Tables, e: ListingUpdateRemoved) -> None:
+        """Staff removed an update: out of the feed, and out of the fan-out when its mail has not gone yet."""
+        listing = self._listing(cur, t, e.originator_id)
+        if listing is None:
+            return
+        self.flush(cur, t)  # the update may still be kept back in this batch
+        for table in ("updates", "fanout"):
+            cur.execute(f"DELETE FROM {t[table]} WHERE listing_id = %s AND update_id = %s",
+                        (listing.listing_id, e.update_id))
 
     @handles(UpdateFollowersNotified)
     def _notified(self, cur: Cursor[Any], t: Tables, e: UpdateFollowersNotified) -> None:

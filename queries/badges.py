@@ -9,7 +9,7 @@ Earned badges (docs/launches-and-rankings.md):
 | kind | when |
 |---|---|
 | `listed` | any public listing (awaiting its badge, scheduled or live) |
-| `upcoming` | awaiting its badge or scheduled; detail: the launch week |
+| `upcoming` | awaiting its badge or scheduled; detail: the launch week, as "Week 49, 2026" (`events/week_names.py`) |
 | `launched` | live; detail: the launch week |
 | `featured` | featured in a week; detail: the latest featured week |
 | `verified` | ownership verified |
@@ -33,7 +33,7 @@ from projections.reads import ReadStore
 from queries import badge_styles
 from queries.catalog import site_settings
 from queries.paging import SLUG_PATTERN
-from queries.weeks import week_label
+from events.week_names import week_number_name
 
 VIEW = "launches_view"
 PUBLIC_STATUSES = ("awaiting_badge", "scheduled", "live")
@@ -119,15 +119,15 @@ def _listing(reads: ReadStore, slug: str) -> tuple[Any, ...]:
 def earned(row: tuple[Any, ...], awards: list[tuple[date, int]]) -> list[Earned]:
     """The badges that apply, in the order the badge picker shows them."""
     _id, _slug, _name, status, week, featured_weeks, verified, reviews, rating_sum = row
-    label = week_label(week) if week else None
+    label = week_number_name(week) if week else None
     out = [Earned("listed", None)]
     if status == "live":
         out.append(Earned("launched", label))
     if featured_weeks:
-        out.append(Earned("featured", week_label(date.fromisoformat(max(featured_weeks)))))
+        out.append(Earned("featured", week_number_name(date.fromisoformat(max(featured_weeks)))))
     if verified:
         out.append(Earned("verified", None))
-    out.extend(Earned(f"award-{rank}", week_label(w), w) for w, rank in awards)
+    out.extend(Earned(f"award-{rank}", week_number_name(w), w) for w, rank in awards)
     if reviews >= TOP_RATED_MIN_REVIEWS and rating_sum / reviews >= TOP_RATED_MIN_AVERAGE:
         out.append(Earned("top-rated", f"{rating_sum / reviews:.1f}/5"))
     if status in ("awaiting_badge", "scheduled"):

@@ -39,14 +39,14 @@ class Version(BaseModel):
     actor_email: str | None  # the account's email when the actor is an account
     channel: str
     via: str
-    kind: str  # created | edited | story | milestone_added | milestone_deleted | update | revert
+    kind: str  # created | edited | story | milestone_added | milestone_deleted | update | revert | update_removed
     changes: dict[str, dict[str, Any]]  # field -> {"before": ..., "after": ...}
-    review: str  # pending | not_needed | accepted | reverted
+    review: str  # pending | not_needed | accepted | reverted | removed (an update staff took off the site)
     reviewed_by: str | None
     reviewed_at: datetime | None
     reverted_fields: list[str]
-    reverted_in: list[int]  # the versions that put fields of this one back
-    revert_of: int | None  # for a revert: the version whose fields it put back
+    reverted_in: list[int]  # the versions that put fields of this one back (or removed its update)
+    revert_of: int | None  # for a revert: the version whose fields it put back; for a removal: the update's version
     reverted_in_numbers: list[int]  # the same versions by their numbers
     revert_of_number: int | None
 

@@ -275,6 +275,15 @@ def names_by_id(reads: ReadStore, listing_ids: list[int]) -> dict[int, str]:
     return {int(r[0]): str(r[1]) for r in rows if r[1]}
 
 
+def named_by_id(reads: ReadStore, listing_ids: list[int]) -> dict[int, dict[str, str]]:
+    """Listing id -> its `name` and `slug`, in any status (the staff's orders link each listing to its history)."""
+    t = reads.tables(VIEW)
+    with reads.pool.connection() as conn:
+        rows = conn.execute(f"SELECT listing_id, slug, card->>'name' FROM {t['listings']} WHERE listing_id = ANY(%s)",
+                            (sorted(set(listing_ids)),)).fetchall()
+    return {int(r[0]): {"slug": str(r[1]), "name": str(r[2] or r[1])} for r in rows}
+
+
 def standing(reads: ReadStore, slug: str) -> dict[str, Any] | None:
     """Where the listing at `slug` stands, in any status (staff pages): id, status, launch week and plan; or None."""
     t = reads.tables(VIEW)

@@ -234,11 +234,12 @@ def recent(reads: ReadStore, limit: int = 50) -> list[dict[str, Any]]:
 
 
 def open_tasks(reads: ReadStore, limit: int = 200) -> list[dict[str, Any]]:
-    """Staff tasks not yet done: (number, line, product, listing, task), oldest first."""
+    """Staff tasks not yet done: (number, line, product and its name, listing, task), oldest first."""
     t = reads.tables(VIEW)
     with reads.pool.connection() as conn:
         rows = conn.execute(f"SELECT doc FROM {t['orders']} WHERE open_tasks > 0 ORDER BY seq LIMIT %s",
                             (limit,)).fetchall()
     return [{"number": r[0]["number"], "line": line["index"], "product": line["product"],
+             "name": line.get("name") or line["product"],
              "listing_id": line["listing_id"], "task": line["task"], "paid_at": r[0]["paid_at"]}
             for r in rows for line in r[0]["lines"] if line["task"] and not line["fulfilled"]]

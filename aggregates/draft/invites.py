@@ -12,7 +12,7 @@ from events.draft import (
     DraftInviteAccepted,
 )
 from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
-from aggregates.draft.state import MAX_INVITES, DraftState, require_draft
+from aggregates.draft.state import MAX_INVITES, DraftState, Invite, require_draft
 
 
 def decide_invite(
@@ -36,15 +36,25 @@ def decide_accept_invite(
     state: DraftState, *, invite_id: str, token_hash: str, account_id: str, meta: Meta
 ) -> list[Event]:
     """The invited person (signed in) accepts: they become a co-owner. Each link works once."""
-    invite = state.invites.get(invite_id)
+    if not check_accept(state.invites.get(invite_id), token_hash, account_id, meta):
+        return []
+    emit = Emitter(state, meta)
+    emit(DraftInviteAccepted, invite_id=invite_id, account_id=account_id)
+    return emit.events
+
+
+def check_accept(invite: Invite | None, token_hash: str, account_id: str, meta: Meta) -> bool:
+    """Whether `account_id` may accept `invite` with the link's token now (False: accepted by them already).
+
+    404 for an unknown invite or a token that does not match (a stranger learns nothing), 409 once someone else
+    accepted it, 400 once it expired. Shared by a draft's invites and a listing's (`aggregates.listing_invites`).
+    """
     if invite is None or not hmac.compare_digest(invite.token_hash, token_hash):
         raise NotFound("no such invite")
     if invite.accepted_by == account_id:
-        return []
+        return False
     if invite.accepted_by is not None:
         raise Conflict("this invite was already accepted")
     if meta.at >= invite.expires_at:
         raise InvalidInput("this invite has expired", [FieldProblem("token", "expired", "Ask for a new invite.")])
-    emit = Emitter(state, meta)
-    emit(DraftInviteAccepted, invite_id=invite_id, account_id=account_id)
-    return emit.events
+    return True

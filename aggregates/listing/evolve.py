@@ -31,6 +31,7 @@ from events.listing import (
     ListingStorySet,
     ListingUnpublished,
     ListingUpdatePosted,
+    ListingUpdateRemoved,
     ListingVerified,
     ListingVerificationWithdrawn,
     ListingVersionAccepted,
@@ -76,6 +77,12 @@ def _(e: ListingEditReverted, s: ListingState) -> ListingState:
 @evolve.register
 def _(e: ListingVersionAccepted, s: ListingState) -> ListingState:
     return replace(s, version=e.originator_version, reviews=s.reviews | {e.version_id: "accepted"})
+
+
+@evolve.register
+def _(e: ListingUpdateRemoved, s: ListingState) -> ListingState:
+    return replace(s, version=e.originator_version, reviews=s.reviews | {e.version_id: "removed"},
+                   removed_updates=s.removed_updates | {e.update_id})
 
 
 def _changed(s: ListingState, changes: dict[str, Any], version: int) -> ListingState:

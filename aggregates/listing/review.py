@@ -4,7 +4,8 @@ A version is one content event of the listing stream, named by its log
 position (`version_id`; docs/history-and-review.md). The review is recorded on
 the same stream: `ListingVersionAccepted`, or `ListingEditReverted`, which is a
 new version holding the values from before the reviewed one (history is never
-rewritten). Reverting an older version puts *its* before-values back even when
+rewritten), or, for a posted update, `ListingUpdateRemoved`: the update leaves
+the site (a new version too). Reverting an older version puts *its* before-values back even when
 later versions changed those fields again: staff choose what to put back.
 
 The deciders do not look the version up: the command reads its event from the
@@ -32,14 +33,16 @@ from events.listing import (
     ListingMilestoneDeleted,
     ListingStorySet,
     ListingUpdatePosted,
+    ListingUpdateRemoved,
     ListingVersionAccepted,
 )
 
 KINDS: dict[type[Event], str] = {
     ListingCreated: "created", ListingEdited: "edited", ListingStorySet: "story",
     ListingMilestoneAdded: "milestone_added", ListingMilestoneDeleted: "milestone_deleted",
-    ListingUpdatePosted: "update", ListingEditReverted: "revert",
+    ListingUpdatePosted: "update", ListingEditReverted: "revert", ListingUpdateRemoved: "update_removed",
 }
+UPDATE_REASON = (3, 500)  # characters, as the other reasons staff give
 """The kind of version each content event makes (the same names as the history projection's)."""
 
 
@@ -82,7 +85,29 @@ def decide_accept_version(state: ListingState, version_id: int, meta: Meta) -> l
         return []
     if review == "reverted":
         raise Conflict(f"version {version_id} was already reviewed: fields of it were put back")
+    if review == "removed":
+        raise Conflict(f"version {version_id} was already reviewed: its update was removed")
     return one(state, meta, ListingVersionAccepted, version_id=version_id)
+
+
+def decide_remove_update(state: ListingState, version_id: int, update_id: int, reason: str,
+                         meta: Meta) -> list[Event]:
+    """Staff take the update that version `version_id` posted off the site, saying why; nothing when it is off already.
+
+    The caller reads the version's event (a `ListingUpdatePosted`) and hands over its update id. An update is not
+    put back as fields are: it may have been mailed to followers, so it is removed, with the reason kept.
+    """
+    require_listing(state)
+    why = " ".join((reason or "").split())
+    low, high = UPDATE_REASON
+    if not low <= len(why) <= high:
+        rule = f"Give a reason of {low} to {high} characters: it is kept with the removal."
+        raise InvalidInput(f"say why the update is removed. {rule}", [FieldProblem("reason", "length", rule)])
+    if not 1 <= update_id < state.next_update_id:
+        raise Conflict(f"this listing has no update {update_id}")
+    if update_id in state.removed_updates:
+        return []
+    return one(state, meta, ListingUpdateRemoved, version_id=version_id, update_id=update_id, reason=why)
 
 
 def decide_revert(state: ListingState, version_id: int, fields: Sequence[str], before_values: dict[str, Any],

@@ -62,7 +62,8 @@ class ListingState:
     verified: bool = False
     featured_weeks: tuple[str, ...] = ()
     not_found_on_website: tuple[str, ...] = ()
-    reviews: dict[int, str] = field(default_factory=dict)  # staff review of owner versions: version id -> accepted | reverted
+    reviews: dict[int, str] = field(default_factory=dict)  # staff review of owner versions: version id -> accepted | reverted | removed
+    removed_updates: frozenset[int] = frozenset()  # update ids staff removed (ListingUpdateRemoved)
     evidence: dict[str, Any] = field(default_factory=dict)  # drafted field -> quotes from the site (ListingEvidenceSet)
 
     @property

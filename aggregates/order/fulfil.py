@@ -21,18 +21,20 @@ from aggregates import account, listing, mail, metrics
 from aggregates.base import Emitter, Meta
 from aggregates.listing import ListingState
 from aggregates.order.lifecycle import line_events
+from aggregates.order.pricing import is_upgrade
 from aggregates.order.review import WrittenReview, rule_review
-from aggregates.order.state import OrderState, line_of
+from aggregates.order.state import LAUNCH_SECTIONS, OrderState, line_of
 from events.base import Event
 from events.errors import DomainError
 from events.listing import ListingQueuedForFree
 
 Load = Callable[[UUID, Any], Any]
-SECTIONS = ["story", "milestones", "media"]  # the paid profile sections a paid launch unlocks
+SECTIONS = list(LAUNCH_SECTIONS)  # the paid profile sections a paid launch unlocks
 TASKS = {
     "done_for_you": "list the product on other high-value launch sites",
     "trophy_cabinet": "make and send the trophy",
 }
+AWARD_OPTION = "award"  # a trophy line's award: the Monday of the awarded week (pricing checked the listing won it)
 REVIEW_KIND = "order_review"
 
 
@@ -75,11 +77,25 @@ def _relaunch(state: ListingState, week: str, current_week: str, meta: Meta) -> 
     return _done(events, f"relaunched in the week of {current_week}", week=current_week)
 
 
+def _upgrade(state: ListingState, week: str, meta: Meta) -> _Line:
+    """A Launch bundle for a free listing that has its launch week: the paid sections unlocked and the featured
+    week, the listing staying on the free plan in the week it has (docs/orders.md, "Launch bundle")."""
+    unlocked = listing.decide_unlock(state, SECTIONS, "launch bundle", meta)
+    events = unlocked + listing.decide_feature(_chain(state, unlocked), week, meta)
+    if not events:  # another order gave it both meanwhile: staff decide (a refund)
+        return _refused("nothing_to_add", f"the listing's sections were unlocked and the week of {week} featured "
+                                          "already")
+    return _done(events, f"story, milestones and media unlocked; featured in the week of {week}", week=week,
+                 status=state.status)
+
+
 def _apply(order: OrderState, line: dict[str, Any], load: Load, current_week: str, meta: Meta,
            review: WrittenReview | None) -> _Line | None:
     code = str(line["product"])
     if code in TASKS:
-        return _Line([], {"kind": "task", "detail": TASKS[code]})
+        award = (line.get("options") or {}).get(AWARD_OPTION)
+        detail = f"{TASKS[code]} for the Launch of the Week award of the week of {award}" if award else TASKS[code]
+        return _Line([], {"kind": "task", "detail": detail})
     listing_id = line.get("listing_id")
     if listing_id is None:
         return _Line([], {"kind": "task", "detail": f"apply {code} by hand"})
@@ -87,6 +103,8 @@ def _apply(order: OrderState, line: dict[str, Any], load: Load, current_week: st
     if not state.exists or state.status == "unpublished":
         return _refused("listing_unavailable", "the listing does not exist or was taken down")
     week = line.get("week")
+    if is_upgrade(code, state):  # a free listing with its week: the bundle's featured week and sections, no launch
+        return _upgrade(state, str(week), meta)
     if code in ("launch", "launch_bundle"):
         if state.status in ("scheduled", "live"):
             return _refused("already_launched", f"the listing was already {state.status}")

@@ -12,22 +12,45 @@ the subtotal (`aggregates.order.vat`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, TypeVar
 
 from aggregates.catalog import CatalogState, Product
 from aggregates.listing import MAX_EXTRA_CATEGORIES, ListingState, require_owner
+from aggregates.order.awards import WonAward
+from aggregates.order.state import LAUNCH_SECTIONS
 from aggregates.order.vat import VatDecision, vat_cents
 from aggregates.weeks import is_monday, monday_of
 from events.errors import FieldProblem, InvalidInput, NotFound
+from events.week_names import week_name
 
 LAUNCH_LIKE = ("launch", "launch_bundle")
 LAUNCH_MAX_WEEKS = 52  # a paid launch may be booked up to a year ahead
 STAFF_TASKS = ("done_for_you", "trophy_cabinet")
 RELAUNCH_AFTER_WEEKS = 8  # a launch week's awards may still be recomputed for 8 weeks (workers/scheduler.py)
+TROPHY = "trophy_cabinet"
+AWARD = "award"  # the trophy's option naming the award: the Monday of the awarded week
+STATUS_WORDS = {
+    "draft": "saved but not launched or queued yet", "awaiting_badge": "queued on the free plan, waiting for its badge",
+    "scheduled": "scheduled", "live": "live", "unpublished": "taken down",
+}
+"""A listing's status in the words of a refusal ("this listing is live"), never its code ("awaiting_badge")."""
 T = TypeVar("T")
+
+
+def _named(week: str | None) -> str:
+    """A week as people read it in a refusal: "the week of 7–13 Dec 2026" (plain spaces: the API says it too)."""
+    return f"the week of {week_name(week, plain=True)}"
+
+
+def _status(owned: ListingState) -> str:
+    """Where the listing stands, in words: "live", "scheduled for the week of 7–13 Dec 2026"."""
+    words = STATUS_WORDS.get(owned.status, owned.status.replace("_", " "))
+    if owned.status in ("scheduled", "awaiting_badge") and owned.week:
+        words += f" ({_named(owned.week)})" if owned.status == "awaiting_badge" else f" for {_named(owned.week)}"
+    return words
 
 
 @dataclass(frozen=True)
@@ -58,10 +81,11 @@ def _week(i: int, item: dict[str, Any], product: Product, today: date) -> str | 
     week = item.get("week")
     if product.week_window:
         offered = offered_weeks(today, product.week_window)
+        span = f"a Monday from {offered[0]} to {offered[-1]} ({_named(offered[0])} to {_named(offered[-1])})"
         if not week:
-            raise _bad(i, "week", "required", f"choose a week for {product.code}: one of {', '.join(offered)}")
+            raise _bad(i, "week", "required", f"choose a week for {product.code}: {span}")
         if week not in offered:
-            raise _bad(i, "week", "enum", f"the weeks {product.code} can take now are {', '.join(offered)}")
+            raise _bad(i, "week", "enum", f"the weeks {product.code} can take now: {span}")
         return str(week)
     if week is None:
         return None
@@ -171,17 +195,60 @@ def _launching(items: list[dict[str, Any]], today: date) -> dict[int, str]:
 
 
 def _featured_week(i: int, owned: ListingState, week: str | None, launching: str | None) -> None:
-    """A featured week the listing is live in: its launch week or later (docs/orders.md, "Featured placement")."""
+    """A featured week the listing is live in: its launch week or later (docs/orders.md, "Featured placement"),
+    and one it is not featured in already (a second placement in the same week would show nothing more)."""
+    if week is not None and week in owned.featured_weeks:
+        raise _bad(i, "week", "already_featured", f"the listing is featured in {_named(week)} already: choose "
+                                                  "another week")
     if week is None or owned.status == "live":
         return
+    if owned.status == "scheduled":  # its week is fixed: a launch line of this order cannot move it
+        launching = None
     starts = launching or (owned.week if owned.status in ("scheduled", "awaiting_badge") else None)
     if starts is None:
         raise _bad(i, "", "not_launching", "the listing has no launch week yet: a featured placement shows only "
                                            "while it is live, so order it with a launch (launch_bundle includes a "
                                            "featured week) or once the listing has its week")
     if week < starts:
-        raise _bad(i, "week", "before_launch", f"the listing launches in the week of {starts}: a featured placement "
+        raise _bad(i, "week", "before_launch", f"the listing launches in {_named(starts)}: a featured placement "
                                                f"shows only while it is live, so choose that week or a later one")
+
+
+def is_upgrade(product_code: str, owned: ListingState | None) -> bool:
+    """A Launch bundle for a free listing that has its launch week (scheduled or live): no second launch, but the
+    bundle's featured week and paid sections, the listing staying in its week (docs/orders.md, "Launch bundle")."""
+    return (product_code == "launch_bundle" and owned is not None and owned.plan == "free"
+            and owned.status in ("scheduled", "live"))
+
+
+def _upgrade(i: int, owned: ListingState, week: str | None) -> None:
+    """What a bundle bought as an upgrade must still add: a paid section not yet unlocked, a featured week it can take."""
+    if set(LAUNCH_SECTIONS) <= owned.unlocked:
+        raise _bad(i, "", "sections_unlocked", "the listing's story, milestones and media show publicly already: "
+                                               "for a featured week alone, buy featured")
+    _featured_week(i, owned, week, None)
+
+
+def _trophy(i: int, item: dict[str, Any], product: Product, owned: ListingState | None, won: list[WonAward],
+            found: list[FieldProblem]) -> None:
+    """A trophy is made for an award the listing won, named by the `award` option (the awarded week's Monday).
+
+    Skipped for an item whose listing or `award` option was refused already (each mistake is said once).
+    """
+    where = f"items.{i}.options.{AWARD}"
+    if owned is None or any(p.field == where for p in found):
+        return
+    if not won:
+        raise _bad(i, "listing_id", "no_award", f"{product.name} is made for a Launch of the Week award the listing "
+                                                "won, and this listing has won none yet")
+    options = item.get("options")
+    chosen = options.get(AWARD) if isinstance(options, dict) else None
+    awards = "; ".join(f"{a.week} ({a.name()})" for a in won)
+    if not chosen:
+        raise _bad(i, f"options.{AWARD}", "required", f"choose the award the trophy is for: {awards}")
+    if chosen not in {a.week for a in won}:
+        raise _bad(i, f"options.{AWARD}", "enum", f"the listing won no award in {_named(str(chosen))}; its awards: "
+                                                  f"{awards}")
 
 
 def _applies(i: int, product: Product, owned: ListingState | None, week: str | None, today: date,
@@ -195,29 +262,39 @@ def _applies(i: int, product: Product, owned: ListingState | None, week: str | N
     status = owned.status
     if status == "unpublished":
         raise _bad(i, "", "listing_unpublished", "the listing was taken down; it cannot be bought for")
-    if product.code in LAUNCH_LIKE and status in ("scheduled", "live"):
-        raise _bad(i, "", "already_launched", f"the listing is already {status}: launch is for listings not yet "
-                                              "scheduled (relaunch is for live ones)")
+    if is_upgrade(product.code, owned):
+        _upgrade(i, owned, week)
+    elif product.code in LAUNCH_LIKE and status in ("scheduled", "live"):
+        raise _bad(i, "", "already_launched", f"the listing is already {_status(owned)}: launch is for listings not "
+                                              "yet scheduled (relaunch is for live ones)")
     if product.code == "skip_queue":  # a free listing waiting for its week, badge found or not
         if not (status == "awaiting_badge" or (status == "scheduled" and owned.plan == "free")):
             raise _bad(i, "", "not_in_free_queue", f"{product.name} moves a free listing that waits for its launch "
-                                                   f"week to an earlier one; this listing is {status.replace('_', ' ')}")
+                                                   f"week to an earlier one; this listing is {_status(owned)}")
         if owned.week is not None and week is not None and week >= owned.week:
-            raise _bad(i, "week", "not_earlier", f"the listing is queued for {owned.week}: choose an earlier week")
+            raise _bad(i, "week", "not_earlier", f"the listing is queued for {_named(owned.week)}: choose an "
+                                                 "earlier week")
     if product.code == "featured":
         _featured_week(i, owned, week, launching)
     if product.code == "relaunch" and status != "live":
-        raise _bad(i, "", "not_live", "relaunch is for listings that are live")
+        raise _bad(i, "", "not_live", f"relaunch is for listings that are live; this listing is {_status(owned)}")
     earliest = (monday_of(today) - timedelta(weeks=RELAUNCH_AFTER_WEEKS)).isoformat()
-    if product.code == "relaunch" and owned.week is not None and owned.week > earliest:
-        raise _bad(i, "", "launched_recently", f"the listing launched in the week of {owned.week}: a relaunch is "
-                                               f"for listings whose launch week is at least {RELAUNCH_AFTER_WEEKS} "
-                                               "weeks past")
+    if product.code == "relaunch" and status == "live" and owned.week is not None and owned.week > earliest:
+        raise _bad(i, "", "launched_recently", f"the listing launched in {_named(owned.week)}: a relaunch is for "
+                                               f"listings whose launch week is at least {RELAUNCH_AFTER_WEEKS} weeks "
+                                               f"past, so from {_named(relaunch_from(owned.week))}")
+
+
+def relaunch_from(launch_week: str) -> str:
+    """The first week a relaunch of a listing launched in `launch_week` can be bought in (the rule above)."""
+    return (date.fromisoformat(launch_week) + timedelta(weeks=RELAUNCH_AFTER_WEEKS)).isoformat()
 
 
 def price_items(items: list[dict[str, Any]], catalog: CatalogState, listings: Mapping[int, ListingState],
-                account_id: str, today: date, vat: VatDecision) -> Quote:
-    """Validate every item and price the order; `listings` holds every listing the items name (loaded once).
+                account_id: str, today: date, vat: VatDecision,
+                awards: Mapping[int, Sequence[WonAward]] | None = None) -> Quote:
+    """Validate every item and price the order; `listings` holds every listing the items name (loaded once), and
+    `awards` the awards of those a trophy is bought for (`aggregates.order.awards`; none given: none won).
 
     Every rule broken is reported in one 400: each line's fields are checked
     one by one (a field refused is taken as absent by the checks after it), so
@@ -247,6 +324,9 @@ def price_items(items: list[dict[str, Any]], catalog: CatalogState, listings: Ma
         options = attempt(lambda: _options(i, item, product), None)
         attempt(lambda: _applies(i, product, owned, week, today, launching.get(owned.listing_id) if owned else None),
                 None)
+        if product.code == TROPHY:
+            won = list((awards or {}).get(owned.listing_id, ())) if owned else []
+            attempt(lambda: _trophy(i, item, product, owned, won, found), None)
         key = (product.code, owned.listing_id if owned else None, week)
         if key in seen and product.code not in ("billboard_min", "ai_review", "trophy_cabinet"):
             found += _bad(i, "product", "duplicate", f"{product.code} is already in this order for that listing").problems

@@ -14,6 +14,8 @@ NUMBER_MAX = 32
 NUMBER_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ"  # no 0/O, 1/I: read aloud and typed without mistakes
 MAX_ITEMS = 20
 CURRENCY = "usd"
+LAUNCH_SECTIONS = ("story", "milestones", "media")
+"""The paid profile sections a paid launch (or a Launch bundle bought as an upgrade) unlocks."""
 
 
 def order_stream(number: str) -> UUID:

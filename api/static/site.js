@@ -61,8 +61,9 @@ document.addEventListener("change", (event) => {
   }
 }
 
-// Code to paste (textarea.code[data-copy], a badge's embed code) can be selected and copied by hand without this;
-// with it, each gets a Copy button beside its label, and the line under it says when it was copied.
+// Code to paste (textarea.code[data-copy]: a badge's embed code, a claim's tag or file line) can be selected and
+// copied by hand without this; with it, each gets a Copy button beside its label, and the line under it says when it
+// was copied (in the textarea's data-copied words, else "paste it into your homepage").
 function addCopyButtons() {
   for (const code of document.querySelectorAll("textarea.code[data-copy]")) {
     const button = document.createElement("button");
@@ -80,7 +81,7 @@ function addCopyButtons() {
       } catch (e) {
         document.execCommand("copy");  // older browsers, or a page the clipboard API refuses
       }
-      said.textContent = "Copied. Paste it into your homepage.";
+      said.textContent = code.dataset.copied || "Copied. Paste it into your homepage.";
     });
     code.after(button, said);
   }

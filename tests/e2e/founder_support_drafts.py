@@ -141,9 +141,13 @@ def add_founder(page: Any, name: str, role: str) -> None:
 
 
 def name_a_category_if_none(page: Any, category: str = "developer-tools") -> None:
-    """A listing needs a category; drafting names one only from the site's own words, so the founder may have to."""
-    if field_input(page, "categories").input_value().strip() == "":
-        edit_field(page, "categories", category)
+    """A listing needs a category; drafting names one only from the site's own words, so the founder may have to
+    (the primary category is a menu of the directory's categories, the first of the `fields.categories` inputs)."""
+    primary = page.locator('select[name="fields.categories"]')
+    if primary.input_value().strip() == "":
+        primary.select_option(category)
+        page.get_by_role("button", name="Save changes").click()
+        page.get_by_role("status").filter(has_text="saved").wait_for()
 
 
 def save_as_listing(page: Any, base: str) -> int:

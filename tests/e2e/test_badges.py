@@ -71,7 +71,7 @@ def test_a_listing_gets_every_badge_it_earned_in_every_style(site: dict[str, Any
     assert body["listing"]["status"] == "live" and body["style"] == {"shape": "square", "mode": "light", "size": "s"}
     kinds = {b["kind"]: b for b in body["badges"]}
     assert list(kinds) == ["listed", "launched", "featured", "verified", "award-1", "top-rated"]
-    assert kinds["award-1"]["detail"] == "2026-W32" and kinds["award-1"]["alt"] == "Launch of the Week #1 on launchdir (2026-W32)"
+    assert kinds["award-1"]["detail"] == "Week 32, 2026" and kinds["award-1"]["alt"] == "Launch of the Week #1 on launchdir (Week 32, 2026)"
     assert kinds["top-rated"]["detail"] == "4.7/5"  # 5, 5 and 4 approved; the pending one-star does not count
     for badge in body["badges"]:
         assert (badge["width"], badge["height"]) == (105, 105)
@@ -102,14 +102,14 @@ def test_the_svg_route_serves_valid_cacheable_images(site: dict[str, Any]) -> No
             assert again.status_code == 304 and again.headers["etag"] == etag and again.content == b""
     award = next(b for b in body["badges"] if b["kind"] == "award-1")
     svg = httpx.get(_local(site, award["svg_url"]), timeout=10).text
-    assert "Launch of the Week #1 on launchdir (2026-W32)" in svg
+    assert "Launch of the Week #1 on launchdir (Week 32, 2026)" in svg
 
 
 def test_public_listings_that_are_not_live_get_their_go_live_badges(site: dict[str, Any]) -> None:
     queued = _badges(site, site["queued"]).json()
     assert [b["kind"] for b in queued["badges"]] == ["listed", "upcoming"]
     assert queued["listing"]["status"] == "awaiting_badge"
-    assert queued["badges"][1]["detail"] == "2027-W01"
+    assert queued["badges"][1]["detail"] == "Week 1, 2027"  # the head of the name every page gives the week
     assert httpx.get(_local(site, queued["badges"][0]["svg_url"]), timeout=10).status_code == 200
     assert _badges(site, site["draft"]).status_code == 404  # not public
 

@@ -204,7 +204,8 @@ def test_the_header_knows_who_is_signed_in_and_the_test_mode_note_ends_with_paym
     r = http.post("/orders/checkout", json=_body(lid), headers=who.headers(**ik()))
     assert r.status_code == 201, r.text
     url = r.json()["checkout_url"]
-    assert 'href="/signin">Sign in</a>' in httpx.get(url).text  # nobody signed in on that browser
+    path = url.removeprefix(live.url)
+    assert f'href="/signin?next={path}">Sign in</a>' in httpx.get(url).text  # nobody signed in; it comes back here
     context = chromium.new_context()
     offline(context)
     page = context.new_page()

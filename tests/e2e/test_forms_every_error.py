@@ -126,7 +126,9 @@ def test_the_order_form_shows_every_mistake_next_to_its_field(live: RunningServe
         page.get_by_label(re.compile("^Billboard,")).check()
         page.get_by_label("Amount in dollars").fill("a lot")  # the schema's mistake
         page.get_by_label(re.compile("^Extra categories,")).check()
-        page.get_by_label(re.compile("^Extra categories \\(")).fill("no-such-category")  # the rules' mistake
+        extra = page.get_by_role("group", name=re.compile("^Extra categories \\("))  # the rules' mistake: 4 of 3
+        for name in ("AI & Machine Learning", "Finance", "Design", "Analytics"):
+            extra.get_by_label(name, exact=True).check()
         page.get_by_label("Billing country").select_option("DE")
         page.get_by_label("EU VAT number").fill(BAD_VAT)  # the VAT rules' mistake
         with page.expect_response(lambda r: r.url.endswith("/order")) as answer:
@@ -134,8 +136,11 @@ def test_the_order_form_shows_every_mistake_next_to_its_field(live: RunningServe
         assert answer.value.status == 400
         for name in ("amount-billboard_min", "categories-extra_categories", "vat_number"):
             assert page.locator(f'[id="{name}-error"]').is_visible(), name
+        for name in ("amount-billboard_min", "vat_number", "categories-extra_categories-finance"):
             assert page.locator(f'[id="{name}"]').get_attribute("aria-invalid") == "true", name
-        assert "no-such-category" in page.locator('[id="categories-extra_categories-error"]').inner_text()
+        assert page.locator('[id="categories-extra_categories"]').get_attribute("aria-describedby") == (
+            "categories-extra_categories-error")  # the boxes' group: they are categories by name now
+        assert "up to 3" in page.locator('[id="categories-extra_categories-error"]').inner_text().lower()
         assert "check digits" in page.locator('[id="vat_number-error"]').inner_text()
         summary = page.get_by_role("alert").inner_text()
         assert "Amount in dollars" in summary and "Extra categories" in summary and "EU VAT number" in summary
@@ -156,7 +161,8 @@ def test_the_draft_editor_shows_every_mistake_next_to_its_field(live: RunningSer
     try:
         sign_in(page, live.url, owner.email, PASSWORD, then=f"/drafts/{draft_id}")
         page.locator('[id="fields.founded_year"]').fill("19x9")  # the schema's mistake
-        page.locator('[id="fields.categories"]').fill("No Such Category")  # the catalogue's
+        page.locator('[id="fields.categories"]').evaluate(  # the catalogue's: a menu now, so a page gone stale
+            "(menu, name) => { menu.add(new Option(name, name)); menu.value = name; }", "No Such Category")
         page.locator('[id="fields.country"]').fill("Germany")  # the schema's again
         with page.expect_response(lambda r: r.url.endswith(f"/drafts/{draft_id}")) as answer:
             page.get_by_role("button", name="Save changes").click()

@@ -99,7 +99,7 @@ def test_each_claim_is_a_card_on_a_phone_and_a_table_row_on_a_desktop(world: Cla
         page.locator(f'form[action="/staff/claims/{claim_id}/void"] button').click()
         page.get_by_role("status").filter(has_text=f"Claim {claim_id} is voided").wait_for()
         voided = page.locator("table.claims tbody tr", has_text="A record the domain's previous owner left behind.")
-        assert "voided" in voided.locator('td[data-label="Status"]').inner_text()
+        assert "Voided" in voided.locator('td[data-label="Status"]').inner_text()
         assert not _scrolls_sideways(page) and _past_the_right_edge(page) == []
         page.screenshot(path=str(SHOTS / "staff-claims-cards-voided-390.png"), full_page=True)
         assert axe_violations(page) == []

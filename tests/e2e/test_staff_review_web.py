@@ -137,9 +137,10 @@ def test_staff_revert_a_field_in_the_browser_and_the_public_profile_changes(serv
 
         page.goto(f"{server.url}/staff/listings/{slug}/history")
         reviewed = page.locator(f"#version-{edit}")
-        assert reviewed.locator(".review-state").inner_text() == "reverted"
+        assert reviewed.locator(".review-state").inner_text() == "fields put back"  # the state in words
+        assert reviewed.locator(".review-state").get_attribute("data-review") == "reverted"
         assert "put back: Tagline (version 3)" in reviewed.inner_text()
-        assert page.get_by_role("heading", name="Version 3: revert").count() == 1
+        assert page.get_by_role("heading", name="Version 3: fields put back").count() == 1
         assert "puts back fields of version 2" in page.locator("article.version").first.inner_text()
         assert [h.split(":")[0] for h in page.locator("article.version h2").all_inner_texts()] == [
             "Version 3", "Version 2", "Version 1"]

@@ -14,6 +14,7 @@ from uuid import uuid4
 
 import httpx
 
+from events.week_names import week_name
 from commands import listing as listing_cmd
 from queries import mail as mail_q
 from tests.e2e.founder_support_listings import axe_violations, screenshots
@@ -54,7 +55,7 @@ def test_staff_take_a_listing_down_and_put_it_back_in_the_browser(server: Any, c
     try:
         staff_signs_in(page, server.url, staff)
         page.goto(history)
-        assert page.locator("#standing-status").inner_text().startswith(f"Status: live, launch week of {week}")
+        assert page.locator("#standing-status").inner_text().startswith(f"Status: Live, launch week of {week_name(week)}")
         assert axe_violations(page) == []
         shots = screenshots(page, history, SHOTS, "staff-standing")
         assert all(p.stat().st_size > 0 for p in shots)
@@ -62,14 +63,14 @@ def test_staff_take_a_listing_down_and_put_it_back_in_the_browser(server: Any, c
         page.get_by_label("Reason (the owners are mailed it)").fill("Sells counterfeit medicine.")
         page.get_by_role("button", name="Take it down").click()
         page.get_by_role("status").filter(has_text="taken down").wait_for()
-        assert page.locator("#standing-status").inner_text().startswith("Status: unpublished")
+        assert page.locator("#standing-status").inner_text().startswith("Status: Taken down")
         assert httpx.get(f"{server.url}/listings/{slug}").status_code == 404
         assert httpx.get(f"{server.url}/api/v1/listings/{slug}").status_code == 404
         [told] = _mailed(server, owner_email, "notice_unpublished")
         assert told["subject"].endswith("was taken down from launchdir")
         assert "The reason given: Sells counterfeit medicine." in told["text"]
 
-        page.get_by_role("button", name=f"Put it back for the week of {week}").click()
+        page.get_by_role("button", name=f"Put it back for the week of {week_name(week)}").click()
         page.get_by_role("status").filter(has_text="live again").wait_for()
         assert httpx.get(f"{server.url}/listings/{slug}").status_code == 200
         assert httpx.get(f"{server.url}/api/v1/listings/{slug}").json()["launch_week"] == week

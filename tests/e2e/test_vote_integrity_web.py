@@ -119,9 +119,13 @@ def test_staff_void_a_planted_cluster_in_chromium_and_the_week_page_changes(serv
         page.get_by_role("button", name="Sign in").click()
         page.get_by_role("heading", name="Vote integrity").wait_for()
         finding = page.locator("section.finding").filter(has_text=f"Shared network: {gamed_name}")
-        assert finding.count() == 1 and finding.locator("input[name=vote]").count() == 4
-        finding.get_by_label("Reason").fill("one network and browser, accounts made minutes before")
-        finding.get_by_role("button", name="Void ticked votes").click()
+        boxes = finding.locator("input[type=checkbox][name=vote]")
+        assert finding.count() == 1 and boxes.count() == 4
+        assert [boxes.nth(i).is_checked() for i in range(4)] == [False] * 4  # nothing is ticked for staff
+        finding.get_by_text("Void the whole finding (4 counted votes)").click()
+        whole = finding.locator("details.whole-finding")
+        whole.get_by_label("Reason").fill("one network and browser, accounts made minutes before")
+        whole.get_by_role("button", name="Yes, void the 4 counted votes of this finding").click()
         page.get_by_role("status").filter(has_text="4 vote(s) voided.").wait_for()
         again = page.locator("section.finding").filter(has_text=f"Shared network: {gamed_name}")
         assert "(4 voided)" in again.inner_text()
@@ -132,7 +136,9 @@ def test_staff_void_a_planted_cluster_in_chromium_and_the_week_page_changes(serv
 
         page.goto(f"{server.url}/staff/votes")
         restore = page.locator("section.finding").filter(has_text=f"Shared network: {gamed_name}")
-        restore.get_by_label("Reason").fill("appeal upheld")
+        for box in restore.locator("input[type=checkbox][name=vote]").all():
+            box.check()
+        restore.locator("form").first.get_by_label("Reason").fill("appeal upheld")
         restore.get_by_role("button", name="Restore ticked votes").click()
         page.get_by_role("status").filter(has_text="4 vote(s) restored.").wait_for()
         page.goto(server.url + "/launches/this")

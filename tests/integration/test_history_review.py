@@ -177,15 +177,49 @@ def test_history_rebuilt_from_the_events_equals_the_live_one(container) -> None:
                                          owner_meta(account_id, 2))
     listing_cmd.delete_milestone(c.store, made.listing_id, 1, owner_meta(account_id, 3))
     listing_cmd.post_update(c.store, made.listing_id, "News", "We shipped.", owner_meta(account_id, 4))
+    _, spam_update = listing_cmd.post_update(c.store, made.listing_id, "Pills", "Cheap pills.", owner_meta(account_id, 5))
     sync(c)
     review_cmd.revert(c.store, ref(c, spam), ["tagline"], STAFF)
     review_cmd.accept(c.store, ref(c, added), STAFF)
+    review_cmd.remove_update(c.store, ref(c, spam_update), "Advertises pills", STAFF)
     sync(c)
     before = _versions(c)
-    assert len(before) >= 7
+    assert len(before) >= 9
     status = c.runtime.rebuild("history_view")
     assert status.generation == 2
     assert _versions(c) == before
+
+
+def test_staff_remove_an_update_and_it_leaves_every_public_read_also_after_a_rebuild(container) -> None:  # type: ignore[no-untyped-def]
+    from queries import updates as updates_q
+
+    c = container
+    account_id, _ = owner(c)
+    made = live_listing(c, "Removed Update", account_id)
+    _, kept = listing_cmd.post_update(c.store, made.listing_id, "Kept", "Real news.", owner_meta(account_id, 1))
+    _, spam = listing_cmd.post_update(c.store, made.listing_id, "Spam", "Cheap pills.", owner_meta(account_id, 2))
+    sync(c)
+    created = history_q.history(c.services.reads, made.slug, Paging())["items"][-1]
+    with pytest.raises(Conflict, match="posted no update"):
+        review_cmd.remove_update(c.store, ref(c, created["version_id"]), "Not an update", STAFF)
+    with pytest.raises(InvalidInput):
+        review_cmd.remove_update(c.store, ref(c, spam), "no", STAFF)
+    done = review_cmd.remove_update(c.store, ref(c, spam), "Advertises pills", STAFF)
+    assert done.recorded and not review_cmd.remove_update(c.store, ref(c, spam), "Again", STAFF).recorded
+
+    def shown() -> tuple[list[str], list[str], str, str]:
+        sync(c)
+        c.runtime.catch_up("updates_view")
+        feed = updates_q.latest_updates(c.services.reads, Paging(page=1, per_page=50))["items"]
+        removed, posted = history_q.version(c.services.reads, spam), history_q.version(c.services.reads, done.position)
+        return ([u["title"] for u in profile(c, made.slug)["latest_updates"]],
+                [u["title"] for u in feed if u["listing_id"] == made.listing_id], removed["review"], posted["kind"])
+
+    assert shown() == (["Kept"], ["Kept"], "removed", "update_removed")
+    assert history_q.version(c.services.reads, kept)["review"] == "pending"  # the other update still waits
+    for view in ("listing_view", "updates_view", "history_view"):
+        c.runtime.rebuild(view)
+    assert shown() == (["Kept"], ["Kept"], "removed", "update_removed")
 
 
 def test_audit_reads_every_event_with_who_and_when_through_filters(container) -> None:  # type: ignore[no-untyped-def]

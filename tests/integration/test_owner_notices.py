@@ -19,6 +19,7 @@ from commands import listing as listing_cmd
 from commands import notices as notices_cmd
 from commands import orders as orders_cmd
 from commands.order_inputs import CreateCheckout
+from events.week_names import week_name
 from queries import mail as mail_q
 from queries import notices as notices_q
 from workers.notices import OwnerNotices
@@ -92,9 +93,9 @@ def test_a_free_listing_s_owners_hear_once_when_it_is_scheduled_and_when_it_goes
     _caught_up(c)
     [scheduled] = _mails(c, owner_email)
     assert len(_mails(c, cofounder_email)) == 1 and not _mails(c, unconfirmed_email)
-    monday = date.fromisoformat(week).strftime("%-d %B %Y")
+    named = week_name(week, "long", plain=True)  # "Week 49, 2026 (30 Nov – 6 Dec)", as the pages name it
     assert scheduled["kind"] == "notice_scheduled"
-    assert scheduled["subject"] == f"Quillnote is scheduled to launch in the week of Monday {monday}"
+    assert scheduled["subject"] == f"Quillnote is scheduled to launch in {named}"
     website = c.services.links["website"]
     assert f"{website}listings/{slug}" in scheduled["text"]
     assert f"{website}my/listings/{listing_id}/badge" in scheduled["text"]  # free: keep the badge until then
@@ -105,10 +106,10 @@ def test_a_free_listing_s_owners_hear_once_when_it_is_scheduled_and_when_it_goes
     assert _notices(c).run_once() == 2
     _caught_up(c)
     assert [m["subject"] for m in _mails(c, owner_email)] == [
-        "Quillnote is live on launchdir", f"Quillnote is scheduled to launch in the week of Monday {monday}"]
+        "Quillnote is live on launchdir", f"Quillnote is scheduled to launch in {named}"]
     live = _mails(c, cofounder_email)[0]
     assert live["kind"] == "notice_live" and f"{website}listings/{slug}" in live["text"]
-    assert f"the week of Monday {monday}" in live["text"]
+    assert f"among the launches of {named}." in live["text"] and "-W" not in live["text"]
 
     c.runtime.rebuild("notices_view")  # the markers replay: nothing is mailed again
     _caught_up(c)

@@ -14,6 +14,7 @@ from aggregates import catalog, listing, metrics, order
 from aggregates.base import Meta
 from aggregates.listing import ListingState
 from aggregates.order import OrderState, Quote
+from aggregates.order.awards import WonAward
 from aggregates.order.review import WrittenReview, rule_review
 from events.errors import Conflict, InvalidInput, NotFound
 from events.listing import ListingFeatured, ListingLaunched, ListingQueuedForFree, ListingScheduled, ListingSectionsUnlocked
@@ -49,8 +50,11 @@ LISTINGS = {1: _listing(1), 2: _listing(2, "live"), 3: _listing(3, "awaiting_bad
             9: _listing(9, owners=(OTHER,))}
 
 
+AWARDS = {2: [WonAward("2026-01-05", 2)]}  # listing 2 won Launch of the Week #2 of 5-11 Jan 2026
+
+
 def price(items: list[dict[str, Any]], vat: order.VatDecision = NO_VAT) -> Quote:
-    return order.price_items(items, CATALOG, LISTINGS, ME, TODAY, vat)
+    return order.price_items(items, CATALOG, LISTINGS, ME, TODAY, vat, AWARDS)
 
 
 def refused(items: list[dict[str, Any]]) -> tuple[str, str]:
@@ -113,8 +117,9 @@ def test_extra_categories_rules() -> None:
 
 
 def test_options_only_where_declared_and_valid() -> None:
-    q = price([{"product": "trophy_cabinet", "listing_id": 2, "options": {"engraving": "Launch of the Week"}}])
-    assert q.lines[0]["options"] == {"format": "digital", "engraving": "Launch of the Week"}
+    won = {"award": "2026-01-05"}
+    q = price([{"product": "trophy_cabinet", "listing_id": 2, "options": won | {"engraving": "Launch of the Week"}}])
+    assert q.lines[0]["options"] == {"award": "2026-01-05", "format": "digital", "engraving": "Launch of the Week"}
     assert refused([{"product": "trophy_cabinet", "listing_id": 2, "options": {"format": "gold"}}]) == (
         "items.0.options.format", "enum")
     assert refused([{"product": "trophy_cabinet", "listing_id": 2, "options": {"colour": "red"}}]) == (
@@ -339,7 +344,7 @@ def test_every_rule_broken_by_every_line_is_in_one_refusal() -> None:
     items = [
         {"product": "skip_queue", "listing_id": 3, "week": "2026-03-03"},  # not a week offered
         {"product": "extra_categories", "listing_id": 1, "categories": ["nope"]},  # unknown category
-        {"product": "trophy_cabinet", "listing_id": 2, "options": {"format": "gold", "colour": "red"}},  # two options
+        {"product": "trophy_cabinet", "listing_id": 2, "options": {"award": "2026-01-05", "format": "gold", "colour": "red"}},
     ]
     with pytest.raises(InvalidInput) as caught:
         price(items)

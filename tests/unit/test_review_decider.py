@@ -14,7 +14,7 @@ from aggregates.listing import ListingState
 from aggregates.listing import review
 from events.base import Event
 from events.errors import Conflict, FieldProblem, InvalidInput
-from events.listing import ListingEditReverted, ListingVersionAccepted
+from events.listing import ListingEditReverted, ListingUpdateRemoved, ListingVersionAccepted
 from projections.history_view import KINDS as PROJECTED_KINDS
 
 AT = datetime(2026, 11, 23, 12, tzinfo=timezone.utc)
@@ -162,3 +162,23 @@ def test_only_owner_changes_need_review() -> None:
 def test_the_projection_and_the_commands_name_the_kinds_alike() -> None:
     assert review.KINDS == PROJECTED_KINDS
 
+
+
+def test_staff_remove_a_posted_update_with_a_reason_and_its_version_counts_as_reviewed() -> None:
+    state = given()
+    (posted,) = listing.decide_post_update(state, "Buy pills", "Cheap pills at pills.example", OWNER)
+    state = then(state, [posted])
+    with pytest.raises(InvalidInput) as short:
+        review.decide_remove_update(state, 52, 1, " no ", STAFF)
+    assert short.value.problems[0].field == "reason"
+    with pytest.raises(Conflict):
+        review.decide_remove_update(state, 52, 2, "Spam", STAFF)  # no update 2 was posted
+    (removed,) = review.decide_remove_update(state, 52, 1, "  Advertises   counterfeit medicine ", STAFF)
+    assert isinstance(removed, ListingUpdateRemoved)
+    assert (removed.version_id, removed.update_id, removed.reason) == (52, 1, "Advertises counterfeit medicine")
+    after = then(state, [removed])
+    assert after.removed_updates == frozenset({1}) and after.reviews == {52: "removed"}
+    assert review.decide_remove_update(after, 52, 1, "Spam again", STAFF) == []  # removed already: nothing recorded
+    with pytest.raises(Conflict, match="its update was removed"):
+        review.decide_accept_version(after, 52, STAFF)
+    assert review.KINDS[ListingUpdateRemoved] == PROJECTED_KINDS[ListingUpdateRemoved] == "update_removed"

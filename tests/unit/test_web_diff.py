@@ -26,7 +26,7 @@ def test_lists_objects_and_lists_of_objects_are_compared_line_by_line() -> None:
     story = diff("story", {"title": "A", "lessons": "Many"}, {"title": "B", "lessons": "Many"})
     assert story.before == [Segment("del", "Title: A\n"), Segment("same", "Lessons learned: Many\n")]
     faqs = field_diffs({"faqs": {"before": [], "after": [{"question": "Free?", "answer": "Yes."}]}})
-    assert faqs[0].after == [Segment("ins", "Question: Free?; Answer: Yes.\n")] and faqs[0].before == []
+    assert faqs[0].after == [Segment("ins", "Question: Free?\nAnswer: Yes.\n")] and faqs[0].before == []
 
 
 def test_fields_read_as_the_forms_name_them_in_the_forms_order() -> None:
@@ -43,7 +43,7 @@ def test_fields_read_as_the_forms_name_them_in_the_forms_order() -> None:
                                           "A field no form names"]
     assert [d.field for d in created][:2] == ["name", "founded_year"]  # the key stays for staff's put-back
     by_label = {d.label: d for d in created}
-    assert by_label["FAQs"].after == [Segment("ins", "Question: Free?; Answer: Yes.\n")]
+    assert by_label["FAQs"].after == [Segment("ins", "Question: Free?\nAnswer: Yes.\n")]
     assert by_label["Links"].after == [Segment("ins", "GitHub: https://github.example/a\nX: https://x.example/a\n")]
     assert by_label["Not found on the website"].after == [Segment("ins", "Stage\nWhat sets it apart\n")]
 
@@ -51,6 +51,31 @@ def test_fields_read_as_the_forms_name_them_in_the_forms_order() -> None:
 def test_a_milestone_reads_without_its_internal_id() -> None:
     milestone = {"milestone_id": 7, "date": "2024-03-01", "title": "First paying customer", "url": ""}
     deleted = field_diffs({"milestones": {"before": milestone, "after": None}})
-    assert "".join(s.text for s in deleted[0].before) == "Date: 2024-03-01\nTitle: First paying customer\n"
+    assert "".join(s.text for s in deleted[0].before) == "Title: First paying customer\nDate: 2024-03-01\n"
     listed = diff("milestones", [milestone], [])
-    assert listed.before == [Segment("del", "Title: First paying customer; Date: 2024-03-01\n")]
+    assert listed.before == [Segment("del", "Title: First paying customer\nDate: 2024-03-01\n")]
+
+
+def test_values_read_as_the_pages_show_them() -> None:
+    """A stage, a pricing model, a country and categories in words, as the listing's page names them."""
+    shown = field_diffs({
+        "stage": {"before": "alpha", "after": "beta"},
+        "pricing_model": {"before": None, "after": "free trial"},
+        "country": {"before": "IE", "after": "EE"},
+        "categories": {"before": None, "after": ["productivity", "notes-docs", "gone-now"]},
+    }, {"productivity": "Productivity", "notes-docs": "Notes & Docs"})
+    by_label = {d.label: d for d in shown}
+    assert (by_label["Stage"].before, by_label["Stage"].after) == ([Segment("del", "Alpha")], [Segment("ins", "Beta")])
+    assert by_label["Pricing model"].after == [Segment("ins", "Free trial")]
+    assert by_label["Country"].before == [Segment("del", "Ireland")] and by_label["Country"].after == [Segment("ins", "Estonia")]
+    assert by_label["Categories"].after == [Segment("ins", "Productivity\nNotes & Docs\ngone-now\n")]
+    assert [d.field for d in shown] == ["stage", "pricing_model", "country", "categories"]  # keys stay for put-back
+
+
+def test_faqs_read_one_part_a_line_and_a_changed_answer_is_one_changed_line() -> None:
+    before = [{"question": "Free?", "answer": "Yes."}, {"question": "Export?", "answer": "CSV."}]
+    after = [{"question": "Free?", "answer": "Yes, for one user."}, {"question": "Export?", "answer": "CSV."}]
+    d = diff("faqs", before, after)
+    assert d.after == [Segment("same", "Question: Free?\n"), Segment("ins", "Answer: Yes, for one user.\n"),
+                       Segment("same", "\nQuestion: Export?\nAnswer: CSV.\n")]
+    assert "?;" not in "".join(s.text for s in d.before + d.after)
