@@ -34,6 +34,7 @@ from queries import my_listings as my_listings_q
 from queries.paging import Paging
 
 MY_LINKS = [("/my/listings", "Your listings")]
+NEW_IS_THE_FORM = "“new” is the address of this form; choose another slug."  # staff forms that make a slugged thing
 
 
 def money(cents: int | None) -> str:
@@ -96,6 +97,13 @@ class FounderPages(WebPages):
         return self._message(request, session, f"No such {what}",
                              f"There is no such {what} among yours. It may have been removed, or belong to another "
                              "account.", 404, MY_LINKS)
+
+    @staticmethod
+    def _paging(request: Request, per_page: int) -> Paging:
+        """The `page` query parameter as paging: 1 to 1000, anything else the first page (a list never fails on it)."""
+        number = request.query_params.get("page") or "1"
+        page = min(int(number), 1000) if number.isascii() and number.isdigit() and int(number) > 0 else 1
+        return Paging(page=page, per_page=per_page)
 
     @staticmethod
     def _form(data: Mapping[str, Any], *names: str) -> dict[str, str]:

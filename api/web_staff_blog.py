@@ -32,13 +32,12 @@ from aggregates import content
 from api import web_errors
 from api.identity import Identity
 from api.sessions import WebSession
-from api.web_founder_pages import FounderPages
+from api.web_founder_pages import NEW_IS_THE_FORM, FounderPages
 from commands import content as content_cmd
 from commands.content import ReviseBlogPost, WriteBlogPost
 from events import text as text_rule
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import content as content_q
-from queries.paging import Paging
 
 VIEWS = ["content_view"]
 PER_PAGE = 50
@@ -78,9 +77,7 @@ class StaffBlogPages(FounderPages):
     def list_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if (refused := self._staff_only(request, session)) is not None:
             return refused
-        number = request.query_params.get("page") or "1"
-        paging = Paging(page=min(int(number), 1000) if number.isascii() and number.isdigit() and int(number) > 0 else 1,
-                        per_page=PER_PAGE)
+        paging = self._paging(request, PER_PAGE)
         posts = content_q.staff_blog_posts(self.s.reads, paging, content.post_stream)
         more = f"/staff/blog?{urlencode({'page': paging.page + 1})}" if posts["has_more"] else None
         ctx = {"posts": posts, "more": more, "staff_here": "blog"}
@@ -99,7 +96,7 @@ class StaffBlogPages(FounderPages):
         assert session is not None
         values = self._values(data)
         if values["slug"] == "new":
-            return self._new(request, session, values, {"slug": "“new” is the address of this form; choose another slug."},
+            return self._new(request, session, values, {"slug": NEW_IS_THE_FORM},
                              400)
         meta = self._staff_meta(session)
         try:

@@ -32,14 +32,13 @@ from aggregates import content
 from api import web_errors
 from api.identity import Identity
 from api.sessions import WebSession
-from api.web_founder_pages import FounderPages
+from api.web_founder_pages import NEW_IS_THE_FORM, FounderPages
 from commands import content as content_cmd
 from commands.content import CreateFounderProfile, EditFounderProfile
 from events import text as text_rule
 from events.draft_fields import SOCIAL_LABELS
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import founders as founders_q
-from queries.paging import Paging
 
 VIEWS = ["content_view"]
 PER_PAGE = 50
@@ -75,9 +74,7 @@ class StaffFounderPages(FounderPages):
     def list_page(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         if (refused := self._staff_only(request, session)) is not None:
             return refused
-        number = request.query_params.get("page") or "1"
-        paging = Paging(page=min(int(number), 1000) if number.isascii() and number.isdigit() and int(number) > 0 else 1,
-                        per_page=PER_PAGE)
+        paging = self._paging(request, PER_PAGE)
         founders = founders_q.staff_founders(self.s.reads, paging)
         more = f"/staff/founders?{urlencode({'page': paging.page + 1})}" if founders["has_more"] else None
         ctx = {"founders": founders, "more": more, "staff_here": "founders"}
@@ -97,7 +94,7 @@ class StaffFounderPages(FounderPages):
         values = self._values(data)
         fields, errors = self._fields(values)
         if values["slug"] == "new":
-            errors = {"slug": "“new” is the address of this form; choose another slug."} | errors
+            errors = {"slug": NEW_IS_THE_FORM} | errors
         if errors:
             return self._new(request, session, values, errors, 400)
         try:
