@@ -119,6 +119,8 @@ def decide_load(state: CatalogState, spec: dict[str, Any], meta: Meta, *, update
                 emit(ProductChanged, code=prod.code, changes=changes)
             if current.price_cents != prod.price_cents:
                 emit(ProductPriceSet, code=prod.code, price_cents=prod.price_cents, previous_cents=current.price_cents)
+        elif (options := _with_new_options(current, prod)) is not None:
+            emit(ProductChanged, code=prod.code, changes={"options": options})
     for pos, raw in enumerate(spec.get("interview_questions", [])):
         qid, text = int(raw["id"]), _text(raw, "text", 1, 500)
         if qid < 1:
@@ -136,6 +138,17 @@ def decide_load(state: CatalogState, spec: dict[str, Any], meta: Meta, *, update
             _check_site(state.site | changes)
             emit(SiteSettingsChanged, changes=changes)
     return emit.events
+
+
+def _with_new_options(current: Product, wanted: Product) -> dict[str, Any] | None:
+    """The stored options plus the option keys the file declares and the product lacks, or None when none is new.
+
+    An option key is part of the code's contract (the pricing rules read `options.award` of a trophy), so a
+    plain load brings new keys in, as it brings new products; the keys staff may have changed stay as they are.
+    """
+    have, declared = current.options or {}, wanted.options or {}
+    new = {k: v for k, v in declared.items() if k not in have}
+    return {**have, **new} if new else None
 
 
 def decide_set_price(state: CatalogState, code: str, price_cents: int, meta: Meta) -> list[Event]:

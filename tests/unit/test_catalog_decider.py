@@ -94,6 +94,20 @@ def test_free_queue_weeks_must_be_ordered() -> None:
     assert isinstance(event, SiteSettingsChanged) and event.changes == {"free_queue_min_weeks": 5}
 
 
+def test_a_plain_load_brings_new_option_keys_and_keeps_the_rest() -> None:
+    state = given(catalog.decide_load(catalog.initial(), SPEC, META))
+    priced = given(catalog.decide_load(catalog.initial(), SPEC, META), catalog.decide_set_price(state, "launch", 5900, META))
+    grown = {**SPEC, "products": [{**SPEC["products"][0], "price_cents": 4900, "description": "changed",
+                                   "options": {"award": {"type": "string", "maxLength": 10}}}, SPEC["products"][1]]}
+    (event,) = catalog.decide_load(priced, grown, META)  # not --update: only the new key comes in
+    assert isinstance(event, ProductChanged) and event.code == "launch"
+    assert event.changes == {"options": {"award": {"type": "string", "maxLength": 10}}}
+    after = given(catalog.decide_load(catalog.initial(), SPEC, META), catalog.decide_set_price(state, "launch", 5900, META),
+                  [event])
+    assert after.products["launch"].price_cents == 5900 and after.products["launch"].description != "changed"
+    assert catalog.decide_load(after, grown, META) == []  # a second load finds nothing new
+
+
 def test_site_settings_name_every_broken_rule_at_once() -> None:
     state = given(catalog.decide_load(catalog.initial(), SPEC, META))
     with pytest.raises(InvalidInput) as err:
