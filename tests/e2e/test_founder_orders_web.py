@@ -102,12 +102,12 @@ def test_buy_a_launch_in_the_browser_and_see_the_listing_scheduled(live: Running
         assert "Paid" in page.locator("#status").inner_text()
         page.goto(f"{base}/my/orders")
         page.get_by_role("link", name=number).click()
-        reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("paid", "fulfilled"))
+        reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("Paid", "Delivered"))
         assert page.get_by_role("link", name=re.compile("^Invoice")).count() == 1
         reload_until(page, f"{base}/my/listings/{listing_id}", "#listing-status", (f"Scheduled for the week of {week_name(week)}",))
         assert week_name(week) in page.locator("#listing-week").inner_text()
         assert page.locator("#listing-plan").inner_text().strip() == "paid"
-        reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("fulfilled",))
+        reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("Delivered",))
         assert "done" in page.locator("#line-0 .fulfilment").inner_text()
         mails = _founder_mails(live, who.email)  # a receipt, then the launch week, by mail
         assert [m["kind"] for m in mails] == ["notice_paid", "notice_scheduled"]
@@ -196,7 +196,7 @@ def test_each_line_says_what_it_is_for_and_money_is_in_dollars(live: RunningServ
         page.locator("#pay").click()
         page.locator("#confirm").click()
         page.wait_for_url(re.compile(r"/checkout/[^/]+$"))
-        reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("fulfilled",))
+        reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("Delivered",))
         assert _for_cells(page, "main table") == wanted
         assert page.get_by_role("link", name="Quokka Notes").count() == 2  # to the listing's own page
         billboard = page.locator("tbody tr").filter(has_text="Billboard").locator(".fulfilment").inner_text()
