@@ -89,6 +89,7 @@ class Services:
     claim_checks: ClaimChecks | None = None  # DNS, meta tag and file checks of claims (workers/claim_check.py)
     badge_checks: CheckBadgeNow | None = None  # a free listing's homepage checked now (workers/badge_watch.py)
     orders: OrderSettings = OrderSettings()  # seller country, VIES (docs/orders.md)
+    crawl_retention_days: int = 30  # how long failed drafts' and comparisons' crawl text is kept (the privacy page says it)
 
     def now(self) -> datetime:
         """The current time in the site's timezone: days and launch weeks follow it."""

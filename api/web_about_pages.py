@@ -62,7 +62,7 @@ class AboutPages(PublicSite):
     async def privacy(self, request: Request) -> Response:
         contact = await run_in_threadpool(notices_q.contact_address, self.s.reads)
         return await self.show(request, "public/privacy.html", {
-            "contact": contact, "kept": KEPT,
+            "contact": contact, "kept": KEPT | {"crawl_days": self.s.crawl_retention_days},
             "description": "What this site keeps about you, why, for how long, and what closing your account removes.",
         })
 

@@ -202,7 +202,7 @@ def bootstrap(settings: Settings, *, clock: Any = utc_now) -> Container:
         timezone=ZoneInfo(settings.timezone), clock=clock,
         search=search, views=views, check_url=check_url, draft_jobs=draft_jobs,
         orders=order_settings(settings),
-        claim_checks=claim_checker(settings),
+        claim_checks=claim_checker(settings), crawl_retention_days=settings.crawl_retention_days,
     )
     directory = wire_directory(services, settings, views, indexer)  # the view flusher
     idempotency = PostgresIdempotency(pool, retention=timedelta(hours=settings.idempotency_retention_hours))

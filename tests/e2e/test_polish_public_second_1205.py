@@ -174,7 +174,7 @@ def test_privacy_and_terms_say_what_this_service_keeps_and_its_rules(site: Runni
                  "Failed sign-ins are counted", "fingerprints of your network", "billing details", "VAT number",
                  "your card details go to the provider, never to this site", "robots.txt", "outbox",
                  "only ever added to, never rewritten", "a former member", "Orders and invoices are kept",
-                 "frees your address"):
+                 "frees your address", "is deleted after 30 days"):  # LAUNCHDIR_CRAWL_RETENTION_DAYS, 30 here
         assert said in text, said
     assert page.locator("main a[href='mailto:hello@launchdir.example']").count() == 1
     for link in ("/account/data", "/account/close", "/account/sessions", "/about/votes", "/terms"):
