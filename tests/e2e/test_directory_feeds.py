@@ -208,7 +208,7 @@ def test_a_past_weeks_board_shows_the_votes_people_see_everywhere_else(site: dic
     board = httpx.get(f"{site['url']}/leaderboards/community-weekly", params={"week": OLD}, timeout=10)
     card = board.text[board.text.index(f'<h3><a href="/listings/{y}"'):]
     card = card[:card.index("</li>")]
-    assert board.status_code == 200 and "2 votes in week" in card and ", 5 votes" in card
+    assert board.status_code == 200 and "2 votes in the week of" in card and ", 5 votes" in card
 
 
 def test_listing_founders_link_to_their_profiles(site: dict[str, Any]) -> None:
