@@ -65,13 +65,33 @@ def tool_for(op: Operation) -> types.Tool:
 def tool_description(op: Operation) -> str:
     """The operation's own description, then what a caller must know before calling: its scope, and how to
     make a retry safe where one would otherwise do the work twice."""
-    lines = [(op.input_model.__doc__ or op.summary).strip()]
+    lines = [op.description]
     if op.scope:
         lines.append(f"Needs the `{op.scope}` scope (an API key or OAuth token that grants it).")
     if op.idempotency_key:
         lines.append("To retry safely, send the same `idempotency_key` in the request's `_meta` (or an "
                      "Idempotency-Key header): a repeat then answers the first result instead of doing it again.")
     return "\n\n".join(lines)
+
+
+INSTRUCTIONS = """launchdir: a directory and launch calendar for software products. Tools mirror the REST API /api/v1.
+
+Reading needs no credentials: get_site_info, search_listings, get_listing, list_categories, get_category,
+get_launch_week, list_launches, get_leaderboard (the billboard is a paid ranking: say so), list_awards,
+list_founders, list_blog_posts, list_products. There is no voting here: votes come only from people on the website.
+
+The other tools act for a signed-in person (an API key sent as `Authorization: Bearer <key>`, or OAuth); each
+description names the scope it needs.
+
+Launching a product: submit_listing with its website URL; get_draft every few seconds until `status` is `ready`
+(or `failed`); update_draft to fix what the draft lacks; submit_draft (answers `listing_id` and `next_step`);
+then either choose_free_listing (free: put the returned badge on the homepage, then check_my_badge) or
+quote_order and create_checkout with product `launch` (give `checkout_url` to the person, who pays there; never
+ask for card details), then get_order. Afterwards: get_my_listing (its `next_step`), update_my_listing,
+post_listing_update, add_milestone, set_founder_story, get_my_listing_history.
+
+Errors are RFC 9457 problems (`isError: true`): `status`, `detail`, and `errors` naming each field and rule
+(a 404 names the field whose value found nothing, rule `exists`)."""
 
 
 def build_mcp_server(executor: Executor) -> Server[Any]:
@@ -106,7 +126,7 @@ def build_mcp_server(executor: Executor) -> Server[Any]:
     return Server(
         "launchdir",
         version="1.0.0",
-        instructions="launchdir: a directory and launch calendar for software products. Tools mirror the REST API /api/v1.",
+        instructions=INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         get_tool_input_schema=schemas.get,

@@ -114,7 +114,7 @@ def _operation(op: Operation, defs: dict[str, Any]) -> dict[str, Any]:
     doc: dict[str, Any] = {
         "operationId": op.operation_id,
         "summary": op.summary,
-        "description": (op.input_model.__doc__ or "").strip(),
+        "description": op.description,
         "tags": [op.tag],
         "parameters": params,
         "security": [{}] if op.scope is None else [{"oauth2": [op.scope]}, {"apiKey": []}],

@@ -45,6 +45,15 @@ class Problem(BaseModel):
     errors: list[FieldError] | None = None
 
 
+class NotFoundAt(NotFound):
+    """A 404 that also names the input fields whose values found nothing (rule `exists`), so a caller knows which
+    id to fix: the line of an order, `a` or `b` of a comparison, the listing or the milestone of a path."""
+
+    def __init__(self, detail: str, problems: list[FieldProblem]) -> None:
+        super().__init__(detail)
+        self.problems = problems
+
+
 def problem(status: int, code: str, title: str, detail: str, errors: list[FieldProblem] | None = None) -> dict[str, Any]:
     body: dict[str, Any] = {"type": PROBLEM_BASE + code, "title": title, "status": status, "detail": detail}
     if errors:
@@ -64,7 +73,7 @@ def status_of(error: DomainError) -> int:
 
 
 def from_domain(error: DomainError) -> dict[str, Any]:
-    problems = error.problems if isinstance(error, InvalidInput) else None
+    problems = error.problems if isinstance(error, (InvalidInput, NotFoundAt)) else None
     return problem(status_of(error), error.code, error.title, error.detail, problems)
 
 

@@ -7,6 +7,7 @@ form the JSON body. MCP tools take all of them as one flat object.
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ class Operation:
     may_not_find: bool = False  # 404 for a resource named outside the path (compare_listings' a and b)
     on_cached: Callable[[Services, Any], None] | None = None  # runs when the response cache answers
     more_problems: MoreProblems | None = None  # input the schema refused: the domain's rules join the same 400
+    next_steps: str = ""  # what to call next, for a caller with no other documentation (appended to the description)
 
     def __post_init__(self) -> None:
         if not TOOL_NAME.match(self.operation_id):
@@ -56,6 +58,13 @@ class Operation:
     def summary(self) -> str:
         doc = (self.input_model.__doc__ or self.operation_id).strip()
         return doc.splitlines()[0]
+
+    @property
+    def description(self) -> str:
+        """The input model's docstring without its source indentation (an indented line would read as a code
+        block in Markdown), then `next_steps`: REST's OpenAPI description and the MCP tool's description."""
+        text = inspect.cleandoc(self.input_model.__doc__ or self.operation_id)
+        return f"{text}\n\n{self.next_steps}" if self.next_steps else text
 
     @property
     def path_params(self) -> list[str]:

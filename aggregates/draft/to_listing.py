@@ -40,11 +40,18 @@ def decide_resubmitted(state: DraftState, meta: Meta) -> list[Event]:
     return emit.events
 
 
+_MISSING = {
+    "name": "a listing needs a name: set one",
+    "categories": "a listing needs a primary category: choose one",
+}
+"""The refusal of each field a listing needs, in words (a field's name is not always a noun to put "a" before)."""
+
+
 def check_listable(state: DraftState) -> None:
     """A listing needs a name and a primary category (400 naming the missing fields): to be made, and to keep them
     once made (an edit of a listed draft that clears one is refused in the same words)."""
     problems = [
-        FieldProblem(f"fields.{name}", "required", f"a listing needs a {name}: set one")
+        FieldProblem(f"fields.{name}", "required", _MISSING.get(name, f"a listing needs {name}: set it"))
         for name in REQUIRED_FOR_LISTING
         if not state.slot(name).has_value
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.ops.caller import naming
 from api.registry import Operation
 from api.services import Call, Services
 from queries import catalog as catalog_q
@@ -40,11 +41,13 @@ def operations() -> list[Operation]:
         Operation("list_categories", "GET", "/categories", catalog_q.ListCategories, catalog_q.CategoryTree,
                   _categories, tag="categories", cache_projections=CATALOG, cache_seconds=60),
         Operation("get_category", "GET", "/categories/{slug}", catalog_q.GetCategory, catalog_q.CategoryDetail,
-                  _category, tag="categories", cache_projections=CATEGORY, cache_seconds=60),
+                  naming("slug", _category), tag="categories", cache_projections=CATEGORY, cache_seconds=60),
         Operation("list_interview_questions", "GET", "/interview-questions", catalog_q.ListInterviewQuestions,
                   catalog_q.InterviewQuestionList, _questions, tag="catalogue", cache_projections=CATALOG,
                   cache_seconds=300),
         Operation("list_products", "GET", "/products", catalog_q.ListProducts, catalog_q.ProductList, _products,
-                  tag="catalogue", cache_projections=CATALOG, cache_seconds=60, cache_by_day=True),
+                  tag="catalogue", cache_projections=CATALOG, cache_seconds=60, cache_by_day=True,
+                  next_steps="To buy: quote_order, then create_checkout, with `items` of these codes (`listing_id` "
+                             "where `needs_listing` is true, a `week` of `weeks` where given)."),
     ]
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.ops.caller import account_of, wait_for
+from api.ops.caller import account_of, naming, wait_for
 from api.registry import Operation
 from api.services import Call, Services
 from commands import claims as cmd
@@ -48,9 +48,9 @@ def _list(s: Services, i: q.ListMyClaims, c: Call) -> dict[str, Any]:
 def operations() -> list[Operation]:
     """The claim rows of the operation table."""
     return [
-        Operation("claim_listing", "POST", "/claims", ClaimListing, q.StartedClaim, _claim,
+        Operation("claim_listing", "POST", "/claims", ClaimListing, q.StartedClaim, naming("slug", _claim),
                   scope="listings:write", idempotency_key=True, success_status=201, may_not_find=True, tag=TAG),
         Operation("list_my_claims", "GET", "/claims", q.ListMyClaims, q.ClaimPage, _list, scope="account:read", tag=TAG),
-        Operation("verify_claim", "POST", "/claims/{claim_id}/verify", VerifyClaim, q.CheckedClaim, _verify,
+        Operation("verify_claim", "POST", "/claims/{claim_id}/verify", VerifyClaim, q.CheckedClaim, naming("claim_id", _verify),
                   scope="listings:write", idempotency_key=True, tag=TAG),
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.ops.caller import naming
 from api.registry import Operation
 from api.services import Call, Services
 from queries import blog as blog_q
@@ -33,11 +34,11 @@ def operations() -> list[Operation]:
     return [
         Operation("list_founders", "GET", "/founders", founders_q.ListFounders, founders_q.FounderList, _founders,
                   tag="founders", cache_projections=CONTENT, cache_seconds=60),
-        Operation("get_founder", "GET", "/founders/{slug}", founders_q.GetFounder, founders_q.FounderProfile, _founder,
+        Operation("get_founder", "GET", "/founders/{slug}", founders_q.GetFounder, founders_q.FounderProfile, naming("slug", _founder),
                   tag="founders", cache_projections=(*CONTENT, "interview_view", "catalog_view"),  # interview answers
                   cache_seconds=60),
         Operation("list_blog_posts", "GET", "/blog", blog_q.ListBlogPosts, blog_q.BlogPostList, _posts,
                   tag="blog", cache_projections=CONTENT, cache_seconds=60),
-        Operation("get_blog_post", "GET", "/blog/{slug}", blog_q.GetBlogPost, blog_q.BlogPost, _post,
+        Operation("get_blog_post", "GET", "/blog/{slug}", blog_q.GetBlogPost, blog_q.BlogPost, naming("slug", _post),
                   tag="blog", cache_projections=CONTENT, cache_seconds=60),
     ]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates import draft as d
+from api.ops.caller import naming
 from api.registry import Operation
 from api.services import Call, Services
 from commands import draft as draft_cmd
@@ -20,10 +21,18 @@ from commands import invites as invites_cmd
 from events.errors import FieldProblem, Unauthorized
 from projections.runtime import BEHIND_RETRY, ReadModelBehind
 from queries import drafts as drafts_q
+from queries import my_listings as my_listings_q
 from queries.paging import Paging
 
 VIEWS = ("draft_view",)
-LISTING_VIEWS = ("draft_view", "listing_view")
+LISTING_VIEWS = ("draft_view", "listing_view", "history_view")  # a saved draft's edits are versions of its listing
+
+
+class DraftSaved(drafts_q.DraftAsListing):
+    """submit_draft's answer: the draft with its `listing_id`, whether this call created the listing, and what to
+    do next with the listing (get_my_listing's `next_step`)."""
+
+    next_step: str
 WAIT = 2.0
 
 
@@ -87,22 +96,43 @@ def _submit_draft(s: Services, cmd: draft_cmd.SubmitDraft, c: Call) -> dict[str,
     account = _account(c)
     listed = draft_cmd.submit_draft(s.store, cmd, account, c.meta(), s.site_taken)
     _wait(s, listed.position, LISTING_VIEWS)
-    return {**_read(s, cmd.id, account), "listing_id": listed.listing_id, "created": listed.created}
+    step = my_listings_q.get_my_listing(s.reads, account, listed.listing_id, s.links)["next_step"]
+    return {**_read(s, cmd.id, account), "listing_id": listed.listing_id, "created": listed.created,
+            "next_step": step}
+
+
+FLOW = ("The founder's path: submit_listing, get_draft until `ready`, update_draft (optional), submit_draft "
+        "(answers `listing_id`), then choose_free_listing or create_checkout with product `launch`.")
 
 
 def operations() -> list[Operation]:
     """The draft rows of the operation table."""
     return [
         Operation("submit_listing", "POST", "/drafts", draft_cmd.SubmitListing, drafts_q.SubmittedDraft,
-                  _submit_listing, scope="listings:write", idempotency_key=True, success_status=201, tag="drafts"),
+                  _submit_listing, scope="listings:write", idempotency_key=True, success_status=201, tag="drafts",
+                  next_steps=f"Next: get_draft with the answer's `id` until `status` is `ready` (or `failed`: "
+                             f"`failure` says why). {FLOW}"),
         Operation("list_my_drafts", "GET", "/drafts", drafts_q.ListMyDrafts, drafts_q.DraftList, _list_drafts,
-                  scope="account:read", tag="drafts"),
-        Operation("get_draft", "GET", "/drafts/{id}", drafts_q.GetDraft, drafts_q.Draft, _get_draft,
-                  scope="account:read", tag="drafts"),
-        Operation("update_draft", "PATCH", "/drafts/{id}", draft_cmd.UpdateDraft, drafts_q.Draft, _update_draft,
-                  scope="listings:write", idempotency_key=True, tag="drafts", more_problems=_update_more),
+                  scope="account:read", tag="drafts",
+                  next_steps="Next: get_draft with an item's `id`; an item with a `listing_id` is saved already "
+                             "(get_my_listing)."),
+        Operation("get_draft", "GET", "/drafts/{id}", drafts_q.GetDraft, drafts_q.Draft, naming("id", _get_draft),
+                  scope="account:read", tag="drafts",
+                  next_steps="Stop polling at `ready` or `failed` (`failure` says why; submit_listing again to "
+                             "retry). When `ready`: update_draft to fix or fill fields (`missing` and "
+                             "`not_found_on_website` list what the website did not state), then submit_draft."),
+        Operation("update_draft", "PATCH", "/drafts/{id}", draft_cmd.UpdateDraft, drafts_q.Draft,
+                  naming("id", _update_draft), scope="listings:write", idempotency_key=True, tag="drafts",
+                  more_problems=_update_more,
+                  next_steps="`regenerate` runs in the background: poll get_draft until `regenerating` is empty. "
+                             "Next: submit_draft."),
         Operation("invite_cofounder", "POST", "/drafts/{id}/invites", draft_cmd.InviteCofounder, drafts_q.InviteSent,
-                  _invite, scope="listings:write", idempotency_key=True, success_status=201, tag="drafts"),
-        Operation("submit_draft", "POST", "/drafts/{id}/submit", draft_cmd.SubmitDraft, drafts_q.DraftAsListing,
-                  _submit_draft, scope="listings:write", idempotency_key=True, tag="drafts"),
+                  naming("id", _invite), scope="listings:write", idempotency_key=True, success_status=201,
+                  tag="drafts"),
+        Operation("submit_draft", "POST", "/drafts/{id}/submit", draft_cmd.SubmitDraft, DraftSaved,
+                  naming("id", _submit_draft), scope="listings:write", idempotency_key=True, tag="drafts",
+                  next_steps="The draft must be `ready` (409 while it is crawling or drafting). The answer's "
+                             "`next_step` says what to do with the listing: choose_free_listing with its "
+                             "`listing_id` to launch free, or quote_order and create_checkout with product "
+                             "`launch` and that `listing_id` to launch paid."),
     ]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from api.ops.caller import account_of, wait_for
+from api.ops.caller import account_of, naming, wait_for
 from api.registry import Operation
 from api.services import Call, Services
 from commands import free_plan as cmd
@@ -42,7 +42,7 @@ def operations() -> list[Operation]:
     """The free plan's row of the operation table."""
     return [
         Operation("choose_free_listing", "POST", "/me/listings/{listing_id}/free", cmd.ChooseFreeListing,
-                  q.FreeListingChosen, _choose, scope="listings:write", idempotency_key=True, tag="my listings"),
+                  q.FreeListingChosen, naming("listing_id", _choose), scope="listings:write", idempotency_key=True, tag="my listings"),
         Operation("check_my_badge", "POST", "/me/listings/{listing_id}/badge-check", cmd.CheckMyBadge,
-                  q.FreeListingChosen, _check, scope="listings:write", tag="my listings"),
+                  q.FreeListingChosen, naming("listing_id", _check), scope="listings:write", tag="my listings"),
     ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.ops.caller import naming
 from api.registry import Operation
 from api.services import Call, Services
 from queries import awards as awards_q
@@ -45,13 +46,13 @@ def operations() -> list[Operation]:
     """
     return [
         Operation("get_launch_week", "GET", "/launches/weeks/{week}", launches_q.GetLaunchWeek, launches_q.LaunchWeek,
-                  _week, tag="launches", cache_projections=LAUNCHES, cache_seconds=60, cache_by_day=True),
+                  naming("week", _week), tag="launches", cache_projections=LAUNCHES, cache_seconds=60, cache_by_day=True),
         Operation("list_launches", "GET", "/launches", launches_q.ListLaunches, launches_q.LaunchFeed, _feed,
                   tag="launches", cache_seconds=60),
         Operation("get_leaderboard", "GET", "/leaderboards/{board}", boards_q.GetLeaderboard, boards_q.Leaderboard,
-                  _board, tag="leaderboards", cache_projections=BOARDS, cache_seconds=60, cache_by_day=True),
+                  naming("board", _board), tag="leaderboards", cache_projections=BOARDS, cache_seconds=60, cache_by_day=True),
         Operation("list_awards", "GET", "/awards", awards_q.ListAwards, awards_q.AwardList, _awards,
                   tag="awards", cache_projections=LAUNCHES, cache_seconds=60),
-        Operation("get_badges", "GET", "/listings/{slug}/badges", badges_q.GetBadges, badges_q.BadgeSet, _badges,
+        Operation("get_badges", "GET", "/listings/{slug}/badges", badges_q.GetBadges, badges_q.BadgeSet, naming("slug", _badges),
                   tag="badges", cache_projections=BADGES, cache_seconds=300),
     ]

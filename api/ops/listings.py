@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.ops.caller import EXISTS, naming
 from api.registry import Operation
 from api.services import Call, Services
+from events.errors import FieldProblem
 from queries import listings as listings_q
 
 LISTINGS = ("listing_view",)
@@ -45,16 +47,24 @@ def _compare(s: Services, q: listings_q.CompareListings, c: Call) -> dict[str, A
     return listings_q.compare_listings(s.reads, q)
 
 
+def _missing_sides(s: Services, q: listings_q.CompareListings, c: Call) -> list[FieldProblem]:
+    """`a`, `b` or both: the sides naming no live listing."""
+    return [FieldProblem(side, EXISTS, f"no live listing with slug {slug!r}")
+            for side, slug in (("a", q.a), ("b", q.b)) if listings_q.live_document(s.reads, slug) is None]
+
+
 def operations() -> list[Operation]:
     """The listing rows of the operation table."""
     return [
         Operation("search_listings", "GET", "/listings", listings_q.SearchListings, listings_q.ListingSearchPage,
-                  _search, tag="listings", cache_projections=SEARCH, cache_seconds=60, cache_by_day=True),
+                  _search, tag="listings", cache_projections=SEARCH, cache_seconds=60, cache_by_day=True,
+                  next_steps="Each item's `slug` is what get_listing, get_alternatives and get_badges take; ask for "
+                             "the next `page` while `has_more` is true."),
         Operation("get_listing", "GET", "/listings/{slug}", listings_q.GetListing, listings_q.ListingProfile,
-                  _listing, tag="listings", cache_projections=LISTINGS, cache_seconds=60, on_cached=_count_view),
+                  naming("slug", _listing), tag="listings", cache_projections=LISTINGS, cache_seconds=60, on_cached=_count_view),
         Operation("get_alternatives", "GET", "/listings/{slug}/alternatives", listings_q.GetAlternatives,
-                  listings_q.AlternativesPage, _alternatives, tag="listings", cache_projections=LISTINGS,
+                  listings_q.AlternativesPage, naming("slug", _alternatives), tag="listings", cache_projections=LISTINGS,
                   cache_seconds=60),
         Operation("compare_listings", "GET", "/compare", listings_q.CompareListings, listings_q.Comparison,
-                  _compare, tag="listings", cache_projections=COMPARE, cache_seconds=60, may_not_find=True),
+                  naming(_missing_sides, _compare), tag="listings", cache_projections=COMPARE, cache_seconds=60, may_not_find=True),
     ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from aggregates.order import RATES_VALID_FROM
-from api.ops.caller import account_of, wait_for
+from api.ops.caller import EXISTS, account_of, naming, owns, wait_for
 from api.registry import Operation
 from api.services import Call, Services
 from commands import orders as cmd
@@ -47,6 +47,13 @@ def _more(s: Services, raw: dict[str, Any], c: Call, schema: list[FieldProblem])
                               {p.field for p in schema})
 
 
+def _foreign_lines(s: Services, i: QuoteOrder, c: Call) -> list[FieldProblem]:
+    """The lines whose `listing_id` is not one of the caller's: what an order's 404 is about."""
+    return [FieldProblem(f"items.{n}.listing_id", EXISTS, f"listing {item.listing_id} is not one of yours "
+                                                          "(see list_my_listings)")
+            for n, item in enumerate(i.items) if item.listing_id is not None and not owns(s, c, item.listing_id)]
+
+
 def _list(s: Services, i: q.ListMyOrders, c: Call) -> dict[str, Any]:
     return q.list_my_orders(s.reads, account_of(c), Paging(page=i.page, per_page=i.per_page), s.links, c.at)
 
@@ -58,12 +65,15 @@ def _get(s: Services, i: q.GetOrder, c: Call) -> dict[str, Any]:
 def operations() -> list[Operation]:
     """The order rows of the operation table."""
     return [
-        Operation("quote_order", "POST", "/orders/quote", QuoteOrder, q.Quote, _quote, scope="orders:write",
-                  tag=TAG, may_not_find=True, saves_nothing=True, more_problems=_more),
-        Operation("create_checkout", "POST", "/orders/checkout", CreateCheckout, q.Checkout, _checkout,
-                  scope="orders:write", idempotency_key=True, success_status=201, tag=TAG, may_not_find=True,
-                  more_problems=_more),
+        Operation("quote_order", "POST", "/orders/quote", QuoteOrder, q.Quote, naming(_foreign_lines, _quote),
+                  scope="orders:write", tag=TAG, may_not_find=True, saves_nothing=True, more_problems=_more,
+                  next_steps="Next: create_checkout with the same body to get the checkout link."),
+        Operation("create_checkout", "POST", "/orders/checkout", CreateCheckout, q.Checkout,
+                  naming(_foreign_lines, _checkout), scope="orders:write", idempotency_key=True, success_status=201,
+                  tag=TAG, may_not_find=True, more_problems=_more),
         Operation("list_my_orders", "GET", "/orders", q.ListMyOrders, q.OrderPage, _list, scope="account:read",
                   tag=TAG),
-        Operation("get_order", "GET", "/orders/{number}", q.GetOrder, q.Order, _get, scope="account:read", tag=TAG),
+        Operation("get_order", "GET", "/orders/{number}", q.GetOrder, q.Order, naming("number", _get),
+                  scope="account:read", tag=TAG,
+                  next_steps="While `pending`, `checkout_url` is where the person pays (until `expires_at`)."),
     ]
