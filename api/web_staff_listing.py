@@ -16,6 +16,9 @@ Taking down a listing that is down already, or putting back one that is not
 down, changes nothing and records nothing: the page says so and why
 (`?notice=unchanged-...`), as the command line does with exit code 3.
 
+The listing's other staff tools (unlocking paid sections by hand, checking its
+badge now) are in `api/web_staff_listing_tools.py`; their routes come with these.
+
 Both are CSRF-protected forms answering with a redirect back to the history
 page and a notice (post/redirect/get); a reason out of bounds answers 400
 naming the rule. Staff only, recorded as `staff:<email>`, like the review forms
@@ -37,6 +40,7 @@ from aggregates.base import Meta
 from api.identity import Identity
 from api.sessions import WebSession
 from api.web_pages import WebPages
+from api.web_staff_listing_tools import staff_listing_tools_routes
 from commands import listing as listing_cmd
 from commands import owners as owners_cmd
 from events.errors import Conflict, InvalidInput
@@ -125,4 +129,4 @@ class WebStaffListing(WebPages):
 
 
 def staff_listing_routes(identity: Identity) -> list[BaseRoute]:
-    return WebStaffListing(identity).routes()
+    return [*WebStaffListing(identity).routes(), *staff_listing_tools_routes(identity)]
