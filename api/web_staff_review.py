@@ -67,7 +67,11 @@ NOTICES = {  # {V}: the version as people read it, "Version 3 of acme" (the redi
     "unchanged": "{V}: nothing to put back, those fields already hold their earlier values.",
     "unchanged-accept": "Nothing changed: {V} was accepted already, so nothing was recorded.",
     "removed": "{V}: the update was removed from the listing's page and the latest updates (a new version records "
-               "it, with the reason in the audit trail). Its owners were not mailed.",
+               "it, with the reason in the audit trail). Its owners with a confirmed email address were mailed the "
+               "reason.",
+    "removed-unmailed": "{V}: the update was removed from the listing's page and the latest updates (a new version "
+                        "records it, with the reason in the audit trail). Nobody was mailed: none of its owners has a "
+                        "confirmed email address.",
     "unchanged-remove": "Nothing changed: the update of {V} was removed already, so nothing was recorded.",
 }
 
@@ -184,6 +188,8 @@ class WebStaffReview(WebPages):
         action = request.url.path.rsplit("/", 1)[-1]
         outcome = {"revert": ("reverted", "unchanged"), "accept": ("accepted", "unchanged-accept"),
                    "remove-update": ("removed", "unchanged-remove")}[action][0 if done.recorded else 1]
+        if outcome == "removed" and not done.mailed:
+            outcome = "removed-unmailed"
         sep = "&" if "?" in back else "?"
         return self._redirect(f"{back}{sep}{urlencode({'notice': outcome, 'version': version_id})}")
 

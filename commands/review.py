@@ -6,21 +6,35 @@ the version's own event from the listing stream, checks it is that version,
 takes the values from before it, and decides on the listing stream
 (`aggregates/listing/review.py`). Only staff reach these commands: the doors
 check the role before calling.
+
+Removing an update tells the listing's owners, in the same append as the
+removal (as `commands/owners.py` tells a removed owner): one email to each
+owner with a confirmed address, saying which update (its title and the day
+it was posted), the staff's reason and whom to write to. Each email's dedupe
+key names the listing, the update and the owner, and a removal is recorded
+once (a second one decides nothing), so retries, a second server process or
+staff pressing the button twice never mail anyone twice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import timezone
 
-from aggregates import listing
+from aggregates import listing, mail
 from aggregates.base import Meta
 from aggregates.listing import ListingState
 from aggregates.listing import review
-from commands.store import EventStore
+from commands.claims import mailable_account, product_name
+from commands.site import Site, site_of
+from commands.store import EventStore, Loader
 from events.base import Event
 from events.errors import Conflict, NotFound
-from events.listing import ListingCreated, ListingEditReverted, ListingUpdatePosted
+from events.listing import ListingCreated, ListingEditReverted, ListingUpdatePosted, ListingUpdateRemoved
+from events.mail import EmailQueued
+
+REMOVED_KIND = "update_removed_notice"  # the owners' email of a removed update (the outbox's `kind`)
 
 
 @dataclass(frozen=True)
@@ -40,6 +54,7 @@ class Reviewed:
     position: int
     fields: tuple[str, ...] = ()
     recorded: bool = True  # False when the decision recorded nothing (accepted already, or nothing to put back)
+    mailed: int = 0  # owners mailed about it (a removed update)
 
 
 def accept(store: EventStore, version: VersionRef, meta: Meta) -> Reviewed:
@@ -65,16 +80,56 @@ def revert(store: EventStore, version: VersionRef, fields: Sequence[str], meta: 
 
 
 def remove_update(store: EventStore, version: VersionRef, reason: str, meta: Meta) -> Reviewed:
-    """Take the update a version posted off the site, saying why (409 for a version that posted no update).
+    """Take the update a version posted off the site, saying why, and mail its owners (409 for a version that posted
+    no update).
 
-    Nothing is recorded when the update was removed already (`recorded` False).
+    Nothing is recorded and nobody is mailed when the update was removed already (`recorded` False).
     """
-    event, _ = _version_event(store, version)
-    if not isinstance(event, ListingUpdatePosted):
+    posted, _ = _version_event(store, version)
+    if not isinstance(posted, ListingUpdatePosted):
         raise Conflict(f"version {version.version_id} posted no update: only an update can be removed")
-    appended = store.decide(listing.listing_stream(version.listing_id), listing,
-                            lambda s: review.decide_remove_update(s, version.version_id, event.update_id, reason, meta))
-    return Reviewed(appended.position, recorded=bool(appended.events))
+    update = posted  # the narrowed type, for the decision below
+
+    def decision(load_: Loader) -> list[Event]:
+        state: ListingState = load_(listing.listing_stream(version.listing_id), listing)
+        removal = review.decide_remove_update(state, version.version_id, update.update_id, reason, meta)
+        told = [m for e in removal if isinstance(e, ListingUpdateRemoved)  # removed now: the owners are told too
+                for m in _owner_mails(load_, state, update, e.reason, meta)]
+        return [*told, *removal]  # the removal last: the position returned is its version's id, as for a revert
+
+    appended = store.decide_across(decision)
+    mailed = sum(isinstance(e, EmailQueued) for e in appended.events)
+    return Reviewed(appended.position, recorded=bool(appended.events), mailed=mailed)
+
+
+def _owner_mails(load_: Loader, state: ListingState, update: ListingUpdatePosted, why: str,
+                 meta: Meta) -> list[Event]:
+    """One email to each owner with a confirmed address (closed accounts and unconfirmed addresses are left out)."""
+    subject, text = removal_email(product_name(state), update, why, site_of(load_))
+    events: list[Event] = []
+    for account_id in dict.fromkeys(state.owner_ids):
+        person = mailable_account(load_, account_id)
+        if person is None or not person.email_verified or person.closed_at is not None:
+            continue
+        box = load_(mail.message_id(f"update-removed:{state.listing_id}:{update.update_id}:{account_id}"), mail)
+        events += mail.decide_queue(box, person.email, subject, text, REMOVED_KIND, account_id, meta)
+    return events
+
+
+def removal_email(product: str, update: ListingUpdatePosted, why: str, site: Site) -> tuple[str, str]:
+    """The subject and plain text the owners of `product` get when staff removed its `update`, saying `why`."""
+    day = update.timestamp.astimezone(timezone.utc).date()  # the day the listing's page shows under the update
+    posted = f"{day.day} {day:%B %Y}"
+    title = " ".join(update.title.split())
+    subject = f"An update of {product} was removed from {site.name}"[: mail.SUBJECT_MAX]
+    text = (f"Hello,\n\nthe {site.name} team removed an update of {product} from its listing: \"{title}\", "
+            f"posted on {posted}. The reason given: {why}\n\n"
+            f"It no longer shows on the listing's page, among its latest updates or in the updates feed, and "
+            f"followers who had not been mailed it yet will not be. The rest of the listing is unchanged, and you "
+            f"can post a new update at any time.\n\n"
+            f"This address does not take replies. If you think this is a mistake, {site.reach()} and name {product} "
+            f"and the update's title.\n")
+    return subject, text
 
 
 def _version_event(store: EventStore, version: VersionRef) -> tuple[Event, ListingState]:

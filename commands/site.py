@@ -24,6 +24,10 @@ class Site:
     name: str
     contact: str = ""
 
+    def reach(self) -> str:
+        """How a mail's reader reaches the team: "write to <contact>", or "contact the <name> team" when none is set."""
+        return f"write to {self.contact}" if self.contact else f"contact the {self.name} team"
+
 
 def site_of(load_: Loader) -> Site:
     """The site's name (setting `name`) and contact address (setting `contact_email`) as they are now."""

@@ -179,7 +179,8 @@ class ListingUpdateRemoved(Event):
     latest-updates page and feed) and, when its followers were not mailed yet,
     it is never mailed; the version that posted it counts as reviewed
     (`removed`). An update is text the owner wrote and may have been mailed
-    already, so it is removed rather than put back.
+    already, so it is removed rather than put back. The listing's owners are
+    mailed the reason in the same append (`commands/review.py`).
     """
 
     version_id: int

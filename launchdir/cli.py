@@ -18,6 +18,7 @@ from launchdir import cli_closed_accounts  # noqa: F401  (adds `staff tidy-close
 from launchdir import cli_listings  # noqa: F401  (adds `staff unlock` to the staff group)
 from launchdir import cli_orders  # noqa: F401  (adds `staff orders`, `refund`, `tasks`, `fulfil`)
 from launchdir import cli_reviews  # noqa: F401  (adds `staff reviews list`, `hide`, `restore`)
+from launchdir import cli_update_removal  # noqa: F401  (adds `staff remove-update`)
 from launchdir import cli_votes  # noqa: F401  (adds `staff votes report`, `void`, `restore`)
 from launchdir.cli_accounts import accounts, keys
 from launchdir.cli_common import TextRuleGroup, cli_session, container, stop_on_sigterm

@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar
 
 from eventsourcing.utils import get_topic
 from psycopg import Cursor
 
 from events.base import Event
 from events.text import is_clean, storable_value
+
+if TYPE_CHECKING:
+    from projections.log import EventLog
 
 Handler = Callable[..., None]  # (self, cur, tables, event), and the event's log position when `positioned`
 H = TypeVar("H", bound=Handler)
@@ -65,6 +68,9 @@ class Projection:
     """Events per transaction when catching up over a long log (a rebuild, a new projection): the per-batch
     work and the one-statement-per-table writes of `flush` are shared by that many. A projection may set it
     lower where a larger batch measured no faster (`listing_view`: shorter transactions, less memory)."""
+    event_log: EventLog | None = None
+    """The log the runtime reads, set by the runtime (None outside one). For handlers of rare events only: one that
+    needs what earlier events of a stream said (a removed update's older ones, `listing_view`) reads them here."""
     _handlers: ClassVar[dict[type[Any], Handler]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:

@@ -94,6 +94,11 @@ def add_milestone(state: dict[str, Any], milestone: dict[str, Any]) -> None:
     state["milestones"] = sorted([*kept, milestone], key=_milestone_key)
 
 
+def update_of(e: Any) -> dict[str, Any]:
+    """An update as the document shows it, from its `ListingUpdatePosted`."""
+    return {"update_id": e.update_id, "title": e.title, "body": e.body, "posted_at": e.timestamp.isoformat()}
+
+
 def add_update(state: dict[str, Any], update: dict[str, Any]) -> None:
     """Keep the newest few updates, newest first."""
     state["updates"] = [update, *state["updates"]][:LATEST_UPDATES]

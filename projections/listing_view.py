@@ -32,6 +32,7 @@ from datetime import date
 from typing import Any
 from uuid import UUID
 
+from eventsourcing.utils import get_topic
 from psycopg import Cursor
 from psycopg.types.json import Jsonb
 
@@ -76,13 +77,16 @@ from events.metrics import BillboardContributed, DomainRatingRecorded, RevenueRe
 from events.votes import VoteRestored, VoteVoided
 from projections import listing_docs as docs
 from projections.base import Projection, Tables, handles
-from events.text import is_clean
+from events.text import is_clean, storable_value
 from projections import listing_counters as counters
 from projections import listing_rows as rows
 from projections import listing_tables as tables
 from projections.listing_tables import TALLY
 
 NAME = "listing_view"
+UPDATE_TOPICS = (get_topic(ListingUpdatePosted), get_topic(ListingUpdateRemoved))
+OLDER_UPDATES_PAGE = 50
+"""A removed update's listing is read back this many update events at a time (`_latest_updates_upto`)."""
 
 
 FLUSH_EVERY = 250
@@ -190,16 +194,53 @@ class ListingView(Projection):
 
     @handles(ListingUpdatePosted)
     def _update_posted(self, cur: Cursor[Any], t: Tables, e: ListingUpdatePosted) -> None:
-        u = {"update_id": e.update_id, "title": e.title, "body": e.body, "posted_at": e.timestamp.isoformat()}
+        u = docs.update_of(e)
         self._change(cur, t, lambda s: docs.add_update(s, u), stream=e.originator_id)
 
     @handles(ListingUpdateRemoved)
     def _update_removed(self, cur: Cursor[Any], t: Tables, e: ListingUpdateRemoved) -> None:
-        """Staff removed an update: it leaves the listing's latest updates (an older one does not move up)."""
-        def drop(s: dict[str, Any]) -> None:
-            s["updates"] = [u for u in s["updates"] if u.get("update_id") != e.update_id]
+        """Staff removed an update: it leaves the listing's latest updates, and the newest one not shown moves up.
 
-        self._change(cur, t, drop, stream=e.originator_id)
+        The state keeps only the updates shown, so the remaining ones are read from the listing's own stream in
+        the log (the events up to this one): a removal is rare, and it alone pays for it. An update not shown
+        changes nothing.
+        """
+        row = self._row(cur, t, stream=e.originator_id, state=True)
+        state = row.state if row is not None else None
+        if row is None or state is None or not any(u.get("update_id") == e.update_id for u in state["updates"]):
+            return
+        if self.event_log is None:  # outside a runtime: only what the state holds
+            state["updates"] = [u for u in state["updates"] if u.get("update_id") != e.update_id]
+        else:
+            state["updates"] = self._latest_updates_upto(e)
+        self._changed(row)
+
+    def _latest_updates_upto(self, e: ListingUpdateRemoved) -> list[dict[str, Any]]:
+        """The listing's newest updates posted before `e` and not removed by then (`e` included), newest first.
+
+        Read newest first, a page at a time, so a removal is met before the update it removes; events after `e`
+        (a rebuild reads behind the log's head) are left to their own handlers.
+        """
+        assert self.event_log is not None
+        kept: list[dict[str, Any]] = []
+        gone: set[int] = set()
+        before: int | None = None
+        while True:
+            found = self.event_log.newest(before, OLDER_UPDATES_PAGE, UPDATE_TOPICS, e.originator_id)
+            for _, older in found:
+                if not isinstance(older, (ListingUpdatePosted, ListingUpdateRemoved)):
+                    continue  # an event this code cannot read: it never showed
+                if older.originator_version > e.originator_version:
+                    continue
+                if isinstance(older, ListingUpdateRemoved):
+                    gone.add(older.update_id)
+                elif older.update_id not in gone:
+                    kept.append(docs.update_of(storable_value(older)))  # stored before the text rule: made storable
+                    if len(kept) == docs.LATEST_UPDATES:
+                        return kept
+            if len(found) < OLDER_UPDATES_PAGE:
+                return kept
+            before = found[-1][0]
 
     @handles(ListingSectionsUnlocked)
     def _unlocked(self, cur: Cursor[Any], t: Tables, e: ListingSectionsUnlocked) -> None:

@@ -78,6 +78,8 @@ class ProjectionRuntime:
         self.conninfo = conninfo
         self.events = events
         self.projections = {p.name: p for p in projections}
+        for projection in self.projections.values():  # for the handlers of rare events that read earlier ones
+            projection.event_log = events
         self.retry_policy = retry or RetryPolicy()
         self.generations: dict[str, int] = {}
         self.replica = ReplicaProgress(replica, self.generations, self.projections) if replica else None

@@ -113,3 +113,13 @@ def version(reads: ReadStore, version_id: int) -> dict[str, Any]:
     if row is None:
         raise NotFound(f"no version {version_id}")
     return _doc(row)
+
+
+def update_version(reads: ReadStore, listing_id: int, update_id: int) -> dict[str, Any]:
+    """The version that posted update `update_id` of the listing; NotFound when it posted no such update."""
+    with reads.pool.connection() as conn:
+        row = conn.execute(f"{_select(reads)} WHERE v.listing_id = %s AND v.kind = 'update' "
+                           "AND v.changes->'updates'->'after'->>'update_id' = %s", (listing_id, str(update_id))).fetchone()
+    if row is None:
+        raise NotFound(f"listing {listing_id} has no update {update_id}")
+    return _doc(row)
