@@ -32,6 +32,7 @@ from zxcvbn import zxcvbn
 
 from aggregates import account, mail
 from aggregates.base import Meta
+from commands.site import signed
 from commands.store import Appended, EventStore, Loader
 from events.base import Event
 from events.errors import Conflict, FieldProblem, InvalidInput, NotFound
@@ -148,6 +149,10 @@ class AccountLinks:
         """The site's name as its pages say it now (staff may rename the site while it runs)."""
         return self._site() if callable(self._site) else self._site
 
+    def signed(self, text: str, why: str = "") -> str:
+        """A mail's text with the team's sign-off (`commands.site.signed`), as every mail of the site ends."""
+        return signed(text, self.site, why)
+
     def _serializer(self, purpose: str) -> URLSafeSerializer:
         return URLSafeSerializer(self._secret, salt="launchdir:" + purpose,
                                  signer_kwargs={"digest_method": hashlib.sha256})
@@ -174,9 +179,10 @@ class AccountLinks:
         link = f"{self.website}verify?token={token}"
         return (
             f"Confirm your email address for {self.site}",
-            f"Hello,\n\nplease confirm your email address for {self.site} by opening this link:\n\n{link}\n\n"
-            f"The link works once and expires in {int(VERIFY_TTL.total_seconds() // 3600)} hours.\n"
-            f"If you did not sign up for {self.site}, ignore this email.\n",
+            self.signed(
+                f"Hello,\n\nPlease confirm your email address for {self.site} by opening this link:\n\n{link}\n\n"
+                f"The link works once and expires in {int(VERIFY_TTL.total_seconds() // 3600)} hours.\n"
+                f"If you did not sign up for {self.site}, ignore this email."),
         )
 
     def password_changed(self, credentials_revoked: bool, how: str = "with a reset link") -> tuple[str, str]:
@@ -186,9 +192,10 @@ class AccountLinks:
                 "Your API keys and the apps you connected keep working: review them on your account page.")
         return (
             f"Your password for {self.site} was changed",
-            f"Hello,\n\nthe password of your {self.site} account was changed {how} just now, and every "
-            f"other signed-in browser was signed out. {kept}\n\nYour account: {self.website}account\n\n"
-            f"If you did not do this, reset your password again at once: {self.website}reset\n",
+            self.signed(
+                f"Hello,\n\nThe password of your {self.site} account was changed {how} just now, and every "
+                f"other signed-in browser was signed out. {kept}\n\nYour account: {self.website}account\n\n"
+                f"If you did not do this, reset your password again at once: {self.website}reset"),
         )
 
     def signup_existing(self, next_path: str | None = None) -> tuple[str, str]:
@@ -196,10 +203,11 @@ class AccountLinks:
         signin = f"{self.website}signin" + (f"?next={quote(next_path, safe='/')}" if next_path else "")
         return (
             f"Sign-up attempt with your email address on {self.site}",
-            f"Hello,\n\nsomeone (perhaps you) tried to sign up for {self.site} with this email address, "
-            f"which already has an account.\n\nSign in: {signin}\n"
-            f"Forgot your password? Reset it: {self.website}reset\n\n"
-            "If it was not you, you can ignore this email; nothing was changed.\n",
+            self.signed(
+                f"Hello,\n\nSomeone (perhaps you) tried to sign up for {self.site} with this email address, "
+                f"which already has an account.\n\nSign in: {signin}\n"
+                f"Forgot your password? Reset it: {self.website}reset\n\n"
+                "If it was not you, you can ignore this email; nothing was changed."),
         )
 
     def reset(self, account_id: str, token_id: str) -> tuple[str, str]:
@@ -207,9 +215,10 @@ class AccountLinks:
         link = f"{self.website}reset/confirm?token={token}"
         return (
             f"Reset your {self.site} password",
-            f"Hello,\n\nto choose a new password for {self.site}, open this link:\n\n{link}\n\n"
-            f"The link works once and expires in {int(RESET_TTL.total_seconds() // 60)} minutes.\n"
-            "If you did not ask for this, ignore this email; your password stays as it is.\n",
+            self.signed(
+                f"Hello,\n\nTo choose a new password for {self.site}, open this link:\n\n{link}\n\n"
+                f"The link works once and expires in {int(RESET_TTL.total_seconds() // 60)} minutes.\n"
+                "If you did not ask for this, ignore this email; your password stays as it is."),
         )
 
 

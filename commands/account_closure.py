@@ -30,6 +30,7 @@ from aggregates.draft.discard import decide_discard
 from aggregates.listing.leaving import decide_owner_leaves
 from commands.account import PASSWORD_MAX, AccountLinks, load_account
 from commands.account_settings import current_password_matches, revoke_grants
+from commands.site import Site, site_contact
 from commands.store import EventStore, Loader
 from events.account import ApiKeyRevoked
 from events.base import Event
@@ -108,7 +109,8 @@ def close_account(store: EventStore, cmd: CloseAccount, scope: ClosureScope, met
                 leaving = decide_owner_leaves(state, account_id, REASON, meta)
                 events += leaving + _unverified(load, state, leaving, scope.verified_claims.get(listing_id, ()), meta)
         msg = load(mail.message_id(f"account-closed:{account_id}"), mail)
-        return events + mail.decide_queue(msg, me.email, *closed_notice(links), "account_closed", None, meta)
+        return events + mail.decide_queue(msg, me.email, *closed_notice(links, site_contact(load)), "account_closed",
+                                          None, meta)
 
     appended = store.decide_across(decision)
     revoked = tuple(e.key_id for e in appended.events if isinstance(e, ApiKeyRevoked))
@@ -131,14 +133,18 @@ def _unverified(load: Loader, state: listing_agg.ListingState, leaving: list[Eve
     return claim.decide_mark_kept_or_withdrawn(after, claims, REASON, meta)
 
 
-def closed_notice(links: AccountLinks) -> tuple[str, str]:
-    """The email that confirms a closing (to the address, which the account no longer holds)."""
+def closed_notice(links: AccountLinks, contact: str = "") -> tuple[str, str]:
+    """The email that confirms a closing (to the address, which the account no longer holds); `contact` is the
+    site's contact address (the mail comes from an address that takes no replies)."""
     return (
         f"Your {links.site} account was closed",
-        f"Hello,\n\nyour {links.site} account was closed just now, as you asked. You are signed out everywhere, "
-        "your API keys and connected apps no longer work, your drafts were discarded and you follow no listing any "
-        "more. Listings you owned with others stay with them; a live listing you owned alone stays in the directory without an owner, and can be "
-        "claimed by whoever proves its domain. Your orders and receipts are kept, as the law requires for invoices.\n\n"
-        f"This address is free again: you can sign up with it at any time as a new account: {links.website}signup\n\n"
-        "If you did not do this, answer this email at once.\n",
+        links.signed(
+            f"Hello,\n\nYour {links.site} account was closed just now, as you asked. You are signed out everywhere, "
+            "your API keys and connected apps no longer work, your drafts were discarded and you follow no listing "
+            "any more. Listings you owned with others stay with them; a live listing you owned alone stays in the "
+            "directory without an owner, and can be claimed by whoever proves its domain. Your orders and receipts "
+            "are kept, as the law requires for invoices.\n\n"
+            f"This address is free again: you can sign up with it at any time as a new account: "
+            f"{links.website}signup\n\n"
+            f"If you did not do this, {Site(links.site, contact).reach()} at once."),
     )

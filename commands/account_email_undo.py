@@ -155,7 +155,9 @@ def undone_notice(links: AccountLinks, restored_email: str) -> tuple[str, str]:
     """The notice to the dropped address: the account it had is back at its old address."""
     return (
         f"A change of address on {links.site} was undone",
-        f"Hello,\n\nthe {links.site} account that was moved to this address was moved back to its old address "
-        f"({masked(restored_email)}) from that address's mail just now. This address no longer signs in and gets "
-        "no more email for it.\n",
+        links.signed(
+            f"Hello,\n\nThe {links.site} account that was moved to this address was moved back to its old "
+            f"address ({masked(restored_email)}) from that address's mail just now. This address no longer signs in "
+            f"and gets no more email for it.\n\nYou get this email because the account was moved to this address "
+            f"earlier. If you want a {links.site} account of your own here, sign up: {links.website}signup"),
     )

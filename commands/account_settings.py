@@ -34,7 +34,7 @@ from commands.account import (
     load_account,
     password_problem,
 )
-from commands.site import site_contact
+from commands.site import Site, site_contact
 from commands.store import EventStore, Loader
 from events.base import Event
 from events.errors import FieldProblem, InvalidInput, NotFound
@@ -152,18 +152,21 @@ def confirmation_mail(links: AccountLinks, account_id: str, token_id: str, new_e
     hours = int(EMAIL_CHANGE_TTL.total_seconds() // 3600)
     return (
         f"Confirm your new email address for {links.site}",
-        f"Hello,\n\nto use {new_email} as the address of your {links.site} account, open this link and confirm:\n\n"
-        f"{link}\n\nThe link works once and expires in {hours} hours; a newer request replaces it. Until it is "
-        "confirmed, nothing changes.\nIf you did not ask for this, ignore this email.\n",
+        links.signed(
+            f"Hello,\n\nTo use {new_email} as the address of your {links.site} account, open this link and "
+            f"confirm:\n\n{link}\n\nThe link works once and expires in {hours} hours; a newer request replaces it. "
+            "Until it is confirmed, nothing changes.\nIf you did not ask for this, ignore this email."),
     )
 
 
 def taken_mail(links: AccountLinks) -> tuple[str, str]:
     return (
         f"Someone tried to move an account to your address on {links.site}",
-        f"Hello,\n\nsomeone (perhaps you) asked to move a {links.site} account to this email address, which "
-        f"already has an account. Nothing was changed.\n\nSign in: {links.website}signin\n"
-        f"Forgot your password? Reset it: {links.website}reset\n",
+        links.signed(
+            f"Hello,\n\nSomeone (perhaps you) asked to move a {links.site} account to this email address, which "
+            f"already has an account. Nothing was changed.\n\nSign in: {links.website}signin\n"
+            f"Forgot your password? Reset it: {links.website}reset\n\n"
+            "If it was not you, you can ignore this email."),
     )
 
 
@@ -178,13 +181,14 @@ def changed_notice(links: AccountLinks, account_id: str, token_id: str, new_emai
     days = account.EMAIL_UNDO_TTL.days
     return (
         f"The email address of your {links.site} account was changed",
-        f"Hello,\n\nthe email address of your {links.site} account was changed to {masked(new_email)} just now, "
-        "with its password and a link sent to the new address. This address no longer signs in, and the "
-        "account's email goes to the new address.\n\nIf you did not do this, someone knows your password. "
-        f"Open this link and confirm to undo the change:\n\n{undo_link(links, account_id, token_id)}\n\n"
-        "It moves the account back to this address, signs out every browser, stops its API keys and connected "
-        f"apps, and sends you a link here to choose a new password. It works once, for {days} days, and only "
-        f"while the account keeps the new address. If it does not work, {ask_staff(contact)}.\n",
+        links.signed(
+            f"Hello,\n\nThe email address of your {links.site} account was changed to {masked(new_email)} just "
+            "now, with its password and a link sent to the new address. This address no longer signs in, and the "
+            "account's email goes to the new address.\n\nIf you did not do this, someone knows your password. "
+            f"Open this link and confirm to undo the change:\n\n{undo_link(links, account_id, token_id)}\n\n"
+            "It moves the account back to this address, signs out every browser, stops its API keys and connected "
+            f"apps, and sends you a link here to choose a new password. It works once, for {days} days, and only "
+            f"while the account keeps the new address. If it does not work, {Site(links.site, contact).reach()}."),
     )
 
 

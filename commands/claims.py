@@ -37,7 +37,7 @@ from commands.claim_inputs import (
     registrable_domain,
 )
 from commands.listing import listing_id_for_slug
-from commands.site import Site, site_of
+from commands.site import Site, signed, site_of
 from commands.store import Appended, EventStore, Loader
 from events.base import Event
 from events.errors import Conflict, NotFound
@@ -247,12 +247,13 @@ def _link_message(state: ListingState, domain: str, link: str, site: str) -> tup
     product = product_name(state)
     subject = f"Confirm that you run {product} on {site}"[: mail.SUBJECT_MAX]
     text = (
-        f"Hello,\n\nsomeone asked to become an owner of the {site} listing of {product}, proving it by "
+        f"Hello,\n\nSomeone asked to become an owner of the {site} listing of {product}, proving it by "
         f"this address at {domain}.\n\nIf that was you or a colleague, open this link and press Confirm:\n\n"
         f"{link}\n\nThe link works once and expires in {claim.TTL.days} days. "
-        "If you did not expect this email, ignore it: nothing changes.\n"
+        "If you did not expect this email, ignore it: nothing changes."
     )
-    return subject, text
+    return subject, signed(text, site, f"You get this email because someone entered this address to claim "
+                                       f"{product} on {site}.")
 
 
 def reach_staff(site: Site, claim_id: int) -> str:
@@ -270,13 +271,13 @@ def _owner_notice(state: ListingState, c: ClaimState, site: Site) -> tuple[str, 
     product = product_name(state)
     subject = f"Another owner was added to {product} on {site.name}"[: mail.SUBJECT_MAX]
     text = (
-        f"Hello,\n\nan account proved that it runs {product} with {_how(c)} at {c.domain} (claim {c.claim_id}) "
+        f"Hello,\n\nAn account proved that it runs {product} with {_how(c)} at {c.domain} (claim {c.claim_id}) "
         f"and is now an owner of its {site.name} listing too. You keep your access.\n\n"
         f"If this claim is wrong (for example a DNS record or a file left behind by a previous owner of the "
         f"domain), tell the {site.name} team: staff can void the claim, which takes that account off the owners.\n\n"
-        f"{reach_staff(site, c.claim_id)}\n"
+        f"{reach_staff(site, c.claim_id)}"
     )
-    return subject, text
+    return subject, site.signed(text, f"You get this email because you own {product} on {site.name}.")
 
 
 # ---------------------------------------------------------------- staff: voiding a claim
@@ -324,11 +325,13 @@ def _void_notice(state: ListingState, c: ClaimState, why: str, site: Site, *, cl
     product = product_name(state)
     if claimant:
         subject = f"Your claim of {product} on {site.name} was voided"[: mail.SUBJECT_MAX]
-        body = (f"the {site.name} team voided your claim {c.claim_id} of {product} (proven with {_how(c)} at {c.domain}). "
+        body = (f"The {site.name} team voided your claim {c.claim_id} of {product} (proven with {_how(c)} at {c.domain}). "
                 f"The reason given: {why}\n\nYou are no longer an owner of its listing.")
     else:
         subject = f"A claim of {product} on {site.name} was voided"[: mail.SUBJECT_MAX]
-        body = (f"the {site.name} team voided claim {c.claim_id} of {product} (proven with {_how(c)} at {c.domain}). "
+        body = (f"The {site.name} team voided claim {c.claim_id} of {product} (proven with {_how(c)} at {c.domain}). "
                 f"The reason given: {why}\n\nThe account that made the claim is no longer an owner of the listing; "
                 "your access is unchanged.")
-    return subject, f"Hello,\n\n{body}\n\n{reach_staff(site, c.claim_id)}\n"
+    why = (f"You get this email because you claimed {product} on {site.name}." if claimant
+           else f"You get this email because you own {product} on {site.name}.")
+    return subject, site.signed(f"Hello,\n\n{body}\n\n{reach_staff(site, c.claim_id)}", why)

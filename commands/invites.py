@@ -29,7 +29,7 @@ from aggregates import listing, listing_invites, mail
 from aggregates.base import Meta
 from commands.draft import InviteCofounder, load_owned
 from commands.draft_inputs import EMAIL_PATTERN
-from commands.site import site_of
+from commands.site import signed, site_of
 from commands.store import EventStore, Loader
 from events.base import Event
 from events.errors import NotFound
@@ -107,16 +107,19 @@ def accept_invite(
     return Accepted(draft_id, listing_id, appended.position)
 
 
+_WHY = "You get this email because an owner of the product entered this address to invite you."
+
+
 def _message(state: d.DraftState, link: str, site: str) -> tuple[str, str]:
     product = " ".join(str(state.value("name") or state.site).split())[:120]
     subject = f"You are invited to co-own {product} on {site}"[: mail.SUBJECT_MAX]
     text = (
-        f"Hello,\n\nyou have been invited to co-own the {site} profile of {product} ({state.url}).\n\n"
+        f"Hello,\n\nYou have been invited to co-own the {site} profile of {product} ({state.url}).\n\n"
         f"Sign in (or create an account) and open this link to accept:\n\n{link}\n\n"
         f"The link works once and expires in {d.INVITE_TTL.days} days. "
-        "If you do not know what this is about, ignore this email.\n"
+        "If you do not know what this is about, ignore this email."
     )
-    return subject, text
+    return subject, signed(text, site, _WHY)
 
 
 # ---------------------------------------------------------------- a listing's own invites
@@ -204,10 +207,10 @@ def _listing_message(owned: listing.ListingState, link: str, site: str) -> tuple
     website = str(owned.profile.get("website_url") or "")
     subject = f"You are invited to co-own {product} on {site}"[: mail.SUBJECT_MAX]
     text = (
-        f"Hello,\n\nyou have been invited to co-own the {site} listing of {product}"
+        f"Hello,\n\nYou have been invited to co-own the {site} listing of {product}"
         f"{f' ({website})' if website else ''}.\n\n"
         f"Sign in (or create an account) and open this link to accept:\n\n{link}\n\n"
         f"The link works once and expires in {d.INVITE_TTL.days} days. "
-        "If you do not know what this is about, ignore this email.\n"
+        "If you do not know what this is about, ignore this email."
     )
-    return subject, text
+    return subject, signed(text, site, _WHY)

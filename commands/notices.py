@@ -20,12 +20,12 @@ from typing import Any
 
 from aggregates import mail, notices
 from aggregates.base import Meta
-from commands.site import site_of
-from events.week_names import week_name
+from commands.site import Site, site_of
 from commands.store import EventStore
 from events.base import Event
 from events.errors import InvalidInput
 from events.mail import EmailQueued
+from events.week_names import week_name
 
 log = logging.getLogger(__name__)
 BADGE_REASONS = {
@@ -79,64 +79,100 @@ def _money(cents: int, currency: str = "USD") -> str:
     return f"{symbol}{cents // 100:,}.{cents % 100:02d}"
 
 
-def notice_email(notice: Notice, website: str, site: str) -> tuple[str, str]:
-    """The subject and plain-text body of a notice's email from the site named `site` (the same for every recipient)."""
+def notice_email(notice: Notice, website: str, site: Site | str) -> tuple[str, str]:
+    """The subject and plain-text body of a notice's email from `site` (the same for every recipient).
+
+    Each reads as a letter from the site's team: "Hello,", what happened and why it matters, what to do next
+    with its link, how to reach the team, the sign-off, and below it why the reader gets the mail (they own
+    the listing, or placed the order), as the other owners' mails do.
+    """
+    site = site if isinstance(site, Site) else Site(site)
+    if notice.contact and not site.contact:
+        site = Site(site.name, notice.contact)
     base = website if website.endswith("/") else website + "/"
-    if notice.kind == "paid":
-        return _paid_email(notice.order or {}, notice.listing_names or {}, base)
-    if notice.kind == "refunded":
-        order = notice.order or {}
-        number, currency = str(order.get("number") or ""), str(order.get("currency") or "USD")
-        amount = _money(int(order.get("refunded_cents") or 0), currency)
-        return (f"Order {number} was refunded",
-                f"We refunded {amount} of order {number}{f' ({notice.reason})' if (notice.reason or '').strip() else ''}. "
-                f"The money goes back the way it "
-                f"was paid.\n\n"
-                f"The order and its invoice: {base}my/orders/{number}\n")
+    if notice.kind in ("paid", "refunded"):
+        subject, body, why = _order_email(notice, base, site)
+        return subject[: mail.SUBJECT_MAX], site.signed(f"Hello,\n\n{body}", why)
     listing = notice.listing or {}
-    name = str(listing.get("name") or listing.get("slug") or "Your listing")
+    name = " ".join(str(listing.get("name") or listing.get("slug") or "Your listing").split())
+    subject, body = _listing_email(notice, name, base, site)
+    why = f"You get this email because you own {name} on {site.name}."
+    return subject[: mail.SUBJECT_MAX], site.signed(f"Hello,\n\n{body}", why)
+
+
+def _listing_email(notice: Notice, name: str, base: str, site: Site) -> tuple[str, str]:
+    """The subject and body of a listing's notice (`scheduled`, `live`, `badge_lost`, `unpublished`, `restored`)."""
+    listing = notice.listing or {}
     public = f"{base}listings/{listing.get('slug')}"
     mine = f"{base}my/listings/{listing.get('listing_id')}"
     week = _week_words(notice.week)
     if notice.kind == "scheduled":
-        subject = f"{name} is scheduled to launch in {week}"
-        badge = (f"Keep our badge on your homepage until then: it is checked again when the week begins, and "
-                 f"{name} goes live only if it is there ({mine}/badge).\n\n" if notice.plan == "free" else "")
-        text = (f"{name} has its launch week on {site}: {week}. It goes live when that week begins, and the votes "
-                f"people cast that week rank it among the week's launches.\n\n{badge}"
+        badge = (f"Keep the {site.name} badge on your homepage until then: it is checked again when the week "
+                 f"begins, and {name} goes live only if it is there. The badge and its check: {mine}/badge\n\n"
+                 if notice.plan == "free" else "")
+        return (f"{name} is scheduled to launch on {site.name} in {week}",
+                f"{name} has its launch week on {site.name}: {week}. It goes live when that week begins, and the "
+                f"votes people cast that week rank it among the week's launches.\n\n{badge}"
                 f"Until then its page shows it as launching soon: {public}\n\n"
                 f"Your listing, to keep it current: {mine}\n")
-    elif notice.kind == "live":
-        subject = f"{name} is live on {site}"
-        text = (f"{name} is live on {site}, among the launches of {week}. People can find it, vote for it and "
-                f"follow it now: {public}\n\n"
+    if notice.kind == "live":
+        return (f"{name} is live on {site.name}",
+                f"{name} is live on {site.name}, among the launches of {week}. People can find it, vote for it "
+                f"and follow it now: {public}\n\n"
                 f"Share that link: votes come only from people signed in on the website, and the week's three "
                 f"most voted launches get an award when the week ends.\n\n"
                 f"Post updates and milestones, or edit the profile, from your listing: {mine}\n")
-    elif notice.kind == "badge_lost":
+    if notice.kind == "badge_lost":
         why = BADGE_REASONS.get(notice.reason or "", (notice.reason or "not found").replace("_", " "))
-        subject = f"{name} did not go live: we could not find our badge on your homepage"
-        text = (f"The launch week of {name} has begun, but our badge was not found on {notice.checked_url} "
-                f"({why}).\n\n{name} stays in the queue and goes live as soon as a later check finds the badge. "
-                f"The badge to paste, and a button to check again: {mine}/badge\n")
-    elif notice.kind == "unpublished":
-        subject = f"{name} was taken down from {site}"
-        answer = (f"If you think this is a mistake, write to {notice.contact} and name {name}.\n" if notice.contact
-                  else "")
-        text = (f"The {site} team took {name} down. The reason given: {notice.reason}\n\n"
+        page = notice.checked_url or "your homepage"
+        return (f"{name} did not go live on {site.name}: the badge was not found on your homepage",
+                f"The launch week of {name} on {site.name} has begun, but the {site.name} badge was not found on "
+                f"{page} ({why}).\n\n{name} stays in the queue and goes live as soon as a later check finds "
+                f"the badge. The badge to paste, and a button to check again: {mine}/badge\n")
+    if notice.kind == "unpublished":
+        reason = " ".join((notice.reason or "").split())
+        return (f"{name} was taken down from {site.name}",
+                f"The {site.name} team took {name} down. The reason given: "
+                f"{_sentence(reason) if reason else 'none was recorded.'}\n\n"
                 f"It no longer shows in the directory, in search or in its launch week. You still own it, and its "
-                f"profile and history are kept: {mine}\n\n{answer}")
-    elif notice.kind == "restored":
-        subject = f"{name} is back on {site}"
-        text = (f"The {site} team put {name} back after taking it down. It shows again in the directory, in "
+                f"profile and history are kept: {mine}\n\n"
+                f"If you think this is a mistake, {site.reach()} and name {name}.\n")
+    if notice.kind == "restored":
+        return (f"{name} is back on {site.name}",
+                f"The {site.name} team put {name} back after taking it down. It shows again in the directory, in "
                 f"search and among the launches of {week}, with the votes it had: {public}\n\n"
                 f"Your listing: {mine}\n")
-    else:
-        raise ValueError(f"unknown notice kind {notice.kind!r}")
-    return subject[: mail.SUBJECT_MAX], text
+    raise ValueError(f"unknown notice kind {notice.kind!r}")
 
 
-def _paid_email(order: dict[str, Any], names: dict[int, str], base: str) -> tuple[str, str]:
+def _order_email(notice: Notice, base: str, site: Site) -> tuple[str, str, str]:
+    """The subject, body and why-line of an order's notice (`paid`, `refunded`)."""
+    order = notice.order or {}
+    number, currency = str(order.get("number") or ""), str(order.get("currency") or "USD")
+    names = notice.listing_names or {}
+    listed = list(dict.fromkeys(names[int(line["listing_id"])] for line in order.get("lines") or []
+                                if line.get("listing_id") is not None and int(line["listing_id"]) in names))
+    about = f" ({', '.join(listed)})" if listed else ""
+    page = f"{base}my/orders/{number}"
+    why = f"You get this email because you placed order {number} on {site.name}."
+    if notice.kind == "paid":
+        return (f"Payment received for order {number}{about} on {site.name}",
+                _paid_body(order, names, page, site), why)
+    amount = _money(int(order.get("refunded_cents") or 0), currency)
+    reason = " ".join((notice.reason or "").split())
+    because = f" The reason given: {_sentence(reason)}" if reason else ""
+    return (f"Order {number}{about} on {site.name} was refunded",
+            f"We refunded {amount} of order {number}.{because} The money goes back the way it was paid.\n\n"
+            f"The order and its invoice: {page}\n\n"
+            f"Questions about it? {_sentence(site.reach() + ' and name order ' + number)}\n", why)
+
+
+def _sentence(words: str) -> str:
+    """`words` as a sentence: a capital first letter and a full stop (nothing else changed)."""
+    return words[:1].upper() + words[1:].rstrip(".") + "."
+
+
+def _paid_body(order: dict[str, Any], names: dict[int, str], page: str, site: Site) -> str:
     number = str(order.get("number") or "")
     currency = str(order.get("currency") or "USD")
     # a line's price is its `net_cents` (`amount_cents` is only the billboard's chosen amount)
@@ -147,10 +183,11 @@ def _paid_email(order: dict[str, Any], names: dict[int, str], base: str) -> tupl
     totals = (f"Subtotal: {_money(int(order.get('subtotal_cents') or 0), currency)}\n"
               f"VAT: {_money(int(vat.get('amount_cents') or 0), currency)}\n"
               f"Total paid: {_money(int(order.get('total_cents') or 0), currency)}\n")
-    subject = f"Payment received for order {number}"
-    text = (f"Thank you: the payment of order {number} is confirmed.\n\n{lines}\n{totals}\n"
-            f"Invoice {order.get('invoice_number')}, and what each line has done: {base}my/orders/{number}\n")
-    return subject, text
+    invoice = str(order.get("invoice_number") or "")
+    where = (f"Invoice {invoice}, and what each line has done: {page}\n" if invoice
+             else f"The order, and what each line has done: {page}\n")
+    return (f"Thank you: your payment for order {number} on {site.name} is confirmed.\n\n{lines}\n{totals}\n"
+            f"{where}")
 
 
 def _line_name(line: dict[str, Any], names: dict[int, str]) -> str:
@@ -161,7 +198,7 @@ def _line_name(line: dict[str, Any], names: dict[int, str]) -> str:
 
 def mail_notice(store: EventStore, notice: Notice, recipients: Sequence[Recipient], website: str, meta: Meta) -> int:
     """Queue the notice's email to each recipient and mark it mailed, in one append; returns how many were new."""
-    subject, text = notice_email(notice, website, site_of(store.load).name)
+    subject, text = notice_email(notice, website, site_of(store.load))
 
     def decision(load: Any) -> list[Event]:
         events: list[Event] = []

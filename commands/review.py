@@ -122,14 +122,14 @@ def removal_email(product: str, update: ListingUpdatePosted, why: str, site: Sit
     posted = f"{day.day} {day:%B %Y}"
     title = " ".join(update.title.split())
     subject = f"An update of {product} was removed from {site.name}"[: mail.SUBJECT_MAX]
-    text = (f"Hello,\n\nthe {site.name} team removed an update of {product} from its listing: \"{title}\", "
+    text = (f"Hello,\n\nThe {site.name} team removed an update of {product} from its listing: \"{title}\", "
             f"posted on {posted}. The reason given: {why}\n\n"
             f"It no longer shows on the listing's page, among its latest updates or in the updates feed, and "
             f"followers who had not been mailed it yet will not be. The rest of the listing is unchanged, and you "
             f"can post a new update at any time.\n\n"
             f"This address does not take replies. If you think this is a mistake, {site.reach()} and name {product} "
-            f"and the update's title.\n")
-    return subject, text
+            f"and the update's title.")
+    return subject, site.signed(text, f"You get this email because you own {product} on {site.name}.")
 
 
 def _version_event(store: EventStore, version: VersionRef) -> tuple[Event, ListingState]:

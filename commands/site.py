@@ -28,6 +28,17 @@ class Site:
         """How a mail's reader reaches the team: "write to <contact>", or "contact the <name> team" when none is set."""
         return f"write to {self.contact}" if self.contact else f"contact the {self.name} team"
 
+    def signed(self, text: str, why: str = "") -> str:
+        """`text` with the team's sign-off, and below it `why` the reader gets the mail (for mails that answer
+        no action of theirs), as every mail ends: one shape, so the mails read alike."""
+        return signed(text, self.name, why)
+
+
+def signed(text: str, site: str, why: str = "") -> str:
+    """A mail's text ending with a blank line, "The <site> team" and, when given, "--" and why it was sent."""
+    ending = f"\n--\n{why}\n" if why else ""
+    return f"{text.rstrip()}\n\nThe {site} team\n{ending}"
+
 
 def site_of(load_: Loader) -> Site:
     """The site's name (setting `name`) and contact address (setting `contact_email`) as they are now."""

@@ -27,7 +27,7 @@ from itsdangerous import BadData, URLSafeSerializer
 from aggregates import mail, updates
 from aggregates.base import Meta
 from commands import community
-from commands.site import site_of
+from commands.site import signed, site_of
 from commands.store import EventStore
 from events.base import Event
 from events.errors import InvalidInput
@@ -89,18 +89,17 @@ def dedupe_key(listing_id: int, update_id: int, account_id: str) -> str:
 def update_email(update: UpdateToTell, listing_url: str, unsubscribe_url: str, site: str) -> tuple[str, str]:
     """The subject (naming the product) and the plain-text body of one follower's email from the site `site`."""
     name = update.name or update.slug
-    subject = " ".join(f"{name}: {update.title}".split())
+    subject = " ".join(f"{name} on {site}: {update.title}".split())
     if len(subject) > mail.SUBJECT_MAX:
         subject = subject[: mail.SUBJECT_MAX - 1] + "…"
     text = (
-        f"{name} posted an update on {site}.\n\n"
+        f"Hello,\n\n{name} posted an update on {site}.\n\n"
         f"{update.title}\n\n"
-        f"{update.body}\n\n"
-        f"See {name} on {site}: {listing_url}\n\n"
-        f"--\nYou get this email because you follow {name} on {site}.\n"
-        f"To stop getting updates from {name}, open this link: {unsubscribe_url}\n"
+        f"{update.body.strip()}\n\n"
+        f"See {name} and its updates on {site}: {listing_url}"
     )
-    return subject, text
+    return subject, signed(text, site, f"You get this email because you follow {name} on {site}.\n"
+                                       f"To stop getting updates from {name}, open this link: {unsubscribe_url}")
 
 
 ONE_CLICK = "/one-click"  # the unsubscribe link's address for mail programs (RFC 8058), `api/web_unsubscribe.py`

@@ -132,7 +132,7 @@ def mail_sender(services: Services, settings: Settings) -> OutboxSender | None:
     """The outbox sender (woken when the outbox projection moves): over SMTP when `SMTP_URL` is set, else into the
     local mailbox when `mail_dir` is (the offline default of `Settings.from_env`); None: messages stay queued."""
     host = urlsplit(settings.base_url).hostname or "localhost"
-    default_sender = f"launchdir <noreply@{host}>"
+    default_sender = f"noreply@{host}"  # shown with the site's name as staff set it (`plain_message`)
     mailer: Mailer
     if settings.smtp_url:
         mailer = SmtpMailer.from_url(settings.smtp_url, default_sender=default_sender)

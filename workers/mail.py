@@ -33,6 +33,7 @@ from typing import Protocol
 from aggregates import mail as mail_agg
 from aggregates.base import Meta
 from commands import mail as mail_cmd
+from commands.site import site_of
 from commands.store import EventStore
 from events.errors import DomainError, Unavailable
 from projections.periodic import ViewLoop
@@ -46,7 +47,8 @@ ACTOR = "system:mailer"
 class Mailer(Protocol):
     """Sends one message (the SMTP adapter, `workers/adapters/smtp.py`); raises when it could not."""
 
-    def send(self, to: str, subject: str, text: str, at: datetime, unsubscribe_url: str | None = None) -> None: ...
+    def send(self, to: str, subject: str, text: str, at: datetime, unsubscribe_url: str | None = None,
+             sender_name: str | None = None) -> None: ...
 
 
 class OutboxSender(ViewLoop):
@@ -65,14 +67,16 @@ class OutboxSender(ViewLoop):
         """Send every message due now; return how many were sent."""
         now = self.clock()
         sent = 0
+        name: str | None = None
         for message_id in mail_q.due(self.reads, now, now - mail_agg.STALE_CLAIM):
             meta = Meta(at=self.clock(), actor=ACTOR, channel="system")
             claimed = mail_cmd.claim_for_sending(self.store, message_id, meta)
             if claimed is None:
                 continue
             state, attempt = claimed
+            name = name or site_of(self.store.load).name  # read once a round, when there is mail
             try:
-                self.mailer.send(state.to, state.subject, state.text, meta.at, state.unsubscribe_url)
+                self.mailer.send(state.to, state.subject, state.text, meta.at, state.unsubscribe_url, name)
             except Exception as exc:  # noqa: BLE001 - every failure is recorded and retried
                 log.warning("sending %s to %s failed: %s", message_id, state.to, exc)
                 mail_cmd.record_failed(self.store, message_id, attempt, f"{type(exc).__name__}: {exc}",

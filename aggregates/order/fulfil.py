@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
 
-from aggregates import account, listing, mail, metrics
+from aggregates import account, catalog, listing, mail, metrics
 from aggregates.base import Emitter, Meta
 from aggregates.listing import ListingState
 from aggregates.order.lifecycle import line_events
 from aggregates.order.pricing import is_upgrade
-from aggregates.order.review import WrittenReview, rule_review
+from aggregates.order.review import WrittenReview, review_email, rule_review
 from aggregates.order.state import LAUNCH_SECTIONS, OrderState, line_of
 from events.base import Event
 from events.errors import DomainError
@@ -146,6 +146,7 @@ def _review(order: OrderState, line: dict[str, Any], state: ListingState, load: 
             meta: Meta) -> _Line:
     text = review.text
     events: list[Event] = []
+    written: tuple[str, str] | None = None
     for owner in state.owner_ids:
         try:
             person_id = UUID(owner)
@@ -155,8 +156,12 @@ def _review(order: OrderState, line: dict[str, Any], state: ListingState, load: 
         if not person.exists or not person.email:
             continue
         box = load(mail.message_id(f"order-review:{order.number}:{line['index']}:{owner}"), mail)
-        subject = f"Your profile review for {state.profile.get('name') or state.slug}"[: mail.SUBJECT_MAX]
-        events += mail.decide_queue(box, person.email, " ".join(subject.split()), text, REVIEW_KIND, owner, meta)
+        if written is None:  # the site's name and contact address as staff set them, read once there is someone to mail
+            site: catalog.CatalogState = load(catalog.CATALOG_ID, catalog)
+            written = review_email(str(state.profile.get("name") or state.slug), order.number, text,
+                                   str(site.site.get("name") or "launchdir"), str(site.site.get("contact_email") or ""))
+        subject, body = written
+        events += mail.decide_queue(box, person.email, subject[: mail.SUBJECT_MAX], body, REVIEW_KIND, owner, meta)
     return _done(events, f"review written ({review.made_by}) and emailed to the owners", review=text,
                  made_by=review.made_by)
 

@@ -169,7 +169,7 @@ def test_a_follower_is_emailed_and_the_unsubscribe_link_works_without_signing_in
     first = _posted(live, listing_id, owner, "Shared inboxes")
 
     [message] = smtp.wait_for(fan.email)
-    assert message["Subject"] == "Postbox: Shared inboxes"
+    assert message["Subject"] == "Postbox on launchdir: Shared inboxes"
     text = message.get_content()
     assert "Now with more." in text and f"{live.url}/listings/{slug}" in text
     link = LINK.search(text).group(1)  # type: ignore[union-attr]
@@ -195,7 +195,7 @@ def test_a_follower_is_emailed_and_the_unsubscribe_link_works_without_signing_in
     second = _posted(live, listing_id, owner, "Labels")
     _told(live, listing_id, second)
     assert [m["subject"] for m in mail_q.outbox(live.container.services.reads, to=fan.email)] == [  # type: ignore[attr-defined]
-        "Postbox: Shared inboxes"]
+        "Postbox on launchdir: Shared inboxes"]
 
 
 def test_the_unsubscribe_page_in_a_browser(site: tuple[RunningServer, LocalSmtp], chromium: Any) -> None:

@@ -17,6 +17,7 @@ from aiosmtpd.controller import Controller
 
 from aggregates.base import Meta
 from commands import account as account_cmd
+from commands import catalog as catalog_cmd
 from commands import mail as mail_cmd
 from queries import mail as mail_q
 from tests.conftest import free_port
@@ -174,3 +175,24 @@ def test_smtp_urls() -> None:
     assert SmtpMailer.from_url("smtps://mail.example.com", "a@b.c").port == 465
     with pytest.raises(ValueError):
         SmtpMailer.from_url("http://mail.example.com", "a@b.c")
+
+
+def test_the_from_line_names_the_site_as_staff_named_it(container, smtp: LocalSmtp) -> None:  # type: ignore[no-untyped-def]
+    """An address configured without a name is shown with the site's name (as the subject and sign-off say it);
+    one configured with a name keeps it."""
+    catalog_cmd.change_site_settings(container.store, catalog_cmd.ChangeSiteSettings(changes={"name": "Shipyard"}), _meta())
+    container.runtime.catch_up("catalog_view")  # the account mails read the name from the catalogue's view
+    bare, named = (f"{kind}-{uuid4().hex[:8]}@example.com" for kind in ("bare", "named"))
+    for address in (bare, named):
+        cmd = account_cmd.RegisterAccount(account_id=uuid4(), email=address, password="long enough password")
+        account_cmd.register_account(container.store, cmd, _meta(), container.identity.links)
+    container.runtime.catch_up("mail_view")
+    plain = SmtpMailer.from_url(smtp.url, default_sender="noreply@launchdir.test")
+    sender = OutboxSender(container.store, container.services.reads, plain, container.services.clock)
+    assert sender.run_once() == 2
+    [message] = smtp.wait_for(bare)
+    assert message["From"] == "Shipyard <noreply@launchdir.test>"
+    assert message["Subject"].endswith("Shipyard")
+    chosen = SmtpMailer.from_url(smtp.url + "?from=Team%20Desk%20%3Cdesk%40launchdir.test%3E", default_sender="x@y.test")
+    chosen.send(named, "Hello", "text", datetime.now(timezone.utc), sender_name="Shipyard")
+    assert smtp.wait_for(named)[-1]["From"] == "Team Desk <desk@launchdir.test>"

@@ -76,7 +76,7 @@ def test_each_follower_gets_one_email_per_update_and_re_runs_send_nothing_more(c
     assert _notifier(c).run_once() == 2
     _caught_up(c)
     [mail_a], [mail_b] = _mails(c, a_email), _mails(c, b_email)
-    assert mail_a["subject"] == mail_b["subject"] == "Invoicely: Dark mode"
+    assert mail_a["subject"] == mail_b["subject"] == "Invoicely on launchdir: Dark mode"
     assert (mail_a["account_id"], mail_b["account_id"]) == (a, b)
     assert "Dark mode is here.\nTry it." in mail_a["text"]
     assert f"{c.services.links['website']}listings/{slug}" in mail_a["text"]
@@ -99,7 +99,7 @@ def test_each_follower_gets_one_email_per_update_and_re_runs_send_nothing_more(c
     _caught_up(c)
     assert notifier.run_once() == 0
     _caught_up(c)
-    assert sorted(m["subject"] for m in _mails(c, b_email)) == ["Invoicely: Dark mode", "Invoicely: Exports"]
+    assert sorted(m["subject"] for m in _mails(c, b_email)) == ["Invoicely on launchdir: Dark mode", "Invoicely on launchdir: Exports"]
 
 
 def test_many_followers_are_queued_in_chunks_and_a_half_done_fan_out_finishes(container) -> None:  # type: ignore[no-untyped-def]
@@ -191,7 +191,7 @@ def test_unsubscribing_stops_the_emails_of_that_listing_only(container) -> None:
     assert not updates_q.follows(c.services.reads, first, fan) and updates_q.follows(c.services.reads, second, fan)
     assert _notifier(c).run_once() == 1
     _caught_up(c)
-    assert [m["subject"] for m in _mails(c, fan_email)] == ["Second: For you"]
+    assert [m["subject"] for m in _mails(c, fan_email)] == ["Second on launchdir: For you"]
 
 
 def test_a_rebuilt_updates_view_equals_the_live_one(container) -> None:  # type: ignore[no-untyped-def]

@@ -72,7 +72,7 @@ def test_the_model_writes_the_review_which_is_emailed_and_shown_in_get_my_listin
     assert review["text"].startswith("Review of Acme Flow\n\n") and "Acme Flow: workflow automation" in review["text"]
     assert review["written_at"] == orders_cmd.load(c.store, number).fulfilled[0].isoformat()
     [sent] = mails
-    assert sent["subject"] == "Your profile review for Acme Flow"
+    assert sent["subject"] == "Your profile review of Acme Flow on launchdir"
     c.runtime.catch_up("orders_view")
     assert manager.run_once() == 0 and len(replay.requests) == 1  # written and sent once
 

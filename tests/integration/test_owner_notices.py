@@ -95,7 +95,7 @@ def test_a_free_listing_s_owners_hear_once_when_it_is_scheduled_and_when_it_goes
     assert len(_mails(c, cofounder_email)) == 1 and not _mails(c, unconfirmed_email)
     named = week_name(week, "long", plain=True)  # "Week 49, 2026 (30 Nov – 6 Dec)", as the pages name it
     assert scheduled["kind"] == "notice_scheduled"
-    assert scheduled["subject"] == f"Quillnote is scheduled to launch in {named}"
+    assert scheduled["subject"] == f"Quillnote is scheduled to launch on launchdir in {named}"
     website = c.services.links["website"]
     assert f"{website}listings/{slug}" in scheduled["text"]
     assert f"{website}my/listings/{listing_id}/badge" in scheduled["text"]  # free: keep the badge until then
@@ -106,7 +106,7 @@ def test_a_free_listing_s_owners_hear_once_when_it_is_scheduled_and_when_it_goes
     assert _notices(c).run_once() == 2
     _caught_up(c)
     assert [m["subject"] for m in _mails(c, owner_email)] == [
-        "Quillnote is live on launchdir", f"Quillnote is scheduled to launch in {named}"]
+        "Quillnote is live on launchdir", f"Quillnote is scheduled to launch on launchdir in {named}"]
     live = _mails(c, cofounder_email)[0]
     assert live["kind"] == "notice_live" and f"{website}listings/{slug}" in live["text"]
     assert f"among the launches of {named}." in live["text"] and "-W" not in live["text"]
@@ -134,7 +134,7 @@ def test_a_missing_badge_at_the_week_s_start_is_told_with_the_reason(container: 
     assert _notices(c).run_once() == 2  # scheduled, then held back
     _caught_up(c)
     lost = [m for m in _mails(c, owner_email) if m["kind"] == "notice_badge_lost"]
-    assert [m["subject"] for m in lost] == ["Badgeless did not go live: we could not find our badge on your homepage"]
+    assert [m["subject"] for m in lost] == ["Badgeless did not go live on launchdir: the badge was not found on your homepage"]
     assert "https://example.com/ (the badge's link was not on the page)" in lost[0]["text"]
     assert f"my/listings/{listing_id}/badge" in lost[0]["text"]
 
@@ -151,7 +151,7 @@ def test_the_buyer_of_an_order_gets_a_receipt_naming_the_listing_and_the_invoice
     [receipt] = _mails(c, buyer_email)
     paid = orders_cmd.load(c.store, placed.number)
     assert receipt["kind"] == "notice_paid"
-    assert receipt["subject"] == f"Payment received for order {placed.number}"
+    assert receipt["subject"] == f"Payment received for order {placed.number} (Ledgerly) on launchdir"
     assert f"Invoice {paid.invoice_number}" in receipt["text"]
     assert f"{c.services.links['website']}my/orders/{placed.number}" in receipt["text"]
     assert ", Ledgerly: $" in receipt["text"]  # the line names the listing it is for
@@ -234,9 +234,9 @@ def test_a_refund_tells_the_buyer_how_much_and_why(container: Any) -> None:
     assert _notices(c).run_once() == 2  # the receipt, then the refund
     _caught_up(c)
     refund = [m for m in _mails(c, buyer_email) if m["kind"] == "notice_refunded"]
-    assert [m["subject"] for m in refund] == [f"Order {placed.number} was refunded"]
+    assert [m["subject"] for m in refund] == [f"Order {placed.number} (Refundly) on launchdir was refunded"]
     amount = f"${total // 100:,}.{total % 100:02d}"
-    assert f"We refunded {amount} of order {placed.number} (asked by the buyer)." in refund[0]["text"]
+    assert f"We refunded {amount} of order {placed.number}. The reason given: Asked by the buyer." in refund[0]["text"]
 
 
 def test_the_mails_name_the_site_as_staff_named_it(container: Any) -> None:

@@ -38,7 +38,7 @@ def test_the_email_names_the_product_and_carries_the_update_and_both_links() -> 
     update = UpdateToTell(listing_id=4, update_id=2, slug="invoicely", name="Invoicely", title="Dark  mode\nis here",
                           body="Line one.\nLine two.")
     subject, text = update_email(update, "http://site/listings/invoicely", "http://site/unsubscribe/tok", "Shipyard")
-    assert subject == "Invoicely: Dark mode is here"
+    assert subject == "Invoicely on Shipyard: Dark mode is here"
     assert "Invoicely posted an update on Shipyard." in text and "you follow Invoicely on Shipyard" in text
     assert "Dark  mode\nis here" in text and "Line one.\nLine two." in text
     assert "http://site/listings/invoicely" in text and "http://site/unsubscribe/tok" in text

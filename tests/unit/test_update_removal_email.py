@@ -22,7 +22,7 @@ def test_the_mail_names_the_update_by_title_and_day_the_reason_and_the_contact_a
     posted = _posted("Big   news\ttoday", datetime(2026, 12, 3, 9, 30, tzinfo=timezone.utc))
     subject, text = removal_email("Acme", posted, "Advertises pills", Site("Shipyard", "team@shipyard.example"))
     assert subject == "An update of Acme was removed from Shipyard"
-    assert text.startswith("Hello,\n\nthe Shipyard team removed an update of Acme from its listing: "
+    assert text.startswith("Hello,\n\nThe Shipyard team removed an update of Acme from its listing: "
                            '"Big news today", posted on 3 December 2026. The reason given: Advertises pills\n\n')
     assert "If you think this is a mistake, write to team@shipyard.example and name Acme" in text
     assert "unsubscribe" not in text.lower()  # about one's own listing, as the other owners' notices

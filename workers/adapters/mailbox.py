@@ -35,8 +35,9 @@ class MailboxMailer:
     directory: Path
     sender: str
 
-    def send(self, to: str, subject: str, text: str, at: datetime, unsubscribe_url: str | None = None) -> None:
-        message = plain_message(self.sender, to, subject, text, at, READABLE, unsubscribe_url)
+    def send(self, to: str, subject: str, text: str, at: datetime, unsubscribe_url: str | None = None,
+             sender_name: str | None = None) -> None:
+        message = plain_message(self.sender, to, subject, text, at, READABLE, unsubscribe_url, sender_name)
         self.directory.mkdir(parents=True, exist_ok=True)
         stamp = at.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S")
         name = f"{stamp}-{_slug(to)}-{uuid.uuid4().hex[:8]}.eml"

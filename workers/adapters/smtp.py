@@ -49,8 +49,10 @@ class SmtpMailer:
             starttls=starttls,
         )
 
-    def send(self, to: str, subject: str, text: str, at: datetime, unsubscribe_url: str | None = None) -> None:
-        message = plain_message(self.sender, to, subject, text, at, unsubscribe_url=unsubscribe_url)
+    def send(self, to: str, subject: str, text: str, at: datetime, unsubscribe_url: str | None = None,
+             sender_name: str | None = None) -> None:
+        message = plain_message(self.sender, to, subject, text, at, unsubscribe_url=unsubscribe_url,
+                                sender_name=sender_name)
         context = ssl.create_default_context()
         smtp: smtplib.SMTP
         if self.tls:
