@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -43,7 +43,7 @@ from api.csrf import Csrf
 from api.identity import Identity
 from api.sessions import WebSession
 from api.vote_signals import FirstViews
-from events.week_names import month_name, week_name
+from events.week_names import MONTHS, NBSP, month_name, week_name
 from api.web_forms import read_form
 from events import text as text_rule
 from events.countries import countries, country_name
@@ -145,6 +145,7 @@ class WebPages:
         self.templates.env.filters["url_breaks"] = url_breaks  # long web addresses wrap at their separators
         self.templates.env.filters["week_name"] = week_name  # a week as people read it (events/week_names.py)
         self.templates.env.filters["month_name"] = month_name  # "2026-10" -> "October 2026"
+        self.templates.env.filters["day_name"] = self._day_name  # a moment or a day as "4 Dec 2026", in <time>
         self.first_views = FirstViews(self.s.store)  # a vote's "time since first page view" (docs/voting.md)
 
     def routes(self) -> list[BaseRoute]:
@@ -214,6 +215,26 @@ class WebPages:
         if value is None:
             return ""
         return value.astimezone(self.s.timezone).strftime("%Y-%m-%d %H:%M")
+
+    def _day_name(self, value: datetime | date | str | None) -> Markup:
+        """A moment or a day as people read it, "4 Dec 2026" (its day in the site's timezone), in a `<time>` element
+        that keeps the exact value for machines. The public pages say dates so, never `2026-12-04 17:19`; a value
+        that names no day is shown as it is."""
+        moment: datetime | date | None = value if isinstance(value, (datetime, date)) else None
+        if moment is None:
+            try:
+                moment = datetime.fromisoformat(str(value or "").strip())
+            except ValueError:
+                return Markup(escape(value or ""))
+            if len(str(value).strip()) == 10:  # a bare day, "2026-12-04": no time, no timezone to move it by
+                moment = moment.date()
+        if isinstance(moment, datetime):
+            moment = moment.astimezone(self.s.timezone) if moment.tzinfo else moment
+            day, machine = moment.date(), moment.isoformat()
+        else:
+            day, machine = moment, moment.isoformat()
+        words = f"{day.day}{NBSP}{MONTHS[day.month - 1][:3]}{NBSP}{day.year}"
+        return Markup('<time datetime="{}">{}</time>').format(machine, words)
 
     def _render(self, request: Request, template: str, ctx: dict[str, Any], session: WebSession | None,
                 status: int = 200) -> Response:

@@ -37,6 +37,7 @@ from api.ratelimit import LocalRateLimiter, OverLimit
 from api.web_errors import PATTERNS
 from api.web_pages import WebPages, text_problems
 from events.draft_fields import PRICING_MODELS, STAGES
+from events.week_names import week_name
 from queries import accounts as accounts_q
 from queries import community as community_q
 from queries import launches as launches_q
@@ -64,6 +65,18 @@ ADDRESS_WORDS = {
     "board": "There is no such leaderboard: see the list of leaderboards.",
 }
 """What a refused part of a page's address means, in words (the API's own wording names patterns)."""
+
+MISSING: dict[str, tuple[str, str, tuple[str, str]]] = {
+    "listings": ("Listing not found", "No listing is public at this address: it may have been renamed or taken down, "
+                 "or not have launched yet. Search for it by name:", ("/search", "Browse all listings")),
+    "categories": ("Category not found", "No category has this address.", ("/categories", "All categories")),
+    "founders": ("Founder not found", "No founder profile has this address.", ("/founders", "All founders")),
+    "blog": ("Post not found", "No published post has this address.", ("/blog", "All posts")),
+    "leaderboards": ("Leaderboard not found", "No leaderboard has this address.", ("/leaderboards", "All leaderboards")),
+    "launches": ("Launch week not found", "No launch week starts then.", ("/launches/this", "This week's launches")),
+}
+"""A page of one thing whose address finds none (`/categories/<slug>`, ...): its 404's title, words and the page listing
+its kind."""
 
 _CHOICES = re.compile(r"'([^']*)'")
 
@@ -276,13 +289,26 @@ class PublicSite(WebPages):
         return response
 
     async def not_found(self, request: Request) -> Response:
-        """The HTML 404 page, with a search box and the main sections."""
-        q = request.query_params.get("q", "") if request.url.path == "/search" else ""
-        return await self.error(request, 404, "Page not found",
-                                "There is no page at this address, or the listing is not public (yet).", q=q)
+        """The HTML 404 page, with a search box and the main sections; the address of one missing thing (a listing,
+        a category, a week, ...) is told in that thing's words, with a link to where its kind is listed."""
+        path = request.url.path
+        q = request.query_params.get("q", "") if path == "/search" else ""
+        parts = path.strip("/").split("/")
+        missing = MISSING.get(parts[0]) if len(parts) == 2 and parts[1] else None
+        if missing is None:
+            return await self.error(request, 404, "Page not found", "There is no page at this address.", q=q)
+        title, text, back = missing
+        if parts[0] == "listings":
+            q = parts[1].replace("-", " ")  # the address's words, ready to search for
+        elif parts[0] == "launches" and (first := await run_in_threadpool(launches_q.first_week, self.s.reads)):
+            text = (f"No launch week has this address: the calendar runs from {week_name(first, 'long')} to a year from "
+                    "this week.")
+            back = (f"/launches/{first.isoformat()}", "The first launch week")
+        return await self.error(request, 404, title, text, q=q, back=back)
 
-    async def error(self, request: Request, status: int, title: str, text: str, q: str = "") -> Response:
-        ctx = {"title": title, "text": text, "status": status, "q": q, "robots": "noindex"}
+    async def error(self, request: Request, status: int, title: str, text: str, q: str = "",
+                    back: tuple[str, str] | None = None) -> Response:
+        ctx = {"title": title, "text": text, "status": status, "q": q, "robots": "noindex", "elsewhere": back}
         try:
             return await self.show(request, "public/error.html", ctx, status)
         except PageProblem:  # the site facts themselves failed: a page without them

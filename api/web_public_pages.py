@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from datetime import timezone
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from api.csrf import Csrf
-from events.week_names import week_name
+from events.week_names import monday_of_week, week_name
 from api.web_page_cache import STALE_SECONDS, CachedPage, Key, PageCache, never_busy
 from api.web_public import PageProblem, PublicSite
 from api.web_review_section import review_section
@@ -31,6 +32,7 @@ from queries.paging import Paging
 BOARDS = [("community-weekly", "This week"), ("community-all-time", "All time"), ("domain-rating", "Domain Rating"),
           ("revenue", "Revenue"), ("billboard", "Billboard (paid)")]
 WEEK_WORDS = ("this", "last", "next")
+ISO_WEEK = re.compile(r"^\d{4}-[Ww]\d{2}$")  # a week's ISO code, 2026-W49
 log = logging.getLogger(__name__)
 
 
@@ -227,7 +229,11 @@ class DirectoryPages(PublicSite):
         })
 
     async def week(self, request: Request) -> Response:
-        """A launch week's board; a signed-out visitor's is kept like a listing page (`kept`)."""
+        """A launch week's board; a signed-out visitor's is kept like a listing page (`kept`). A week named by its ISO
+        code (`/launches/2026-W49`, the API's `label`, "Week 49, 2026" on the pages) moves to its Monday's address."""
+        named = str(request.path_params["week"])
+        if ISO_WEEK.match(named) and (monday := monday_of_week(named.upper())) is not None:
+            return RedirectResponse(f"/launches/{monday.isoformat()}", 301)
         return await self.kept(request, self.signed_out_weeks, self._week)
 
     async def _week(self, request: Request) -> tuple[Response, int | None]:
@@ -275,7 +281,7 @@ class DirectoryPages(PublicSite):
         for a in awards["items"]:
             weeks.setdefault(a["week"], {"week": a["week"], "items": []})["items"].append(a)
         return await self.show(request, "public/awards.html", {
-            "weeks": list(weeks.values()), "pager": self.pager(request, awards),
+            "weeks": list(weeks.values()), "pager": self.pager(request, awards), "listing_ids": ids_of(awards["items"]),
             "description": "Launch of the Week awards: the three most voted launches of every closed week.",
         })
 

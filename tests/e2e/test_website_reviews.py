@@ -67,8 +67,8 @@ def test_a_person_reviews_edits_and_staff_hide_it_in_chromium(site: RunningServe
         form = page.locator("form.review-form")
         form.get_by_label("Your review").fill("Too short")
         form.get_by_role("button", name="Publish your review").click()
-        page.get_by_text("Choose a rating from 1 to 5 stars.").wait_for()  # both fields say what is wrong
-        page.get_by_text("Write at least 20 characters (you wrote 9).").wait_for()
+        page.locator("#rating-error").get_by_text("Choose a rating from 1 to 5 stars.").wait_for()  # both fields say what is wrong
+        page.locator("#text-error").get_by_text("Write at least 20 characters (you wrote 9).").wait_for()
         assert page.get_by_label("Your review").input_value() == "Too short"  # what was typed stays
         assert rating(site, slug) == {"average": None, "count": 0}  # nothing stored
 
