@@ -128,6 +128,8 @@ class Checkout:
             "lines": state.lines, "fulfilled": state.fulfilled, "tasks": state.tasks,
             "not_fulfilled": state.not_fulfilled,
         }
+        me = await run_in_threadpool(self.signed_in, request)
+        ctx["owner"] = str((me or {}).get("account_id") or "") == str(state.account_id)  # the next steps are theirs
         return await self._render(request, "checkout/page.html", ctx, status)
 
     async def _page(self, request: Request) -> Response:

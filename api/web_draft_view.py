@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from annotated_types import MaxLen
+
 from aggregates.draft import MAX_INVITES
 from aggregates.listing import MAX_EXTRA_CATEGORIES
 from api.web_draft_forms import MAPPINGS, ROW_KEYS, SLOT_SECTIONS, field_value
 from api.field_labels import FIELD_LABELS, ITEM_LABELS, VALUE_LABELS, value_label
+from commands.my_listing_inputs import MyListingFields
 from events.draft_fields import IN_PROGRESS, LIST_FIELDS, PRICING_MODELS, SOCIAL_LABELS, STAGES, STORY_LABELS
 
 GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
@@ -23,8 +26,19 @@ GROUPS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("lists", "Categories, features and keywords", ("categories", "features", "usps", "tags", "keywords")),
 )
 LABELS: dict[str, str] = FIELD_LABELS
+
+
+def listing_limit(name: str) -> int | None:
+    """The most characters a listing takes in field `name` (update_my_listing's model), None without a limit."""
+    field = MyListingFields.model_fields.get(name)
+    return next((m.max_length for m in field.metadata if isinstance(m, MaxLen)), None) if field else None
+
+
 HINTS: dict[str, str] = {
-    "tagline": "One line, up to 500 characters.", "short_description": "Up to 500 characters.",
+    # the draft takes 500 characters, a listing fewer: the hint gives the listing's limit, so "Save as listing" fits
+    "tagline": f"One line, up to {listing_limit('tagline')} characters (what a listing takes).",
+    "short_description": f"Up to {listing_limit('short_description')} characters (what a listing takes).",
+    "pricing_summary": f"Up to {listing_limit('pricing_summary')} characters (what a listing takes).",
     "description": "Up to 20,000 characters.", "country": "Two-letter code, e.g. DE.",
     "founded_year": "Four digits, e.g. 2024.",
     "categories": "The category your listing is filed under. A listing shows only this one until it has a paid "
@@ -61,6 +75,21 @@ REASONS: dict[str, str] = {
     "crawl_failed": "Reading the site failed unexpectedly.",
     "drafting_failed": "Drafting failed three times.",
 }
+ROBOTS_TOKEN = "launchdirbot"
+"""The crawler's product token, which robots.txt groups are matched against (docs/crawler.md)."""
+NEXT_STEPS: dict[str, str] = {
+    "robots_forbidden": f"Allow our crawler in your site's robots.txt: a group \"User-agent: {ROBOTS_TOKEN}\" with "
+                        "\"Allow: /\" is enough (and robots.txt must answer, or be missing). Then submit the site again.",
+    "site_unreachable": "Check that the address is right and that the site opens in a browser from outside your "
+                        "network, then submit it again.",
+    "timeout": "Submit the site again in a while; if it happens again, check that your homepage answers quickly.",
+    "blocked_address": "Submit the public address the site ends up at, or remove the redirect to a private address.",
+    "not_html": "Submit the address of your product's homepage (a web page, not a file or an API).",
+    "too_large": "Submit the address of a smaller page of the site, such as its homepage.",
+    "crawl_failed": "Submit the site again; if it fails again, write to the site team.",
+    "drafting_failed": "Submit the site again in a while; if it fails again, write to the site team.",
+}
+"""What to do about each failure reason, said under it on the draft's page."""
 
 
 def editor(doc: dict[str, Any], shown: dict[str, Any], category_names: dict[str, str] | None = None) -> dict[str, Any]:
@@ -99,10 +128,14 @@ def editor(doc: dict[str, Any], shown: dict[str, Any], category_names: dict[str,
         "competitor_url": shown.get("competitor_url", competitor["url"] if competitor else ""),
         "invite_email": shown.get("email", ""), "in_progress": doc["status"] in IN_PROGRESS,
         "failure_text": REASONS.get((doc.get("failure") or {}).get("reason", ""), ""),
+        "failure_next": NEXT_STEPS.get((doc.get("failure") or {}).get("reason", ""), ""),
         "regenerate_checked": shown.get("regenerate", []),
         "labels": LABELS, "state_words": STATE_WORDS, "story_labels": STORY_LABELS, "social_labels": SOCIAL_LABELS,
         "status_words": STATUS_WORDS, "competitor_words": COMPETITOR_WORDS, "invite_words": INVITE_WORDS,
         "missing_labels": [LABELS.get(m, m) for m in doc["missing"]],
+        # said once: a missing field the site did not state is marked so in the Missing list, not listed twice
+        "not_found_missing": [m in (doc.get("not_found_on_website") or []) for m in doc["missing"]],
+        "not_found_other": [LABELS.get(n, n) for n in doc.get("not_found_on_website") or [] if n not in doc["missing"]],
         "invites_left": max(0, MAX_INVITES - len(doc["invites"])),
         "max_extra": MAX_EXTRA_CATEGORIES,
     }

@@ -33,6 +33,8 @@ from queries.paging import Paging
 
 VIEWS = ["claims_view"]
 VERIFIED_VIEWS = ["claims_view", "listing_view", "launches_view"]
+DNS_ON_IP = "this listing's website is an IP address"
+"""How the claim command begins its refusal of the DNS method for a website at an IP address."""
 LABELS = {"method": "How to prove it", "email": "Email address"}  # the claim form's fields, for the error summary
 METHODS = [("meta", "A meta tag on the homepage", "Add a tag to the <head> of your homepage."),
            ("file", "A file on the website", "Serve a small text file under /.well-known/ on your website."),
@@ -81,7 +83,7 @@ class MyClaimPages(FounderPages):
         except NotFound:
             return self._missing(request, session, "listing")
         except Conflict as exc:
-            return self._claim_form(request, session, values, {"form": exc.detail}, 409)
+            return self._claim_form(request, session, values, refusal(exc.detail), 409)
         self._wait(started.position, VIEWS)
         return self._redirect(f"/my/claims/{started.claim_id}?done={'repeated' if started.repeated else 'started'}")
 
@@ -147,6 +149,16 @@ class MyClaimPages(FounderPages):
             return q.get_claim(self.s.reads, claim_id, session.account_id, self.s.now())
         except NotFound:
             return None
+
+
+def refusal(detail: str) -> dict[str, str]:
+    """A refused claim in the form's words: the DNS method on a website at an IP address at the methods (its
+    message names the methods as the form does), any other refusal as a sentence at the top."""
+    if detail.startswith(DNS_ON_IP):
+        return {"method": "This listing's website is an IP address, which has no DNS records: choose the meta tag on "
+                          "the homepage or the file on the website instead."}
+    text = detail.strip().rstrip(".")
+    return {"form": f"{text[:1].upper()}{text[1:]}."}
 
 
 def my_claim_routes(identity: Identity) -> list[BaseRoute]:

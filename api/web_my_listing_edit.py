@@ -60,7 +60,7 @@ def _hint(name: str) -> str:
     """A field's hint in the draft editor's words, with this operation's limit ("One line, up to 200 characters.")."""
     if name in HINTS:
         return HINTS[name]
-    if name in ("city", "pricing_summary"):
+    if name == "city":
         return ""  # no hint in the draft editor either
     limit = next((m.max_length for m in MyListingFields.model_fields[name].metadata if isinstance(m, MaxLen)), None)
     if limit is None:

@@ -76,6 +76,36 @@ def edits_show(status: str) -> str:
 
 
 PER_PAGE = 10
+KIND_WORDS = {"created": "created", "edited": "profile edited", "story": "founder story saved",
+              "milestone_added": "milestone added", "milestone_deleted": "milestone deleted", "update": "update posted",
+              "revert": "fields put back by the site team", "update_removed": "update removed by the site team"}
+"""What a version did, in the words of the founder's pages (`queries.history.Version.kind`)."""
+CHANNEL_WORDS = {"web": "on the website", "rest": "through the API", "mcp": "through an AI agent (MCP)",
+                 "oauth": "through a connected app", "cli": "from the site team's command line",
+                 "system": "automatically"}
+"""Through what a version was made (`Meta.channel`), for people; an unknown channel is shown as it is."""
+REVIEW_WORDS = {"pending": "the site team may review it", "not_needed": "no review needed",
+                "accepted": "reviewed and accepted by the site team", "reverted": "put back by the site team",
+                "removed": "taken off the site by the site team"}
+"""The site team's review of a version (`queries.history.Version.review`), for people."""
+
+
+def who_made(version: dict[str, Any]) -> str:
+    """The person's email address; the site team or the site itself for staff and automatic changes."""
+    actor = str(version.get("actor") or "")
+    if actor.startswith("staff:"):
+        return "the site team"
+    if actor.startswith("system"):
+        return "the site"
+    return str(version.get("actor_email") or actor)
+
+
+def version_words(version: dict[str, Any]) -> dict[str, str]:
+    """A version's kind, channel and review in words (the codes stay in the history query's answer)."""
+    kind, channel, review = str(version["kind"]), str(version["channel"]), str(version["review"])
+    return {"what": KIND_WORDS.get(kind, kind.replace("_", " ")), "who": who_made(version),
+            "how": CHANNEL_WORDS.get(channel, f"through {channel}"),
+            "review_words": REVIEW_WORDS.get(review, review.replace("_", " "))}
 
 
 class MyListingPages(FounderPages):
@@ -107,7 +137,7 @@ class MyListingPages(FounderPages):
             return self._missing(request, session, "listing")
         done = request.query_params.get("done", "")
         notice = saved_notice(str(doc["status"])) if done == "saved" else self._notice(request, NOTICES)
-        return self._dashboard(request, session, doc, {"notice": notice})
+        return self._dashboard(request, session, doc, {"notice": notice, "invited": done == "invited"})
 
     def _dashboard(self, request: Request, session: WebSession, doc: dict[str, Any], ctx: dict[str, Any],
                    status: int = 200) -> Response:
@@ -184,8 +214,7 @@ class MyListingPages(FounderPages):
         except NotFound:  # history has not seen the listing yet
             return {"items": [], "has_more": False}
         names = category_names(self.s.reads) if found["items"] else {}
-        items = [{**v, "diffs": field_diffs(v["changes"], names), "who": v["actor_email"] or v["actor"]}
-                 for v in found["items"]]
+        items = [{**v, "diffs": field_diffs(v["changes"], names), **version_words(v)} for v in found["items"]]
         return {**found, "items": items}
 
     @staticmethod

@@ -25,6 +25,7 @@ Each line says what it is for as the checkout page does (`checkout/_line.html`).
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -43,6 +44,7 @@ from api.web_founder_pages import FounderPages, cents, money, nested_problems
 from commands import orders as cmd
 from commands.order_inputs import CreateCheckout, QuoteOrder
 from events.errors import Conflict, InvalidInput, NotFound
+from events.week_names import week_name
 from queries import catalog as catalog_q
 from queries.catalog import category_names
 from queries import orders as q
@@ -203,19 +205,29 @@ class MyOrderPages(FounderPages):
         except NotFound:
             return self._missing(request, session, "order")
         names = updates_q.listing_names(self.s.reads, {int(x["listing_id"]) for x in order["lines"] if x.get("listing_id")})
-        details = {line["index"]: _detail(line) for line in order["lines"]}
+        categories = category_names(self.s.reads)
+        details = {line["index"]: _detail(line, categories) for line in order["lines"]}
         return self._render(request, "founder/my/order.html",
                             {"o": order, "names": names, "details": details, "nav_here": "orders",
-                             "category_names": category_names(self.s.reads)}, session)
+                             "category_names": categories}, session)
 
 
-def _detail(line: dict[str, Any]) -> str | None:
-    """What fulfilment did, for people: a billboard line's amount in dollars (the stored words count cents)."""
+_WEEK_OF = re.compile(r"\bweek of (\d{4}-\d{2}-\d{2})\b")
+_CATEGORIES_ADDED = "categories added: "
+
+
+def _detail(line: dict[str, Any], categories: dict[str, str] | None = None) -> str | None:
+    """What fulfilment did, for people: a billboard line's amount in dollars (the stored words count cents), weeks by
+    their names ("the week of 14–20 Dec 2026", stored as its Monday) and added categories by their names."""
     amount = (line.get("result") or {}).get("amount_cents")
     if line["product"] == "billboard_min" and line.get("fulfilled") and isinstance(amount, int):
         return f"{money(amount)} added to the billboard (shown as paid)"
     detail: str | None = line.get("detail")
-    return detail
+    if not detail:
+        return detail
+    if detail.startswith(_CATEGORIES_ADDED) and line.get("categories"):
+        return _CATEGORIES_ADDED + ", ".join((categories or {}).get(c, c) for c in line["categories"])
+    return _WEEK_OF.sub(lambda found: "week of " + week_name(found.group(1)), detail)
 
 
 def _in_dollars(exc: ValidationError | InvalidInput, codes: list[str], products: list[dict[str, Any]]) -> dict[str, str]:

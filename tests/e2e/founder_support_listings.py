@@ -49,11 +49,12 @@ def launch_free(page: Any, base: str, listing_id: int) -> str:
 
 
 def check_badge_now(page: Any, base: str, listing_id: int) -> str:
-    """Press "Check my badge now" on the badge page; answers the result shown (`found` or `missing`)."""
+    """Press "Check my badge now" on the badge page; answers the result's code (`found` or `missing`), which the
+    result's words ("Found on your homepage", "Not found on your homepage") keep in `data-result`."""
     page.goto(f"{base}/my/listings/{listing_id}/badge")
     page.get_by_role("button", name="Check my badge now").click()
     page.locator("#badge-result").wait_for()
-    return str(page.locator("#badge-result").inner_text()).strip()
+    return str(page.locator("#badge-result").get_attribute("data-result")).strip()
 
 
 def buy_launch(page: Any, base: str, listing_id: int, week: str) -> str:

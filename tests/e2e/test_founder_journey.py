@@ -101,7 +101,7 @@ def test_from_a_website_address_to_a_scheduled_listing_in_the_browser(world: tup
         week_shown = re.search(r"launch week of (.+?\s\d{4})", page.locator("main").inner_text())  # "30 Nov – 6 Dec 2026"
         assert week_shown is not None, "the free launch's week shows with the badge"
         listings.open_dashboard(page, base, listing_id)
-        assert page.locator("#listing-plan").inner_text().strip() == "free"
+        assert page.locator("#listing-plan").inner_text().strip() == "Free"
         assert week_shown.group(1) in page.locator("#listing-week").inner_text()
 
         page.goto(f"{base}/my/listings/{listing_id}/order?product=launch")
@@ -112,7 +112,7 @@ def test_from_a_website_address_to_a_scheduled_listing_in_the_browser(world: tup
                lambda p: p.locator("#listing-status").get_attribute("data-status") == "scheduled",
                "fulfilment schedules the listing after the payment")
         assert week_name(week) in page.locator("#listing-week").inner_text()
-        assert page.locator("#listing-plan").inner_text().strip() == "paid"
+        assert page.locator("#listing-plan").inner_text().strip() == "Paid"
         _look(page, f"{base}/my/listings/{listing_id}", "listing-dashboard")
     finally:
         context.close()

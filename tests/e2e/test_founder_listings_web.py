@@ -164,7 +164,7 @@ def test_the_founder_runs_a_listing_from_the_browser(live: RunningServer, http: 
             assert check_badge_now(page, base, listing_id) == "found"
             open_dashboard(page, base, listing_id)
             assert page.locator("#listing-status").get_attribute("data-status") == "scheduled"
-            assert page.locator("#listing-plan").inner_text().strip() == "free"
+            assert page.locator("#listing-plan").inner_text().strip() == "Free"
             assert "if the badge is missing when its week begins" in page.locator("#launch-mail").inner_text()
 
             assert axe_violations(page) == []

@@ -106,7 +106,7 @@ def test_buy_a_launch_in_the_browser_and_see_the_listing_scheduled(live: Running
         assert page.get_by_role("link", name=re.compile("^Invoice")).count() == 1
         reload_until(page, f"{base}/my/listings/{listing_id}", "#listing-status", (f"Scheduled for the week of {week_name(week)}",))
         assert week_name(week) in page.locator("#listing-week").inner_text()
-        assert page.locator("#listing-plan").inner_text().strip() == "paid"
+        assert page.locator("#listing-plan").inner_text().strip() == "Paid"
         reload_until(page, f"{base}/my/orders/{number}", "#order-status", ("Delivered",))
         assert "done" in page.locator("#line-0 .fulfilment").inner_text()
         mails = _founder_mails(live, who.email)  # a receipt, then the launch week, by mail

@@ -181,8 +181,8 @@ def test_your_listings_are_cards_on_a_phone_with_every_cell_in_reach(site: Runni
 def test_web_addresses_in_recent_changes_wrap_at_their_separators(site: RunningServer, founder: Founder,
                                                                   page: Any) -> None:
     for width in listings.WIDTHS:
-        _at(page, f"{site.url}/my/listings/{founder.draft_id}", width)
-        changes = page.locator("section[aria-labelledby=recent-title]")
+        _at(page, f"{site.url}/my/listings/{founder.draft_id}/history", width)  # the diffs moved off the dashboard
+        changes = page.locator("main")
         assert LINKS["linkedin"] in changes.inner_text()  # shown whole
         assert _address_breaks_inside_words(page, "table.diff td, .facts dd") == [], width
         assert listings.overflowing(page, "table.diff td") == [], width
