@@ -85,11 +85,10 @@ class StaffListingTools(FounderPages):
     # ------------------------------------------------------------ the page
 
     def tools(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        if (refused := self._refused(request, session)) is not None:
+        listing, refused = self._staff_and_listing(request, session)
+        if refused is not None:
             return refused
-        listing = self._listing(request)
-        if listing is None:
-            return self._no_listing(request, session)
+        assert listing is not None and session is not None
         return self._show(request, session, listing, {}, {}, 200)
 
     def _show(self, request: Request, session: WebSession | None, listing: dict[str, Any], values: dict[str, Any],
@@ -117,12 +116,10 @@ class StaffListingTools(FounderPages):
     # ------------------------------------------------------------ unlocking paid sections
 
     def unlock(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        if (refused := self._refused(request, session)) is not None:
+        listing, refused = self._staff_and_listing(request, session)
+        if refused is not None:
             return refused
-        assert session is not None
-        listing = self._listing(request)
-        if listing is None:
-            return self._no_listing(request, session)
+        assert listing is not None and session is not None
         ticked = [str(s) for s in data.getlist("sections")]
         reason = " ".join(str(data.get("reason") or "").split())
         values = {"sections": ticked, "reason": text_rule.storable(reason)}
@@ -147,11 +144,10 @@ class StaffListingTools(FounderPages):
     def _invalid(self, request: Request, data: FormData, session: WebSession | None,
                  errors: dict[str, str]) -> Response:
         """A field that breaks the text rule: the form again with the message, once the person is known as staff."""
-        if (refused := self._refused(request, session)) is not None:
+        listing, refused = self._staff_and_listing(request, session)
+        if refused is not None:
             return refused
-        listing = self._listing(request)
-        if listing is None:
-            return self._no_listing(request, session)
+        assert listing is not None and session is not None
         values = {"sections": [str(s) for s in data.getlist("sections")],
                   "reason": text_rule.storable(str(data.get("reason") or ""))}
         return self._show(request, session, listing, values, errors, 400)
@@ -159,12 +155,10 @@ class StaffListingTools(FounderPages):
     # ------------------------------------------------------------ the badge check
 
     def check_badge(self, request: Request, data: FormData, session: WebSession | None) -> Response:
-        if (refused := self._refused(request, session)) is not None:
+        listing, refused = self._staff_and_listing(request, session)
+        if refused is not None:
             return refused
-        assert session is not None
-        listing = self._listing(request)
-        if listing is None:
-            return self._no_listing(request, session)
+        assert listing is not None and session is not None
         check = self.s.badge_checks  # wired when the app is built (launchdir/bootstrap.py), before any request
         if check is None:
             return self._message(request, session, "Please try again in a minute",
@@ -176,6 +170,14 @@ class StaffListingTools(FounderPages):
         return self._redirect(f"{self._here(request)}?{urlencode({'done': 'checked', 'was': listing['status']})}#badge")
 
     # ------------------------------------------------------------ helpers
+
+    def _staff_and_listing(self, request: Request,
+                           session: WebSession | None) -> tuple[dict[str, Any] | None, Response | None]:
+        """The listing the address names, or the answer instead: sign-in, the 403 page or the 404 page."""
+        if (refused := self._refused(request, session)) is not None:
+            return None, refused
+        listing = self._listing(request)
+        return (listing, None) if listing is not None else (None, self._no_listing(request, session))
 
     def _refused(self, request: Request, session: WebSession | None) -> Response | None:
         """Signed out: to the sign-in page and back to the tools; signed in without the staff role: the 403 page."""

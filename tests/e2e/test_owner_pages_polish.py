@@ -21,6 +21,7 @@ from uuid import uuid4
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from events.week_names import week_name
 from commands import listing as listing_cmd
@@ -199,7 +200,7 @@ def test_a_badge_check_says_found_and_what_comes_next_or_what_to_do(site: Runnin
         assert copies.count() == page.locator("textarea.code").count() > 0
         copies.first.click()
         page.locator(".copied").first.wait_for()
-        assert page.locator(".copied").first.inner_text() == "Copied. Paste it into your homepage."
+        expect(page.locator(".copied").first).to_have_text("Copied. Paste it into your homepage.")  # once copied
         assert page.evaluate("() => navigator.clipboard.readText()") == page.locator("textarea.code").first.input_value()
         assert listings.axe_violations(page) == []
 

@@ -11,7 +11,6 @@ px, and axe-core finds no serious or critical violation.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterator
 from datetime import date, datetime, timedelta
@@ -24,9 +23,8 @@ from events.week_names import week_name
 from tests.conftest import RunningServer
 from tests.e2e import founder_support_listings as listings
 from tests.e2e.test_public_pages_polish import PASSWORD, person, sign_in
-from tests.e2e.website_support import demo_server, offline
+from tests.e2e.website_support import SHOTS, at_both_widths, demo_server, offline
 
-SHOTS = os.environ.get("SHOTS_DIR")  # a folder to keep each page's screenshots in while working on them
 ISO_DAY = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 MONTHS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec"
 DAY = re.compile(rf"^\d{{1,2}} ({MONTHS}) \d{{4}}$")
@@ -58,17 +56,6 @@ def api(site: RunningServer) -> httpx.Client:
 def web(site: RunningServer) -> httpx.Client:
     return httpx.Client(base_url=site.url, timeout=20, headers={"accept": "text/html"})
 
-
-def at_both_widths(page: Any, url: str, name: str) -> None:
-    """The page at 390 x 844 and 1440 x 900: no sideways scroll at either; axe-core clean at the last."""
-    for width, height in ((390, 844), (1440, 900)):
-        page.set_viewport_size({"width": width, "height": height})
-        page.goto(url)
-        assert not page.evaluate("() => document.documentElement.scrollWidth > innerWidth"), \
-            (url, width, listings.wider_than_the_screen(page)[:5])
-        if SHOTS:
-            page.screenshot(path=f"{SHOTS}/{name}-{width}.png", full_page=True)
-    assert listings.axe_violations(page) == [], url
 
 
 def words(text: str) -> str:

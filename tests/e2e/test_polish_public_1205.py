@@ -25,11 +25,9 @@ from aggregates.base import Meta
 from events.week_names import week_name
 from commands import listing as listing_cmd
 from tests.conftest import RunningServer
-from tests.e2e import founder_support_listings as listings
 from tests.e2e.test_public_pages_polish import PASSWORD, person
-from tests.e2e.website_support import demo_server, offline
+from tests.e2e.website_support import at_both_widths, demo_server, offline
 
-SHOTS = None  # a folder to keep each page's screenshots in while working on them; None in the suite
 WEEK_CODE = re.compile(r"\b\d{4}-W\d{2}\b")  # "2026-W49"
 WEEK_OF_DAY = re.compile(r"week of \d{4}-\d{2}-\d{2}", re.IGNORECASE)  # "week of 2026-11-30"
 
@@ -51,17 +49,6 @@ def page(chromium: Any) -> Iterator[Any]:
 def api(site: RunningServer) -> httpx.Client:
     return httpx.Client(base_url=site.url + "/api/v1", timeout=20)
 
-
-def at_both_widths(page: Any, url: str, name: str) -> None:
-    """The page at 390 x 844 and 1440 x 900: no sideways scroll at either; axe-core clean at the last."""
-    for width, height in ((390, 844), (1440, 900)):
-        page.set_viewport_size({"width": width, "height": height})
-        page.goto(url)
-        assert not page.evaluate("() => document.documentElement.scrollWidth > innerWidth"), \
-            (url, width, listings.wider_than_the_screen(page)[:5])
-        if SHOTS:
-            page.screenshot(path=f"{SHOTS}/{name}-{width}.png", full_page=True)
-    assert listings.axe_violations(page) == [], url
 
 
 def words(page: Any) -> str:

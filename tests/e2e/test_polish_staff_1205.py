@@ -31,6 +31,7 @@ from uuid import uuid4
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from aggregates.base import Meta
 from aggregates.votes import Observed
@@ -227,7 +228,8 @@ def test_a_claim_reads_in_words_counts_the_check_that_verified_it_and_offers_cop
             assert page.locator("#claim-status").inner_text() == "Not verified yet"
             assert page.locator("#claim-expires").count() == 1
             page.get_by_role("button", name="Copy").click()  # site.js: a Copy button under the tag
-            assert page.locator(".claim-code .copied").inner_text() == "Copied. Paste it into your homepage."
+            # the words come once the clipboard has the tag (an await in site.js): wait for them
+            expect(page.locator(".claim-code .copied")).to_have_text("Copied. Paste it into your homepage.")
             page.goto(f"{base}/my/claims")
             assert page.locator("table tbody tr").filter(has_text=f"Claim {claim_id}").locator(".pill").inner_text() \
                 == "Not verified yet"
@@ -253,7 +255,7 @@ def test_a_claim_reads_in_words_counts_the_check_that_verified_it_and_offers_cop
             line = page.get_by_label("The line")
             assert line.get_attribute("readonly") is not None and len(line.input_value()) >= 32
             page.get_by_role("button", name="Copy").click()
-            assert page.locator(".claim-code .copied").inner_text() == "Copied. Put it in the file on a line of its own."
+            expect(page.locator(".claim-code .copied")).to_have_text("Copied. Put it in the file on a line of its own.")
             assert axe_violations(page) == []
             file_claim = page.url.split("?")[0]
             shots += screenshots(page, file_claim, SHOTS, "claim-file")

@@ -23,10 +23,9 @@ from aggregates.base import Meta
 from commands import account as account_cmd
 from tests.conftest import RunningServer
 from tests.e2e import founder_support_listings as listings
-from tests.e2e.website_support import demo_server, offline
+from tests.e2e.website_support import at_both_widths, demo_server, offline
 
 PASSWORD = "a good long password"
-SHOTS = None  # a folder to keep each page's screenshots in while working on them; None in the suite
 
 
 @pytest.fixture(scope="module")
@@ -70,17 +69,6 @@ def sign_in(page: Any, site: RunningServer, address: str) -> None:
     page.get_by_role("button", name="Sign in").click()
     page.wait_for_url(re.compile(re.escape(site.url + "/account")))
 
-
-def at_both_widths(page: Any, url: str, name: str) -> None:
-    """The page at 390 x 844 and 1440 x 900: no sideways scroll at either; axe-core clean at the last."""
-    for width, height in ((390, 844), (1440, 900)):
-        page.set_viewport_size({"width": width, "height": height})
-        page.goto(url)
-        assert not page.evaluate("() => document.documentElement.scrollWidth > innerWidth"), \
-            (url, width, listings.wider_than_the_screen(page)[:5])
-        if SHOTS:
-            page.screenshot(path=f"{SHOTS}/{name}-{width}.png", full_page=True)
-    assert listings.axe_violations(page) == [], url
 
 
 def community_votes(page: Any) -> str:
