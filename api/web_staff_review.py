@@ -166,7 +166,8 @@ class WebStaffReview(WebPages):
     def remove_update(self, request: Request, data: FormData, session: WebSession | None) -> Response:
         reason = str(data.get("reason") or "")
         return self._review(request, data, session,
-                            lambda ref, meta: review_cmd.remove_update(self.s.store, ref, reason, meta))
+                            lambda ref, meta: review_cmd.remove_update(self.s.store, ref, reason, meta,
+                                                                       self.s.links["website"]))
 
     def _review(self, request: Request, data: FormData, session: WebSession | None, do: Any) -> Response:
         if (refused := self._staff_only(request, session)) is not None:

@@ -79,9 +79,9 @@ def revert(store: EventStore, version: VersionRef, fields: Sequence[str], meta: 
     return Reviewed(appended.position, put_back, recorded=bool(appended.events))
 
 
-def remove_update(store: EventStore, version: VersionRef, reason: str, meta: Meta) -> Reviewed:
+def remove_update(store: EventStore, version: VersionRef, reason: str, meta: Meta, website: str = "") -> Reviewed:
     """Take the update a version posted off the site, saying why, and mail its owners (409 for a version that posted
-    no update).
+    no update). `website`: the site's address, for the mail's link to the owners' page of the listing (none without).
 
     Nothing is recorded and nobody is mailed when the update was removed already (`recorded` False).
     """
@@ -94,7 +94,7 @@ def remove_update(store: EventStore, version: VersionRef, reason: str, meta: Met
         state: ListingState = load_(listing.listing_stream(version.listing_id), listing)
         removal = review.decide_remove_update(state, version.version_id, update.update_id, reason, meta)
         told = [m for e in removal if isinstance(e, ListingUpdateRemoved)  # removed now: the owners are told too
-                for m in _owner_mails(load_, state, update, e.reason, meta)]
+                for m in _owner_mails(load_, state, update, e.reason, meta, website)]
         return [*told, *removal]  # the removal last: the position returned is its version's id, as for a revert
 
     appended = store.decide_across(decision)
@@ -103,9 +103,10 @@ def remove_update(store: EventStore, version: VersionRef, reason: str, meta: Met
 
 
 def _owner_mails(load_: Loader, state: ListingState, update: ListingUpdatePosted, why: str,
-                 meta: Meta) -> list[Event]:
+                 meta: Meta, website: str = "") -> list[Event]:
     """One email to each owner with a confirmed address (closed accounts and unconfirmed addresses are left out)."""
-    subject, text = removal_email(product_name(state), update, why, site_of(load_))
+    page = f"{website.rstrip('/')}/my/listings/{state.listing_id}" if website else ""
+    subject, text = removal_email(product_name(state), update, why, site_of(load_), page)
     events: list[Event] = []
     for account_id in dict.fromkeys(state.owner_ids):
         person = mailable_account(load_, account_id)
@@ -116,8 +117,9 @@ def _owner_mails(load_: Loader, state: ListingState, update: ListingUpdatePosted
     return events
 
 
-def removal_email(product: str, update: ListingUpdatePosted, why: str, site: Site) -> tuple[str, str]:
-    """The subject and plain text the owners of `product` get when staff removed its `update`, saying `why`."""
+def removal_email(product: str, update: ListingUpdatePosted, why: str, site: Site, page: str = "") -> tuple[str, str]:
+    """The subject and plain text the owners of `product` get when staff removed its `update`, saying `why`; `page`,
+    when given, is the owners' page of the listing, where a new update is posted."""
     day = update.timestamp.astimezone(timezone.utc).date()  # the day the listing's page shows under the update
     posted = f"{day.day} {day:%B %Y}"
     title = " ".join(update.title.split())
@@ -126,7 +128,7 @@ def removal_email(product: str, update: ListingUpdatePosted, why: str, site: Sit
             f"posted on {posted}. The reason given: {why}\n\n"
             f"It no longer shows on the listing's page, among its latest updates or in the updates feed, and "
             f"followers who had not been mailed it yet will not be. The rest of the listing is unchanged, and you "
-            f"can post a new update at any time.\n\n"
+            f"can post a new update at any time{': ' + page if page else ''}.\n\n"
             f"This address does not take replies. If you think this is a mistake, {site.reach()} and name {product} "
             f"and the update's title.")
     return subject, site.signed(text, f"You get this email because you own {product} on {site.name}.")

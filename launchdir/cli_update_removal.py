@@ -40,7 +40,7 @@ def staff_remove_update(slug: str, update_id: int, reason: str, actor: str | Non
         except NotFound:
             raise click.ClickException(f"{slug} has no update {update_id}") from None
         ref = review_cmd.VersionRef(v["version_id"], v["listing_id"], v["stream_version"], v["kind"])
-        done = review_cmd.remove_update(c.store, ref, reason, meta)
+        done = review_cmd.remove_update(c.store, ref, reason, meta, c.services.links["website"])
         title = ((v["changes"].get("updates") or {}).get("after") or {}).get("title", "")
         if not done.recorded:
             raise NothingChanged(f"update {update_id} of {slug} (\"{title}\") was removed already; nobody was mailed")

@@ -125,6 +125,15 @@ def test_the_draft_says_once_that_a_missing_field_was_not_found(live: RunningSer
     _looks_right(page, "draft-sidebar")
 
 
+def test_one_page_of_drafts_has_no_pager(live: RunningServer, http: httpx.Client, founder: Founder, page: Any) -> None:
+    """"Page 1 of 1" tells nothing: the pager shows only when there is another page to go to."""
+    _draft(http, founder.who, "devtool")
+    _at(page, f"{live.url}/drafts", 390)
+    assert page.locator("main li").count() >= 1  # a draft is listed
+    assert page.locator("nav.pager").count() == 0
+    assert "Page 1 of" not in page.locator("main").inner_text()
+
+
 def test_the_draft_editor_hints_give_the_lengths_a_listing_takes(live: RunningServer, http: httpx.Client,
                                                                  founder: Founder, page: Any) -> None:
     draft_id = _draft(http, founder.who, "devtool")

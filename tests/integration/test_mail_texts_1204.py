@@ -201,7 +201,8 @@ def _owners(r: Run) -> None:
     c.runtime.catch_up("history_view")
     v = history_q.version(c.services.reads, version)
     review_cmd.remove_update(c.store, review_cmd.VersionRef(v["version_id"], v["listing_id"], v["stream_version"],
-                                                            v["kind"]), "Links to a phishing page", _meta())
+                                                            v["kind"]), "Links to a phishing page", _meta(),
+                             c.services.links["website"])  # the mail links to the owners' page of the listing
     r.wait("update_removed_notice", founder_email)
 
 
@@ -341,6 +342,11 @@ def test_every_link_is_absolute_and_lands_on_a_page_of_the_served_site(run: Run,
         assert status in (200, 303), (kind, link, status)
         if status == 303:  # the owner's pages: sign in first, then back to the page
             assert "/signin" in location, (kind, link, location)
+
+
+def test_the_removed_update_mail_links_to_where_its_owners_post_a_new_one(run: Run, mails: list[dict[str, Any]]) -> None:
+    [removed] = [m for m in mails if m["kind"] == "update_removed_notice"]
+    assert re.search(re.escape(run.website.rstrip("/")) + r"/my/listings/\d+\.", removed["text"]), removed["text"]
 
 
 def test_a_follower_s_mail_unsubscribes_by_its_link_and_by_its_one_click_header(run: Run) -> None:
