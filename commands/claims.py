@@ -258,8 +258,7 @@ def _link_message(state: ListingState, domain: str, link: str, site: str) -> tup
 
 def reach_staff(site: Site, claim_id: int) -> str:
     """How to reach the site team about a claim: this mail's sender takes no replies."""
-    where = f"write to {site.contact}" if site.contact else f"contact the {site.name} team"
-    return f"This address does not take replies. To reach the {site.name} team, {where} and name claim {claim_id}."
+    return f"This address does not take replies. To reach the {site.name} team, {site.reach()} and name claim {claim_id}."
 
 
 def _how(c: ClaimState) -> str:

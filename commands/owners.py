@@ -55,7 +55,6 @@ def remove_owner(store: EventStore, listing_id: int, account_id: str, reason: st
 def _notice(state: ListingState, why: str, site: Site) -> tuple[str, str]:
     product = product_name(state)
     subject = f"You are no longer an owner of {product} on {site.name}"[: mail.SUBJECT_MAX]
-    where = f"write to {site.contact}" if site.contact else f"contact the {site.name} team"
     text = (f"Hello,\n\nThe {site.name} team removed your account from the owners of {product}. The reason given: {why}\n\n"
-            f"This address does not take replies. If you think this is a mistake, {where} and name {product}.")
+            f"This address does not take replies. If you think this is a mistake, {site.reach()} and name {product}.")
     return subject, site.signed(text, f"You get this email because you were an owner of {product} on {site.name}.")
