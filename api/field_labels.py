@@ -32,6 +32,10 @@ ITEM_LABELS: dict[str, str] = {
 KEY_LABELS: dict[str, str] = {**ITEM_LABELS, **STORY_LABELS, **SOCIAL_LABELS}
 """Any key inside a field's value: an item's part, a story's section, a link's kind."""
 
+FIELD_KEY_LABELS: dict[tuple[str, str], str] = {("founders", "title"): "Role"}
+"""A part an item of one field calls otherwise than `KEY_LABELS` says: a founder's `title` is the role the editor
+asks for ("CEO"), while a milestone's, an update's or a story's `title` is a title."""
+
 
 ATTRIBUTE_LABELS: dict[str, str] = {"api_available": "API available", "sdks": "SDKs"}
 """Category attributes (the compare table's rows, a listing's facts) whose words are not their key's words."""
@@ -67,6 +71,7 @@ def value_label(value: object, field: str) -> str:
     return words.get(text.lower()) or text[:1].upper() + text[1:]
 
 
-def key_label(key: str) -> str:
-    """The label of a key inside a value (`why_started` -> `Why we started`, `github` -> `GitHub`)."""
-    return KEY_LABELS.get(key, key)
+def key_label(key: str, field: str = "") -> str:
+    """The label of a key inside a value (`why_started` -> `Why we started`, `github` -> `GitHub`); with the
+    `field` the value belongs to, as that field's form calls it (`title` of a founder -> `Role`)."""
+    return FIELD_KEY_LABELS.get((field, key)) or KEY_LABELS.get(key, key)

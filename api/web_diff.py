@@ -107,23 +107,24 @@ def _lines(field: str, value: Any) -> list[str]:
     if isinstance(value, str):
         return [line + "\n" for line in value.split("\n")]
     if isinstance(value, dict):
-        return _parts(value)
+        return _parts(value, field)
     if isinstance(value, list):
         if field == "not_found_on_website":  # field keys: name them as the form does
             return [field_label(str(v)) + "\n" for v in value]
         out: list[str] = []
         for v in value:
             if isinstance(v, dict):  # an item of parts: a line each, an empty line before the next item
-                out += (["\n"] if out else []) + _parts(v)
+                out += (["\n"] if out else []) + _parts(v, field)
             else:
                 out.append(_flat(v) + "\n")
         return out
     return [_flat(value) + "\n"]
 
 
-def _parts(value: dict[str, Any]) -> list[str]:
-    """An object as one `Part: value` line per part, in reading order (a title before its text)."""
-    return [f"{_key(k)}: {_flat(value[k])}\n" for k in _ordered(value)]
+def _parts(value: dict[str, Any], field: str = "") -> list[str]:
+    """An object as one `Part: value` line per part, in reading order (a title before its text); its parts named
+    as the form of `field` names them (a founder's `title` is their "Role")."""
+    return [f"{_key(k, field)}: {_flat(value[k])}\n" for k in _ordered(value)]
 
 
 def _ordered(value: dict[str, Any]) -> list[str]:
@@ -132,9 +133,9 @@ def _ordered(value: dict[str, Any]) -> list[str]:
     return sorted(keys, key=lambda k: ITEM_ORDER.get(k, len(ITEM_ORDER)))
 
 
-def _key(key: str) -> str:
-    """A part's label; one no table names reads as its key in words."""
-    label = key_label(key)
+def _key(key: str, field: str = "") -> str:
+    """A part's label (as `field`'s form names it); one no table names reads as its key in words."""
+    label = key_label(key, field)
     return label if label != key else key.replace("_", " ").capitalize()
 
 

@@ -33,6 +33,7 @@ from commands import my_listings as cmd
 from commands.my_listing_inputs import AddMilestone, DeleteMilestone, PostListingUpdate, SetFounderStory
 from events.draft_fields import STORY_LABELS, STORY_SECTIONS
 from events.errors import Conflict, InvalidInput, NotFound
+from events.week_names import week_name
 from queries import catalog as catalog_q
 from queries import interview as interview_q
 from queries import notices as notices_q
@@ -45,6 +46,21 @@ LABELS = {"Updates": {"title": "Title", "body": "What's new"},
           "Milestones": {"date": "Date", "title": "Title", "description": "Description", "url": "Link"},
           "Story": STORY_LABELS}
 """Each form's fields as its page labels them, for the error summary."""
+NOT_LIVE = {"scheduled", "awaiting_badge", "draft"}
+"""The statuses whose listing page shows no updates yet; a posted update shows once the listing goes live."""
+
+
+def shows_when(doc: dict[str, Any]) -> str | None:
+    """When an update of this listing shows on its public page, for a listing that is not live yet (else None):
+    "when the listing goes live (Week 50, 2026 (7–13 Dec))", naming its launch week once it has one."""
+    status = doc.get("status")
+    if status not in NOT_LIVE:
+        return None
+    week = doc.get("launch_week")
+    words = "when the listing goes live" + (f" ({week_name(week, 'long')})" if week else "")
+    if status == "awaiting_badge":
+        words += ", once your badge is found on your homepage"
+    return words
 
 
 class MyListingPosts(FounderPages):
@@ -87,8 +103,11 @@ class MyListingPosts(FounderPages):
             return self._missing(request, session, "listing")
         if values is None and tab == "Story":
             values = dict(doc["story"] or {})
+        notice, shows = self._notice(request, NOTICES), shows_when(doc) if tab == "Updates" else None
+        if shows and request.query_params.get("done") == "posted":  # posted, but not public yet: say until when
+            notice = f"Posted. It will show on the listing's page {shows}."
         ctx = {"l": doc, "tab": tab, "values": values or {}, "errors": errors or {}, "sections": STORY_LABELS,
-               "notice": self._notice(request, NOTICES), "error_labels": LABELS.get(tab, {}),
+               "notice": notice, "error_labels": LABELS.get(tab, {}), "shows_when": shows,
                "unlock_offer": self._sections_offer(session, doc) if tab in ("Milestones", "Story") else None}
         return self._render(request, template, ctx, session, status)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -96,6 +96,18 @@ class AfterViews:
     reads: bool = True
 
 
+def _day_words(day: date) -> str:
+    """A day as "4 Dec 2026", kept on one line (no-break spaces)."""
+    return f"{day.day}{NBSP}{MONTHS[day.month - 1][:3]}{NBSP}{day.year}"
+
+
+def moment_words(value: datetime, zone: tzinfo) -> str:
+    """A moment in `zone` as people read it, "4 Dec 2026, 17:19 UTC": its day, its time, the zone's abbreviation
+    (summer time's own, "EEST"); the day and the time each kept on one line."""
+    moment = value.astimezone(zone)
+    return f"{_day_words(moment.date())}, {moment:%H:%M}{NBSP}{moment.tzname() or ''}".rstrip(NBSP)
+
+
 def form_problems(exc: InvalidInput | ValidationError) -> dict[str, str]:
     """Field -> message for the form (the first message per field), worded for people (`api.web_errors`).
 
@@ -138,7 +150,8 @@ class WebPages:
         self.session_cookie = ("__Host-" if self.secure else "") + "ld_session"
         self.templates = Jinja2Templates(directory=str(TEMPLATE_DIR))
         self.templates.env.auto_reload = False  # read once, as the code is: a template never meets older code
-        self.templates.env.filters["when"] = self._when
+        self.templates.env.filters["when"] = self._when  # a moment as "4 Dec 2026, 17:19 UTC", in <time>
+        self.templates.env.filters["when_text"] = self._when_text  # the same words, plain (inside an attribute)
         self.templates.env.filters["country_name"] = country_name  # "EE" -> "Estonia" (events/countries.py)
         self.templates.env.globals["countries"] = countries()  # the country menus' options
         self.templates.env.filters["social_label"] = lambda key: SOCIAL_LABELS.get(key, key)  # "github" -> "GitHub"
@@ -211,10 +224,17 @@ class WebPages:
 
     # ------------------------------------------------------------ rendering
 
-    def _when(self, value: datetime | None) -> str:
+    def _when(self, value: datetime | None) -> Markup:
+        """A moment as people read it, "4 Dec 2026, 17:19 UTC" (in the site's timezone, named by its abbreviation),
+        in a `<time>` element that keeps the exact value for machines; nothing for no moment."""
         if value is None:
-            return ""
-        return value.astimezone(self.s.timezone).strftime("%Y-%m-%d %H:%M")
+            return Markup("")
+        moment = value.astimezone(self.s.timezone)
+        return Markup('<time datetime="{}">{}</time>').format(moment.isoformat(), moment_words(moment, self.s.timezone))
+
+    def _when_text(self, value: datetime | None) -> str:
+        """`when` as plain words, for an attribute (a button's accessible name) where no element may stand."""
+        return moment_words(value, self.s.timezone) if value is not None else ""
 
     def _day_name(self, value: datetime | date | str | None) -> Markup:
         """A moment or a day as people read it, "4 Dec 2026" (its day in the site's timezone), in a `<time>` element
@@ -233,8 +253,7 @@ class WebPages:
             day, machine = moment.date(), moment.isoformat()
         else:
             day, machine = moment, moment.isoformat()
-        words = f"{day.day}{NBSP}{MONTHS[day.month - 1][:3]}{NBSP}{day.year}"
-        return Markup('<time datetime="{}">{}</time>').format(machine, words)
+        return Markup('<time datetime="{}">{}</time>').format(machine, _day_words(day))
 
     def _render(self, request: Request, template: str, ctx: dict[str, Any], session: WebSession | None,
                 status: int = 200) -> Response:
