@@ -7,6 +7,8 @@ starts in a temporary directory. `TEST_DATABASE_ADMIN_URL` points elsewhere.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import os
 import socket
 import tempfile
@@ -127,9 +129,9 @@ class RunningServer:
         self.thread.join(timeout=10)
 
 
-@pytest.fixture(scope="session")
-def server(databases: Databases) -> Iterator[RunningServer]:
-    """launchdir served by uvicorn on a free port, catalogue loaded, for the whole session."""
+@contextmanager
+def fresh_server(databases: Databases) -> Iterator[RunningServer]:
+    """launchdir served by uvicorn on a free port over a database of its own, catalogue loaded."""
     from launchdir.bootstrap import bootstrap, ensure_catalog
 
     port = free_port()
@@ -138,3 +140,10 @@ def server(databases: Databases) -> Iterator[RunningServer]:
     with RunningServer(c, port) as running:
         yield running
     c.close()
+
+
+@pytest.fixture(scope="session")
+def server(databases: Databases) -> Iterator[RunningServer]:
+    """launchdir served for the whole session (`fresh_server`)."""
+    with fresh_server(databases) as running:
+        yield running

@@ -26,8 +26,7 @@ from aggregates.base import Meta
 from aggregates.weeks import week_of
 from commands import listing as listing_cmd
 from events.week_names import week_name
-from tests.conftest import RunningServer, free_port
-from tests.conftest import test_settings as settings_for
+from tests.conftest import RunningServer, fresh_server
 from tests.e2e.founder_support_listings import WIDTHS, axe_violations, sign_in, wider_than_the_screen
 from tests.e2e.test_staff_review_web import PASSWORD, account, now_meta, staff_signs_in
 
@@ -40,14 +39,8 @@ OLD_FORMAT = re.compile(r"\b\d{4}-\d{2}-\d{2} \d{2}:\d{2}\b")
 @pytest.fixture(scope="module")
 def server(databases: Any) -> Iterator[RunningServer]:
     """A server of this module's own, catalogue loaded (the session's `server` fixture, shadowed here)."""
-    from launchdir.bootstrap import bootstrap, ensure_catalog
-
-    port = free_port()
-    c = bootstrap(settings_for(databases.create(), port=port))
-    ensure_catalog(c)
-    with RunningServer(c, port) as running:
+    with fresh_server(databases) as running:
         yield running
-    c.close()
 
 
 def words(text: str) -> str:
