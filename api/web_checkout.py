@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, field
+from datetime import tzinfo
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ from api.identity import Identity
 from api.services import Services
 from api.web_checkout_quote import requote_endpoint, vat_label, vat_note
 from events.week_names import week_name
-from api.web_pages import WebPages, form_problems
+from api.web_pages import WebPages, form_problems, moment_markup
 from commands import orders as cmd
 from events.countries import countries, country_name
 from events.errors import Conflict, DomainError, InvalidInput, NotFound, Unavailable
@@ -48,8 +48,6 @@ from queries import catalog as catalog_q
 from queries import updates as updates_q
 from queries.catalog import category_names
 
-TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
-TEMPLATES.env.auto_reload = False  # templates are read once, as the code is: a deploy restarts both together
 InvoiceRenderer = Callable[[OrderState, dict[int, str]], bytes]  # the order and its listings' names
 SignedIn = Callable[[Request], dict[str, Any] | None]  # the account signed in on this browser (the header's link)
 FIELD_MAX = {"name": 200, "country": 2, "address": 500, "vat_number": 32}
@@ -59,12 +57,18 @@ def money(cents: int) -> str:
     return f"${cents // 100:,}.{cents % 100:02d}"
 
 
-TEMPLATES.env.filters["money"] = money
-TEMPLATES.env.filters["vat_label"] = vat_label
-TEMPLATES.env.filters["vat_note"] = vat_note
-TEMPLATES.env.filters["country_name"] = country_name
-TEMPLATES.env.filters["week_name"] = week_name  # an order line's week as every page names it (events/week_names.py)
-TEMPLATES.env.globals["countries"] = countries()
+def checkout_templates(zone: tzinfo) -> Jinja2Templates:
+    """The checkout pages' templates and filters; times read as on every other page (`moment_markup`, in `zone`)."""
+    templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+    templates.env.auto_reload = False  # templates are read once, as the code is: a deploy restarts both together
+    templates.env.filters["money"] = money
+    templates.env.filters["vat_label"] = vat_label
+    templates.env.filters["vat_note"] = vat_note
+    templates.env.filters["country_name"] = country_name
+    templates.env.filters["week_name"] = week_name  # an order line's week as every page names it (events/week_names.py)
+    templates.env.filters["when"] = lambda value: moment_markup(value, zone)  # "4 Dec 2026, 17:19 UTC" in <time>
+    templates.env.globals["countries"] = countries()
+    return templates
 
 
 @dataclass
@@ -76,6 +80,10 @@ class Checkout:
     invoice: InvoiceRenderer
     on_paid: Callable[[], None] = lambda: None  # wakes fulfilment
     signed_in: SignedIn = lambda request: None
+    templates: Jinja2Templates = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.templates = checkout_templates(self.s.timezone)
 
     def routes(self) -> list[BaseRoute]:
         base = "/checkout/{token}"
@@ -99,8 +107,8 @@ class Checkout:
     async def _render(self, request: Request, template: str, ctx: dict[str, Any], status: int = 200) -> Response:
         me = await run_in_threadpool(self.signed_in, request)  # the header says "Account" as on every page
         site = await run_in_threadpool(catalog_q.site_name, self.s.reads)  # page titles end with it, as elsewhere
-        response = TEMPLATES.TemplateResponse(request, template, {"me": me, "site_name": site, **ctx},
-                                              status_code=status)
+        response = self.templates.TemplateResponse(request, template, {"me": me, "site_name": site, **ctx},
+                                                   status_code=status)
         response.headers["Cache-Control"] = "no-store"
         response.headers["Referrer-Policy"] = "no-referrer"  # the token is in the address
         return response
@@ -275,13 +283,6 @@ def on_fields(exc: InvalidInput) -> dict[str, str]:
         key = name if name in FIELD_MAX else "form"
         out[key] = f"{out[key]} {message}" if key in out else message
     return out
-
-
-def when(value: datetime | None) -> str:
-    return value.strftime("%Y-%m-%d %H:%M UTC") if value else ""
-
-
-TEMPLATES.env.filters["when"] = when
 
 
 class _Header(WebPages):

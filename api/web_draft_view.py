@@ -14,7 +14,7 @@ from annotated_types import MaxLen
 from aggregates.draft import MAX_INVITES
 from aggregates.listing import MAX_EXTRA_CATEGORIES
 from api.web_draft_forms import MAPPINGS, ROW_KEYS, SLOT_SECTIONS, field_value
-from api.field_labels import FIELD_LABELS, ITEM_LABELS, VALUE_LABELS, value_label
+from api.field_labels import FIELD_KEY_LABELS, FIELD_LABELS, ITEM_LABELS, VALUE_LABELS, value_label
 from commands.my_listing_inputs import MyListingFields
 from events.draft_fields import IN_PROGRESS, LIST_FIELDS, PRICING_MODELS, SOCIAL_LABELS, STAGES, STORY_LABELS
 
@@ -157,10 +157,6 @@ def category_choices(value: list[str], names: dict[str, str]) -> dict[str, list[
     return {"primary_options": menu, "extra_options": boxes}
 
 
-ROW_LABELS = {("founders", "title"): "Role"}
-"""A row input labelled otherwise than `ITEM_LABELS` says."""
-
-
 def error_label(name: str) -> str:
     """The words before an error in the summary, the input's label: `fields.tagline` -> Tagline, `milestones.0.url`
     -> Milestone 1: Link."""
@@ -169,7 +165,7 @@ def error_label(name: str) -> str:
         return LABELS.get(parts[1], parts[1])
     singular = {"faqs": "FAQ", "founders": "Founder", "milestones": "Milestone"}
     if parts[0] in singular and len(parts) == 3 and (parts[1].isascii() and parts[1].isdigit()):
-        part = ROW_LABELS.get((parts[0], parts[2])) or ITEM_LABELS.get(parts[2], parts[2])
+        part = FIELD_KEY_LABELS.get((parts[0], parts[2])) or ITEM_LABELS.get(parts[2], parts[2])  # a founder's title: Role
         return f"{singular[parts[0]]} {int(parts[1]) + 1}: {part}"
     if parts[0] in ("company_socials", "founder_socials") and len(parts) == 2:
         return f"{LABELS.get(parts[0], 'Founder links')}: {SOCIAL_LABELS.get(parts[1], parts[1])}"

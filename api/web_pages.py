@@ -108,6 +108,15 @@ def moment_words(value: datetime, zone: tzinfo) -> str:
     return f"{_day_words(moment.date())}, {moment:%H:%M}{NBSP}{moment.tzname() or ''}".rstrip(NBSP)
 
 
+def moment_markup(value: datetime | None, zone: tzinfo) -> Markup:
+    """`moment_words` in a `<time>` element that keeps the exact value for machines; nothing for no moment. Every
+    page's `when` filter (the checkout pages' own template set too)."""
+    if value is None:
+        return Markup("")
+    moment = value.astimezone(zone)
+    return Markup('<time datetime="{}">{}</time>').format(moment.isoformat(), moment_words(moment, zone))
+
+
 def form_problems(exc: InvalidInput | ValidationError) -> dict[str, str]:
     """Field -> message for the form (the first message per field), worded for people (`api.web_errors`).
 
@@ -227,10 +236,7 @@ class WebPages:
     def _when(self, value: datetime | None) -> Markup:
         """A moment as people read it, "4 Dec 2026, 17:19 UTC" (in the site's timezone, named by its abbreviation),
         in a `<time>` element that keeps the exact value for machines; nothing for no moment."""
-        if value is None:
-            return Markup("")
-        moment = value.astimezone(self.s.timezone)
-        return Markup('<time datetime="{}">{}</time>').format(moment.isoformat(), moment_words(moment, self.s.timezone))
+        return moment_markup(value, self.s.timezone)
 
     def _when_text(self, value: datetime | None) -> str:
         """`when` as plain words, for an attribute (a button's accessible name) where no element may stand."""

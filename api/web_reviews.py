@@ -12,7 +12,10 @@ CSRF); the listing page shows the same form inline. A refused form comes back
 with each field's message (status 400). Each account may send `REVIEW_QUOTA`
 reviews or edits a minute and `REVIEW_HOURLY` an hour (429), like votes.
 The answer waits until the views have the review, so the listing page shown
-next already carries it and the new rating.
+next already carries it and the new rating, and comes back with `?done=`
+(published, updated or unchanged; public/_review_form.html holds the
+sentences) to a notice just above the form (`#review-done`), so the person
+sees that it worked without scrolling and without JavaScript.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from commands import reviews as reviews_cmd
 from events import text as text_rule
 from events.errors import Conflict, Forbidden, InvalidInput, NotFound
 from queries import listings as listings_q
+from queries import reviews as reviews_q
 
 REVIEW_QUOTA = 10  # reviews or edits per account per minute
 REVIEW_HOURLY = 60
@@ -82,6 +86,7 @@ class ReviewPages(WebPages):
                 response.headers["retry-after"] = str(exc.retry_after)
                 return response
         values = {"rating": str(data.get("rating") or ""), "text": str(data.get("text") or "")}
+        before = reviews_q.my_review(self.s.reads, int(doc["listing_id"]), session.account_id)
         try:
             _, position = reviews_cmd.write_review(self.s.store, int(doc["listing_id"]), session.account_id,
                                                    values["rating"], values["text"], self._meta(session))
@@ -96,7 +101,14 @@ class ReviewPages(WebPages):
             return self._message(request, session, "This review cannot be saved", _sentence(exc.detail), 409,
                                  [(f"/listings/{slug}", f"Back to {doc['name']}")])
         self._wait(position, VIEWS)
-        return self._redirect(f"/listings/{slug}#reviews")
+        done = self._done(before, int(doc["listing_id"]), session.account_id)
+        return self._redirect(f"/listings/{slug}?done={done}#review-done")
+
+    def _done(self, before: dict[str, Any] | None, listing_id: int, account_id: str) -> str:
+        """What the form did, for its notice: a first review, an edit, or the same words sent again (no event)."""
+        if before is None:
+            return "published"
+        return "unchanged" if reviews_q.my_review(self.s.reads, listing_id, account_id) == before else "updated"
 
     def _invalid(self, request: Request, data: FormData, session: WebSession | None, errors: dict[str, str]) -> Response:
         """A field broke the text rule: the form again with its message (nothing stored)."""

@@ -92,7 +92,8 @@ class WebStaffListing(WebPages):
             self._wait(self.s.store.position(), ["claims_view", "orders_view"])
             done = owners_cmd.remove_owner(self.s.store, listing_id, account_id, reason, meta,
                                            owners_q.open_orders(self.s.reads, listing_id, self.s.now()),
-                                           claims_q.verified_claim_ids(self.s.reads, listing_id))
+                                           claims_q.verified_claim_ids(self.s.reads, listing_id),
+                                           website=self.s.links["website"])  # the mail links to the public page
             self._wait(done.position, VIEWS)
             return "owner-removed"
 

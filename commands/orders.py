@@ -414,27 +414,29 @@ def write_review(store: EventStore, state: OrderState, index: int, reviewer: Rev
     return reviewer.review(owned) if owned.exists else None
 
 
-def fulfil_line(store: EventStore, number: str, index: int, meta: Meta, review: WrittenReview | None = None) -> int:
+def fulfil_line(store: EventStore, number: str, index: int, meta: Meta, review: WrittenReview | None = None,
+                website: str = "") -> int:
     """Apply one paid line and record it, in one append; nothing when it is recorded already (or not due yet).
 
-    `review` is an `ai_review` line's text from `write_review` (None: the rule-based review).
+    `review` is an `ai_review` line's text from `write_review` (None: the rule-based review); `website`, the
+    site's address, gives its mail a link to the owner's page of the listing (none without).
     """
     stream = order.order_stream(number)
     current = week_of(meta.at.date())
 
     def decision(load_: Loader) -> list[Event]:
         state: OrderState = load_(stream, order)
-        return order.decide_line(state, index, load_, current, meta, review)
+        return order.decide_line(state, index, load_, current, meta, review, website)
 
     return store.decide_across(decision).position
 
 
-def fulfil(store: EventStore, number: str, meta: Meta, reviewer: Reviewer | None = None) -> int:
+def fulfil(store: EventStore, number: str, meta: Meta, reviewer: Reviewer | None = None, website: str = "") -> int:
     """Apply every open line of a paid order, one append per line (a crash between lines loses nothing)."""
     position = store.position()
     state = load(store, number)
     for index in state.open_lines():
-        position = fulfil_line(store, number, index, meta, write_review(store, state, index, reviewer))
+        position = fulfil_line(store, number, index, meta, write_review(store, state, index, reviewer), website)
     return position
 
 

@@ -105,7 +105,8 @@ def staff_remove_owner(slug: str, owner: str, reason: str, actor: str | None) ->
         _caught_up(c, "claims_view", "orders_view")
         done = owners_cmd.remove_owner(c.store, listing_id, account_id, reason, meta,
                                        owners_q.open_orders(c.services.reads, listing_id, c.services.now()),
-                                       claims_q.verified_claim_ids(c.services.reads, listing_id))
+                                       claims_q.verified_claim_ids(c.services.reads, listing_id),
+                                       website=c.services.links["website"])  # the mail links to the public page
         click.echo(f"{slug}: {owner} is no longer an owner (event position {done.position})")
 
 

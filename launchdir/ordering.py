@@ -67,7 +67,8 @@ def wire_orders(services: Services, settings: Settings, config: WebConfig,
     `identity` lets the checkout page's header show who is signed in, as every page does.
     """
     provider = payment_provider(settings)
-    fulfilment = Fulfilment(services.store, services.reads, services.clock, reviewer=profile_reviewer(settings))
+    fulfilment = Fulfilment(services.store, services.reads, services.clock, reviewer=profile_reviewer(settings),
+                            website=services.links["website"])  # the review's mail links to the owner's page
     services.runtime.on_move(fulfilment.on_move)
     me = seller(services, settings)
 

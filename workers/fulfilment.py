@@ -10,7 +10,8 @@ was. Pending orders past `expires_at` get `OrderExpired`.
 
 An `ai_review` line's review is written by the `reviewer` (the model with the
 rules behind it, `workers/profile_review.py`) before its decision; a
-`relaunch` line stays open until its week begins.
+`relaunch` line stays open until its week begins. `website`, the site's
+address, gives the review's mail its link to the owner's page of the listing.
 """
 
 from __future__ import annotations
@@ -36,9 +37,10 @@ class Fulfilment(ViewLoop):
     """`run_once` for tests and the CLI; `start` runs it on a thread of the server."""
 
     def __init__(self, store: EventStore, reads: ReadStore, clock: Callable[[], datetime],
-                 poll_seconds: float = 5.0, reviewer: orders_cmd.Reviewer | None = None) -> None:
+                 poll_seconds: float = 5.0, reviewer: orders_cmd.Reviewer | None = None, website: str = "") -> None:
         self.store = store
         self.reviewer = reviewer
+        self.website = website
         self.reads = reads
         self.clock = clock
         super().__init__("order-fulfilment", orders_q.VIEW, poll_seconds)
@@ -55,7 +57,7 @@ class Fulfilment(ViewLoop):
                 try:
                     review = orders_cmd.write_review(self.store, state, index, self.reviewer)
                     before = self.store.position()
-                    if orders_cmd.fulfil_line(self.store, number, index, self.meta(), review) != before:
+                    if orders_cmd.fulfil_line(self.store, number, index, self.meta(), review, self.website) != before:
                         applied += 1
                 except DomainError as exc:  # a store refusal (Unavailable): the next run tries again
                     log.warning("order %s line %d not applied yet: %s", number, index, exc.detail)

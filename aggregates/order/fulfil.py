@@ -90,7 +90,7 @@ def _upgrade(state: ListingState, week: str, meta: Meta) -> _Line:
 
 
 def _apply(order: OrderState, line: dict[str, Any], load: Load, current_week: str, meta: Meta,
-           review: WrittenReview | None) -> _Line | None:
+           review: WrittenReview | None, website: str = "") -> _Line | None:
     code = str(line["product"])
     if code in TASKS:
         award = (line.get("options") or {}).get(AWARD_OPTION)
@@ -138,13 +138,16 @@ def _apply(order: OrderState, line: dict[str, Any], load: Load, current_week: st
     if code == "relaunch":
         return _relaunch(state, str(week), current_week, meta)
     if code == "ai_review":
-        return _review(order, line, state, load, review or rule_review(state), meta)
+        return _review(order, line, state, load, review or rule_review(state), meta, website)
     return _Line([], {"kind": "task", "detail": f"apply {code} by hand"})
 
 
 def _review(order: OrderState, line: dict[str, Any], state: ListingState, load: Load, review: WrittenReview,
-            meta: Meta) -> _Line:
+            meta: Meta, website: str = "") -> _Line:
+    """The review recorded on the line and mailed to each owner with an address, with a link to the owner's page of
+    the listing (where the review is kept) when the site's address is given."""
     text = review.text
+    page = f"{website.rstrip('/')}/my/listings/{state.listing_id}" if website else ""
     events: list[Event] = []
     written: tuple[str, str] | None = None
     for owner in state.owner_ids:
@@ -159,7 +162,8 @@ def _review(order: OrderState, line: dict[str, Any], state: ListingState, load: 
         if written is None:  # the site's name and contact address as staff set them, read once there is someone to mail
             site: catalog.CatalogState = load(catalog.CATALOG_ID, catalog)
             written = review_email(str(state.profile.get("name") or state.slug), order.number, text,
-                                   str(site.site.get("name") or "launchdir"), str(site.site.get("contact_email") or ""))
+                                   str(site.site.get("name") or "launchdir"), str(site.site.get("contact_email") or ""),
+                                   page)
         subject, body = written
         events += mail.decide_queue(box, person.email, subject[: mail.SUBJECT_MAX], body, REVIEW_KIND, owner, meta)
     return _done(events, f"review written ({review.made_by}) and emailed to the owners", review=text,
@@ -167,18 +171,19 @@ def _review(order: OrderState, line: dict[str, Any], state: ListingState, load: 
 
 
 def decide_line(order: OrderState, index: int, load: Load, current_week: str, meta: Meta,
-                review: WrittenReview | None = None) -> list[Event]:
+                review: WrittenReview | None = None, website: str = "") -> list[Event]:
     """Apply line `index` of a paid order once: nothing when it is recorded already (or the order is not paid).
 
     `review` is the `ai_review` line's text written beforehand by the model
     (the decision does no I/O); without it the rule-based review is used.
+    `website`, the site's address, gives the review's mail its link.
     Nothing either for a relaunch whose week has not begun: the line stays open.
     """
     if index not in order.open_lines():
         return []
     line = line_of(order, index)
     try:
-        applied = _apply(order, line, load, current_week, meta, review)
+        applied = _apply(order, line, load, current_week, meta, review, website)
     except DomainError as exc:  # the listing refused the change: record why, staff decide
         applied = _refused("refused", exc.detail)
     if applied is None:

@@ -80,18 +80,21 @@ def review_text(state: ListingState) -> str:
     return "\n".join(lines)
 
 
-def review_email(product: str, order_number: str, review: str, site: str, contact: str = "") -> tuple[str, str]:
+def review_email(product: str, order_number: str, review: str, site: str, contact: str = "",
+                 page: str = "") -> tuple[str, str]:
     """The subject and plain text the owners of `product` get with its review, from the site named `site`.
 
     The review itself is the text shown on the order and the owner's listing page; the mail says what it is
-    (the review ordered with `order_number`), where to act on it, and how to reach the site's team.
+    (the review ordered with `order_number`), where to act on it (`page`, the owner's page of the listing, when
+    the site's address is known), and how to reach the site's team.
     """
     name = " ".join(product.split())
     reach = f"write to {contact}" if contact else f"contact the {site} team"
     subject = " ".join(f"Your profile review of {name} on {site}".split())
+    where = f"Your listing, to edit its profile and read the review again: {page}\n\n" if page else ""
     text = (f"Hello,\n\nHere is the profile review of {name} you ordered on {site} (order {order_number}). "
             f"Each point names a part of the profile and what would make it better; edit them from your listing "
-            f"on {site} (My listings), where the review is kept too.\n\n{review.strip()}\n\n"
+            f"on {site} (My listings), where the review is kept too.\n\n{review.strip()}\n\n{where}"
             f"Questions about the review? {reach[:1].upper()}{reach[1:]} and name order {order_number}.\n\n"
             f"The {site} team\n\n--\nYou get this email because you own {name} on {site}.\n")
     return subject, text

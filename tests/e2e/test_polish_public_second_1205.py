@@ -221,7 +221,7 @@ def test_the_review_forms_stars_read_as_words(site: RunningServer, page: Any) ->
     page.get_by_role("radio", name="4 stars, good", exact=True).check()
     page.get_by_label("Your review").fill("Good for closing the books each month; the bank sync is slow.")
     page.get_by_role("button", name="Publish your review").click()
-    page.wait_for_url(f"**/listings/{b['slug']}#reviews")
+    page.wait_for_url(f"**/listings/{b['slug']}?done=published#review-done")
     assert page.get_by_role("radio", name="4 stars, good", exact=True).is_checked()  # the form after, the same words
     head = page.locator("#reviews li.review .review-head").first.text_content() or ""
     assert "4 out of 5 stars. A verified member" in " ".join(head.split()), head

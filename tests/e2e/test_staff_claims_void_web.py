@@ -245,12 +245,17 @@ def test_staff_remove_an_owner_but_not_the_last_one_of_a_listing_with_an_open_or
     assert not owns(world, partner, pair_id) and owns(world, buyer, pair_id)
     told = mail_to(world, partner.email, "no longer an owner")
     assert "The reason given: Left the company" in told and CONTACT in told
+    public_page = f"{c.services.links['website']}listings/{pair_slug}"
+    assert f"Its public page, where you can still see it: {public_page}\r\n" in told  # the page staff used
+    assert httpx.get(public_page, timeout=15).status_code == 200
     event = [e for e in c.store.stream(listing.listing_stream(pair_id)) if isinstance(e, ListingOwnerRemoved)][-1]
     assert (event.account_id, event.reason, event.actor) == (partner.account_id, "Left the company",
                                                              f"staff:{staff.email}")
     last_of_pair = runner.invoke(main, ["staff", "remove-owner", pair_slug, buyer.email, "--reason", "Spam account"],
                                  obj=c)
     assert last_of_pair.exit_code == 0, last_of_pair.output  # no open order for this listing
+    told = mail_to(world, buyer.email, "no longer an owner")
+    assert f"Its public page, where you can still see it: {public_page}\r\n" in told  # the command line's too
     assert c.runtime.wait_for(VIEWS, c.store.position(), timeout=10)
     assert not owns(world, buyer, pair_id)
 

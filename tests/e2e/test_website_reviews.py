@@ -75,7 +75,7 @@ def test_a_person_reviews_edits_and_staff_hide_it_in_chromium(site: RunningServe
         page.get_by_label("4 stars").check()
         page.get_by_label("Your review").fill(FIRST)
         page.get_by_role("button", name="Publish your review").click()
-        page.wait_for_url(f"**/listings/{slug}#reviews")
+        page.wait_for_url(f"**/listings/{slug}?done=published#review-done")  # back at the form, with a notice
         reviews = page.locator("#reviews ol.reviews")
         assert reviews.locator("li").count() == 1 and FIRST in reviews.inner_text()
         assert "4.0 out of 5 from 1 genuine review" in page.locator("#reviews").inner_text()
@@ -84,7 +84,7 @@ def test_a_person_reviews_edits_and_staff_hide_it_in_chromium(site: RunningServe
         page.get_by_label("2 stars").check()  # the form now edits the same review
         page.get_by_label("Your review").fill(SECOND)
         page.get_by_role("button", name="Update your review").click()
-        page.wait_for_url(f"**/listings/{slug}#reviews")
+        page.wait_for_url(f"**/listings/{slug}?done=updated#review-done")
         text = reviews.inner_text()
         assert reviews.locator("li").count() == 1 and SECOND in text and FIRST not in text and "edited" in text
         assert rating(site, slug) == {"average": 2.0, "count": 1}

@@ -1,12 +1,12 @@
 """Every mail the service sends, triggered for real on a served site and read as its recipient.
 
 One module-wide run signs up, resets, changes and undoes an address, closes an account, invites a co-owner,
-claims a listing by email (and staff void it), removes an owner and an update, posts an update to followers,
-schedules, launches, holds back, takes down and puts back listings, and pays and refunds orders, on a site staff
-named "Shipyard" with a contact address. The served site's own loops (notices, followers' updates, fulfilment)
-queue their mails as they do in production. Each mail is then checked for what its reader needs: a subject that
-names the site, a greeting and a sign-off, absolute links that answer on the served site, no codes or "None", and
-plain-text lines that read well.
+claims a listing by email (and staff void it), removes an owner and an update (each mail linking to the listing),
+posts an update to followers, schedules, launches, holds back, takes down and puts back listings, and pays and
+refunds orders, on a site staff named "Shipyard" with a contact address. The served site's own loops (notices,
+followers' updates, fulfilment) queue their mails as they do in production. Each mail is then checked for what its
+reader needs: a subject that names the site, a greeting and a sign-off, absolute links that answer on the served
+site, no codes or "None", and plain-text lines that read well.
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ class Run:
         for view in ("listing_view", "orders_view", "accounts_view", "notices_view", "updates_view"):
             self.c.runtime.catch_up(view)
         OwnerNotices(self.c.store, self.c.services.reads, self.website, self.c.services.clock).run_once()
-        Fulfilment(self.c.store, self.c.services.reads, self.c.services.clock).run_once()
+        Fulfilment(self.c.store, self.c.services.reads, self.c.services.clock, website=self.website).run_once()
         time.sleep(0.1)
 
     def link(self, text: str, path: str) -> str:
@@ -191,7 +191,8 @@ def _owners(r: Run) -> None:
     r.wait("claim_owner_notice", founder_email)
     claims_cmd.void_claim(c.store, started.claim_id, "The address was a former employee's", _meta())
     r.wait("claim_voided_notice", founder_email)
-    owners_cmd.remove_owner(c.store, listing_id, cofounder, "Asked to leave by the founder", _meta())
+    owners_cmd.remove_owner(c.store, listing_id, cofounder, "Asked to leave by the founder", _meta(),
+                            website=r.website)  # the mail links to the listing's public page
     r.wait("owner_removed_notice")
     fan, fan_email = r.person("fan")
     community.follow(c.store, listing_id, fan, _meta(f"account:{fan}"))
@@ -347,6 +348,20 @@ def test_every_link_is_absolute_and_lands_on_a_page_of_the_served_site(run: Run,
 def test_the_removed_update_mail_links_to_where_its_owners_post_a_new_one(run: Run, mails: list[dict[str, Any]]) -> None:
     [removed] = [m for m in mails if m["kind"] == "update_removed_notice"]
     assert re.search(re.escape(run.website.rstrip("/")) + r"/my/listings/\d+\.", removed["text"]), removed["text"]
+
+
+def test_the_removed_owner_s_mail_links_to_the_listing_s_public_page(run: Run, mails: list[dict[str, Any]]) -> None:
+    [removed] = [m for m in mails if m["kind"] == "owner_removed_notice"]
+    page = run.link(removed["text"], "listings/")
+    assert re.fullmatch(re.escape(run.website) + r"listings/acme-notes[-\w]*", page), removed["text"]
+    assert run.opened[page][1] == 200  # public: no sign-in, which the removed owner could no longer pass
+
+
+def test_the_profile_review_mail_links_to_the_owner_s_listing_page(run: Run, mails: list[dict[str, Any]]) -> None:
+    [review] = [m for m in mails if m["kind"] == "order_review"]
+    page = run.link(review["text"], "my/listings/")
+    assert re.fullmatch(re.escape(run.website) + r"my/listings/\d+", page), review["text"]
+    assert "Your listing, to edit its profile and read the review again: " + page + "\n" in review["text"]
 
 
 def test_a_follower_s_mail_unsubscribes_by_its_link_and_by_its_one_click_header(run: Run) -> None:

@@ -140,3 +140,14 @@ def test_one_form_every_section_is_sent_whichever_button_is_pressed() -> None:
     locked = forms.read(FormData([*typed, ("op", "lock:city")]), doc)
     assert locked.raw == {**expected, "lock_fields": ["city"]} and locked.at == "slot-city"
     UpdateDraft.model_validate(locked.raw)
+
+
+def test_the_error_summary_reads_the_shared_table_of_field_key_labels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One table (api/field_labels.py FIELD_KEY_LABELS) names a part an item of one field calls otherwise: the
+    editor's error summary follows it, as the version pages do (`key_label`), rather than a copy of its own."""
+    from api.field_labels import FIELD_KEY_LABELS, key_label
+
+    monkeypatch.setitem(FIELD_KEY_LABELS, ("milestones", "url"), "Announcement")
+    assert key_label("url", "milestones") == "Announcement"  # the version pages' words
+    assert error_label("milestones.0.url") == "Milestone 1: Announcement"  # the error summary's, the same
+    assert error_label("founders.0.title") == "Founder 1: Role"
