@@ -49,7 +49,7 @@ from queries.paging import Paging
 Signed = Callable[[Request, FormData, WebSession], Response]
 Mine = Callable[[Request, FormData, WebSession, dict[str, Any]], Response]
 VIEWS = ["draft_view"]
-LISTING_VIEWS = ["draft_view", "listing_view"]
+LISTING_VIEWS = ["draft_view", "listing_view", "search_view"]
 EDITOR = "founder/drafts/editor.html"
 DONE = {  # ?done= after a redirect: what the last form did
     "saved": "Your changes are saved.",

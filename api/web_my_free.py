@@ -33,7 +33,7 @@ from events.errors import Conflict, InvalidInput, NotFound
 from queries import badges as badges_q
 from queries import free_plan as free_q
 
-VIEWS = ["listing_view", "launches_view", "badge_checks_view"]
+VIEWS = ["listing_view", "search_view", "launches_view", "badge_checks_view"]
 CHOICES = {"shape": ("standard", "outline", "pill", "banner", "square"), "mode": ("auto", "light", "dark"),
            "size": ("s", "m", "l")}
 SIZE_LABELS = {"s": "small", "m": "medium", "l": "large"}

@@ -40,7 +40,7 @@ from events.draft_fields import SOCIAL_KEYS, SOCIAL_LABELS
 from events.errors import Conflict, InvalidInput, NotFound
 from queries import notices as notices_q
 
-VIEWS = ["listing_view", "history_view"]
+VIEWS = ["listing_view", "search_view", "history_view"]
 TEXTS = ("tagline", "short_description", "description", "headline", "summary", "pricing_model", "pricing_summary",
          "country", "city", "founded_year", "demo_video_url", "contact_email", "seo_title", "seo_description")
 LISTS = ("features", "usps", "keywords")

@@ -49,7 +49,7 @@ from queries import listings as listings_q
 from queries import notices as notices_q
 from queries import owners as owners_q
 
-VIEWS = ["listing_view", "history_view"]
+VIEWS = ["listing_view", "search_view", "history_view"]
 
 
 class WebStaffListing(WebPages):

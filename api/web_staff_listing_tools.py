@@ -45,7 +45,7 @@ from queries import badge_checks as badge_q
 from queries import listings as listings_q
 
 VIEWS = ["listing_view", "history_view"]
-BADGE_VIEWS = ["listing_view", "badge_checks_view"]
+BADGE_VIEWS = ["listing_view", "search_view", "badge_checks_view"]
 UNLOCK_REASON = (3, 500)  # characters, kept with the event in the audit trail
 SECTIONS = {  # each paid section in words, and what unlocking it shows
     "story": ("The founder story", "the story on the listing's public page"),

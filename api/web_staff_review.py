@@ -43,7 +43,7 @@ from queries import owners as owners_q
 from queries.catalog import category_names
 from queries.paging import Paging
 
-VIEWS = ["listing_view", "history_view", "updates_view"]
+VIEWS = ["listing_view", "search_view", "history_view", "updates_view"]
 REVERTIBLE = {"edited", "story", "milestone_added", "milestone_deleted", "revert"}
 STANDING_NOTICES = {  # after the take-down and put-back forms (`api/web_staff_listing.py`)
     "taken-down": "The listing was taken down: it left every public page, and its owners were mailed the reason.",

@@ -42,7 +42,7 @@ from queries import search as search_q
 
 VOTE_QUOTA = 30  # votes or unvotes per account per minute
 VOTE_HOURLY = 300
-VIEWS = ["launches_view", "listing_view", "updates_view"]
+VIEWS = ["launches_view", "listing_view", "search_view", "updates_view"]
 VOTE_THREADS = 8
 """Threads of the votes' own pool (the reads and the append; the wait for the views holds none): a launch-day
 burst of votes must not hold the threads that render every other page (docs/voting.md, "A burst of votes").

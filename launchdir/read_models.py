@@ -24,6 +24,7 @@ from projections.notices_view import NoticesView
 from projections.oauth_view import OAuthView
 from projections.orders_view import OrdersView
 from projections.reviews_view import ReviewsView
+from projections.search_view import SearchView
 from projections.updates_view import UpdatesView
 from projections.vote_integrity_view import VoteIntegrityView
 
@@ -33,6 +34,7 @@ def all_projections(timezone: str = "UTC") -> list[Projection]:
     return [
         CatalogView(),
         ListingView(),
+        SearchView(),  # what searches match, filter and order on, and the vocabulary (docs/search.md)
         LaunchesView(timezone),
         LeaderboardView(),
         ContentView(),

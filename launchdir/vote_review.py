@@ -22,7 +22,7 @@ from projections.runtime import ProjectionRuntime
 from queries.vote_integrity import launch_weeks
 from workers.scheduler import close_week
 
-VIEWS = ["launches_view", "listing_view", "catalog_view", "vote_integrity_view"]
+VIEWS = ["launches_view", "listing_view", "search_view", "catalog_view", "vote_integrity_view"]
 
 
 @dataclass

@@ -59,6 +59,10 @@ def _text(value: Any) -> bytes:
     return _LENGTH.pack(len(data)) + data
 
 
+def _bytea(value: bytes) -> bytes:
+    return _LENGTH.pack(len(value)) + value
+
+
 def _uuid(value: UUID) -> bytes:
     return _UUID_LENGTH + value.bytes
 
@@ -90,6 +94,7 @@ _KINDS: dict[str, tuple[int, int, Callable[[Any], bytes]]] = {
     "bigint": (20, 1016, _fixed("q")),
     "float8": (701, 1022, _fixed("d")),
     "text": (25, 1009, _text),
+    "bytea": (17, 1001, _bytea),
     "jsonb": (3802, 3807, _jsonb),
     "uuid": (2950, 2951, _uuid),
     "timestamptz": (1184, 1185, _timestamptz),

@@ -1,4 +1,4 @@
-"""The listing read side: one public profile document and one search/summary row per listing.
+"""The listing read side: one public profile document and one summary row per listing.
 
 Tables (per generation):
 
@@ -6,15 +6,14 @@ Tables (per generation):
   get_listing document built from it (`projections/listing_docs.py`).
 - `listings`: what summaries read: status, filters (categories, stage,
   country, pricing, domain), counters (votes, followers, views, rating), the
-  trending log-sum, and the card.
-- `search`: only what searches filter, order and match on (filters,
-  counters, the trending log-sum, the folded name and the text vectors),
-  written with the listings rows at the same `flush`, so a search reads
-  narrow rows and fetches cards from `listings` by id (docs/search.md).
+  trending log-sum, and the card (searches fetch their cards from here by id).
 - `votes` (cast times, for trending), `reviews` (ratings and moderation,
   `projections/review_tally.py`), `domain_ratings` (snapshots), `categories`
-  (names for the documents), `words` (the search vocabulary for typo
-  correction: every word of the searched fields of live and upcoming listings).
+  (names for the documents).
+
+What searches match and order on is the search view's (`projections/search_view.py`),
+fed by the same events: the two projections catch up and rebuild apart, each
+on its own connection (docs/projections.md).
 
 A batch keeps the listings its events touch in memory and writes each
 table once at `flush` (`projections/listing_rows.py`). Content events rebuild
@@ -95,7 +94,7 @@ FLUSH_EVERY = 250
 
 class ListingView(Projection):
     name = NAME
-    tables = ("profiles", "listings", "search", "votes", "reviews", "domain_ratings", "categories", "words")
+    tables = ("profiles", "listings", "votes", "reviews", "domain_ratings", "categories")
     shape = 2  # 2: the card gained `verified`; cards stored before read false until rebuilt (projections/reshape.py)
     catch_up_batch = 5000  # with the rows written every FLUSH_EVERY events, faster than 1,000 (docs/performance.md)
 
@@ -157,7 +156,7 @@ class ListingView(Projection):
         self._batch(cur)
         row = self._rows.get(e.listing_id)
         if row is None or not row.new:  # created twice in one batch: written once, with the later state
-            row = rows.Row(e.listing_id, str(e.originator_id), None, rows.zero_counters(), None, new=True)
+            row = rows.Row(e.listing_id, str(e.originator_id), None, rows.zero_counters(), new=True)
             self._rows[e.listing_id] = row
         row.state, row.counters = docs.new_state(e), rows.zero_counters()
         self._streams[row.stream_id] = e.listing_id
@@ -429,13 +428,11 @@ class ListingView(Projection):
     _absent: set[int | str] = set()  # listing ids and stream ids read and not found
     _votes: dict[tuple[int, str], bool] = {}  # (listing id, account id) -> whether a vote is counted
     _new_votes: list[tuple[int, str, float]] = []
-    _words: list[str] = []
-    _words_seen: set[str] = set()
 
     def _batch(self, cur: Cursor[Any]) -> None:
         if self._batch_cursor is not cur:
             self._batch_cursor, self._names_cache, self._rows, self._streams, self._absent = cur, None, {}, {}, set()
-            self._votes, self._new_votes, self._words, self._words_seen = {}, [], [], set()
+            self._votes, self._new_votes = {}, []
             self._since_flush = 0
 
     def prepare(self, cur: Cursor[Any], t: Tables, events: Sequence[Any]) -> None:
@@ -528,25 +525,21 @@ class ListingView(Projection):
         self._changed(row)
 
     def _changed(self, row: rows.Row) -> None:
-        """The row's state changed: rewritten at `flush`, its new words added to the vocabulary then."""
-        words = row.changed()
-        if words and not self._words_seen.issuperset(words):  # most listings bring no word the batch has not seen
-            new = [w for w in words if w not in self._words_seen]
-            self._words_seen.update(new)
-            self._words += new
+        """The row's state changed: rewritten at `flush`."""
+        row.changed()
 
     def flush(self, cur: Cursor[Any], t: Tables) -> None:
-        """Write every row the batch changed, its new votes and new words: one statement per table."""
+        """Write every row the batch changed and its new votes: one statement per table."""
         self._batch(cur)
         self._since_flush = 0
         dirty = [row for row in self._rows.values() if row.new or row.content or row.counted]  # `Row.dirty`
-        if not dirty and not self._new_votes and not self._words:
+        if not dirty and not self._new_votes:
             return
         names = self._names(cur, t) if any(row.new or row.content for row in dirty) else {}
-        rows.write(cur, t, dirty, names, self._new_votes, self._words)
+        rows.write(cur, t, dirty, names, self._new_votes)
         for row in dirty:
             row.written()
-        self._new_votes, self._words = [], []
+        self._new_votes = []
 
 
 # What `prepare` reads for each event class: the state by stream, the state by listing id, the counters only.

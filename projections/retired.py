@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import Any
 
 import psycopg
 from psycopg_pool import ConnectionPool
@@ -55,6 +56,15 @@ def drop_retired(pool: ConnectionPool, projection: Projection, grace: float = DR
     return dropped
 
 
+def _no_longer_named(conn: psycopg.Connection[Any], name: str, gen: int) -> set[str]:
+    """The generation's tables its projection no longer names: made by an older release that kept more tables
+    (a `listing_view` generation made before the search view had its own `search` and `words`)."""
+    prefix = f"{name}_g{gen}_".replace("_", "\\_")
+    rows = conn.execute("SELECT c.relname FROM pg_class c WHERE c.relkind = 'r' AND c.relname LIKE %s "
+                        "AND pg_table_is_visible(c.oid)", (prefix + "%",)).fetchall()
+    return {str(r[0]) for r in rows}
+
+
 def _drop_when_free(pool: ConnectionPool, name: str, tables: Tables, gen: int, deadline: float) -> bool:
     while True:
         try:
@@ -65,7 +75,7 @@ def _drop_when_free(pool: ConnectionPool, name: str, tables: Tables, gen: int, d
                 if conn.execute(f"SELECT 1 FROM {META} WHERE name=%s AND generation=%s AND status='retired' "
                                 "FOR UPDATE", (name, gen)).fetchone() is None:
                     return True  # another process dropped it
-                present = [t for t in tables.all() if exists(conn, t)]
+                present = sorted({t for t in tables.all() if exists(conn, t)} | _no_longer_named(conn, name, gen))
                 if present:
                     conn.execute(f"LOCK TABLE {', '.join(present)} IN ACCESS EXCLUSIVE MODE NOWAIT")
                 for table in present:

@@ -21,7 +21,8 @@ from projections.listing_cards import words_of
 from projections.reads import ReadStore
 from queries.cards import listing_view_extras
 
-VIEW = "listing_view"
+VIEW = "listing_view"  # the cards
+SEARCH_VIEW = "search_view"  # what searches match, filter and order on, and the vocabulary
 MAX_TOKENS = 8
 CARD = f"l.card || {listing_view_extras()}"  # the listing card (queries/cards.py)
 

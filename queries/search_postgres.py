@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from projections.reads import ReadStore
-from queries.search import VIEW, SearchPage, SearchRequest, cards_by_id, run_with_settings
+from queries.search import SEARCH_VIEW, VIEW, SearchPage, SearchRequest, cards_by_id, run_with_settings
 from queries.search_words import any_tsquery_text, tsquery_text
 
 NAME_SIMILARITY = 0.5  # pg_trgm word_similarity threshold for fuzzy name candidates
@@ -42,8 +42,8 @@ class Count:
 
 
 class PostgresSearch:
-    """tsvector (name A, tagline and keywords B; description in `fts`) + pg_trgm on names, in the listing view's
-    search table; cards come from its listings table by id.
+    """tsvector (name A, tagline and keywords B; description in `fts`) + pg_trgm on names, in the search view's
+    search table; cards come from the listing view's listings table by id.
 
     Relevance ranks in three tiers, so a query matching thousands of listings
     scores only the few whose names match (docs/search.md):
@@ -71,8 +71,7 @@ class PostgresSearch:
     def search(self, r: SearchRequest) -> SearchPage:
         if r.categories is not None and not r.categories:
             return SearchPage()
-        tables = self.reads.tables(VIEW)
-        table = tables["search"]
+        table = self.reads.tables(SEARCH_VIEW)["search"]
         where, params = _filters(r)
         if r.corrections:
             params |= {"tsq": tsquery_text(r.corrections), "tsq_any": any_tsquery_text(r.corrections),
@@ -95,7 +94,7 @@ class PostgresSearch:
                                  text=bool(r.corrections))
             else:
                 ids = self._tiers(conn, table, where, params, r, count, first, want)
-            cards = cards_by_id(self.reads, ids[:r.limit], raw, tables)
+            cards = cards_by_id(self.reads, ids[:r.limit], raw, self.reads.tables(VIEW))
         has_more = len(ids) > r.limit if not count.exact else r.offset + len(ids) < count.n
         return SearchPage(cards, count.n, count.exact, has_more)
 

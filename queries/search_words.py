@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from projections.reads import ReadStore
-from queries.search import VIEW, Correction, run_with_settings
+from queries.search import SEARCH_VIEW, Correction, run_with_settings
 from queries.word_cache import word_cache
 
 MAX_CORRECTIONS = 3
@@ -119,7 +119,7 @@ def _by_variants(reads: ReadStore, conn: Any, tok: str) -> list[str]:
     several hundred variants, which costs a second instead of a millisecond
     (docs/performance.md, "Search under distinct queries").
     """
-    words = reads.tables(VIEW)["words"]
+    words = reads.tables(SEARCH_VIEW)["words"]
     # The variants travel as one space-separated text (folded words hold no spaces): binding several
     # hundred array elements one by one cost more of the server's CPU than the lookup itself.
     sql = f"SELECT word FROM {words} WHERE word = ANY(string_to_array(%(variants)s, ' ')) {ONE_EDIT_ORDER}"
@@ -140,7 +140,7 @@ def _by_halves(reads: ReadStore, conn: Any, tok: str) -> list[str]:
     `ALPHABET` only, so a vocabulary word at distance 1 is one of the variants
     and no `%` or `_` can reach the pattern.
     """
-    words = reads.tables(VIEW)["words"]
+    words = reads.tables(SEARCH_VIEW)["words"]
     k = len(tok) // 2
     swaps = " ".join(tok[:i] + tok[i + 1] + tok[i] + tok[i + 2:] for i in range(len(tok) - 1))
     sql = (f"SELECT word FROM {words} WHERE ((word ~>=~ %(head)s AND word ~<~ %(head_end)s) OR word LIKE %(tail)s) "
@@ -159,7 +159,7 @@ COMPLETIONS = ("ARRAY(SELECT word FROM {words} WHERE word ~>=~ %(begins)s AND wo
 def _completions(reads: ReadStore, conn: Any, token: str) -> tuple[str, ...]:
     if not _completable(token):
         return ()
-    words = reads.tables(VIEW)["words"]
+    words = reads.tables(SEARCH_VIEW)["words"]
     (found,) = conn.execute(f"SELECT {COMPLETIONS.format(words=words)}", _begins(token)).fetchone()
     return tuple(found)
 
@@ -175,7 +175,7 @@ def _begins(token: str) -> dict[str, Any]:
 def _candidates(reads: ReadStore, conn: Any, tokens: list[str], threshold: float,
                 begins: str | None = None) -> tuple[list[tuple[str, list[str]]], tuple[str, ...]]:
     """Each token's trigram candidates, and the completions of `begins` (a column of every row, computed once)."""
-    t = reads.tables(VIEW)
+    t = reads.tables(SEARCH_VIEW)
     complete = begins if _completable(begins) else None
     rows = run_with_settings(
         conn, f"set_config('pg_trgm.similarity_threshold', '{threshold}', true), {BITMAPS_BACK}",

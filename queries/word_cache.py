@@ -6,7 +6,7 @@ not per query. Correcting an unknown word costs a trigram search over the
 whole vocabulary in PostgreSQL and, for words the close step misses, several
 hundred one-edit variants looked up in the btree: a few milliseconds of the
 server's CPU and the database's per search (docs/performance.md, "Search under
-distinct queries"). The vocabulary lives in the listing view, so every entry
+distinct queries"). The vocabulary lives in the search view, so every entry
 is stamped with that view's position and generation and dropped when they
 move, like the read store's documents: a cached word is never older than the
 vocabulary it was corrected against.
@@ -20,13 +20,13 @@ from collections.abc import Mapping
 
 from projections.reads import ReadStore
 
-VIEW = "listing_view"
+VIEW = "search_view"
 Key = tuple[str, str]  # (what, word): ("fix", word) or ("begins", word)
 MAX_WORDS = 20_000  # entries per read store; the whole cache is dropped when it fills (a few MiB at most)
 
 
 class WordCache:
-    """Values per word, valid for one position and generation of the listing view."""
+    """Values per word, valid for one position and generation of the search view."""
 
     def __init__(self, reads: ReadStore) -> None:
         self.reads = reads

@@ -25,7 +25,7 @@ from queries import my_listings as my_listings_q
 from queries.paging import Paging
 
 VIEWS = ("draft_view",)
-LISTING_VIEWS = ("draft_view", "listing_view", "history_view")  # a saved draft's edits are versions of its listing
+LISTING_VIEWS = ("draft_view", "listing_view", "search_view", "history_view")  # a saved draft's edits are versions of its listing
 
 
 class DraftSaved(drafts_q.DraftAsListing):

@@ -20,7 +20,7 @@ from commands import free_plan as cmd
 from events.errors import Unavailable
 from queries import free_plan as q
 
-VIEWS = ("listing_view", "launches_view", "badge_checks_view")
+VIEWS = ("listing_view", "search_view", "launches_view", "badge_checks_view")
 
 
 def _choose(s: Services, i: cmd.ChooseFreeListing, c: Call) -> dict[str, Any]:

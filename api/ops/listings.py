@@ -20,7 +20,7 @@ from queries import listings as listings_q
 
 LISTINGS = ("listing_view",)
 # `listing_search`: the Elasticsearch indexer's position, announced to every process (docs/search.md).
-SEARCH = ("listing_view", "catalog_view", "listing_search")
+SEARCH = ("listing_view", "search_view", "catalog_view", "listing_search")
 COMPARE = ("listing_view",)
 
 

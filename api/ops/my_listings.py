@@ -29,7 +29,7 @@ from queries import my_listings as q
 from queries.listings import ListingUpdate, Milestone
 from queries.paging import PageInfo, Paging, page_of
 
-VIEWS = ("listing_view", "history_view")
+VIEWS = ("listing_view", "search_view", "history_view")
 TAG = "my listings"
 MINE = "listing_id"  # the path parameter a 404 is about
 

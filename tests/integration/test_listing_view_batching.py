@@ -1,4 +1,5 @@
-"""The listing view keeps a batch's listings in memory and writes them at `flush`: the tables end as event by event.
+"""The listing and search views keep a batch's listings in memory and write them at `flush`: the tables end as
+event by event.
 
 Every table of a generation is compared row by row (each row as text, so
 text vectors, JSON documents and the trending log-sum are compared exactly)
@@ -19,18 +20,25 @@ from commands import community, metrics
 from commands import listing as listing_cmd
 from events.listing import ListingVerified
 from projections.listing_rows import folded_vote
+from projections.base import Projection
 from projections.listing_view import ListingView
+from projections.search_view import SearchView
 from queries import listings as listings_q
 from tests.integration.test_listing_view import make, meta
 
 AT = datetime(2026, 11, 18, 12, 0, tzinfo=timezone.utc)
 
 
-def _tables(c: Any) -> dict[str, list[str]]:
+VIEWS = {"listing_view": ListingView, "search_view": SearchView}
+BOTH = pytest.mark.parametrize("view", list(VIEWS))
+
+
+def _tables(c: Any, view: str = "listing_view") -> dict[str, list[str]]:
     """Every row of the active generation's tables, as text, sorted."""
     out: dict[str, list[str]] = {}
+    projection: type[Projection] = VIEWS[view]
     with c.pool.connection() as conn:
-        for logical, physical in zip(ListingView.tables, c.runtime.tables("listing_view").all(), strict=True):
+        for logical, physical in zip(projection.tables, c.runtime.tables(view).all(), strict=True):
             out[logical] = [r[0] for r in conn.execute(f"SELECT t::text FROM {physical} t ORDER BY 1").fetchall()]
     return out
 
@@ -86,6 +94,18 @@ def test_many_events_of_one_listing_in_one_batch_end_as_one_event_per_batch(cont
     assert _tables(container) == in_one_batch
 
 
+def test_the_search_view_in_one_batch_ends_as_one_event_per_batch(container: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    a, b = _busy_history(container)
+    container.runtime.catch_up("search_view")
+    in_one_batch = _tables(container, "search_view")
+    rows = {r.split(",")[0].strip("("): r for r in in_one_batch["search"]}
+    assert len(rows) == 2 and "batch alpha two" in rows[str(a)] and "'privaci'" in rows[str(a)]
+    assert {w.strip("()") for w in in_one_batch["words"]} >= {"batch", "alpha", "two", "privacy", "drafted"}
+    monkeypatch.setattr(SearchView, "catch_up_batch", 1)
+    container.runtime.rebuild("search_view")
+    assert _tables(container, "search_view") == in_one_batch
+
+
 def test_a_failed_batch_applied_event_by_event_keeps_what_came_before_the_failing_event(
         container: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     a, b = _busy_history(container)
@@ -116,31 +136,33 @@ def test_a_failed_batch_applied_event_by_event_keeps_what_came_before_the_failin
     assert _tables(container) == after_the_failure
 
 
+@BOTH
 @pytest.mark.parametrize("batch", [1000, 3])  # small batches: some begin with a vote, a follow, views
 def test_a_batch_applied_event_by_event_writes_what_one_batch_writes(
-        container: Any, monkeypatch: pytest.MonkeyPatch, batch: int) -> None:
+        container: Any, monkeypatch: pytest.MonkeyPatch, batch: int, view: str) -> None:
     _busy_history(container)
-    container.runtime.catch_up("listing_view")
-    in_one_batch = _tables(container)
+    container.runtime.catch_up(view)
+    in_one_batch = _tables(container, view)
 
     def failing(*args: Any, **kwargs: Any) -> int:
         raise RuntimeError("every batch fails once")
 
     monkeypatch.setattr("projections.batches.apply_batch", failing)
-    monkeypatch.setattr(ListingView, "catch_up_batch", batch)
-    container.runtime.rebuild("listing_view")  # each batch applied event by event: flush after every event
-    assert _tables(container) == in_one_batch
+    monkeypatch.setattr(VIEWS[view], "catch_up_batch", batch)
+    container.runtime.rebuild(view)  # each batch applied event by event: flush after every event
+    assert _tables(container, view) == in_one_batch
 
 
+@BOTH
 @pytest.mark.parametrize("every", [1, 4])  # the batch's rows written every few events, some listings twice
 def test_rows_written_every_few_events_end_as_rows_written_once_per_batch(
-        container: Any, monkeypatch: pytest.MonkeyPatch, every: int) -> None:
+        container: Any, monkeypatch: pytest.MonkeyPatch, every: int, view: str) -> None:
     _busy_history(container)
-    container.runtime.catch_up("listing_view")  # fewer events than FLUSH_EVERY: written once, at the end
-    written_once = _tables(container)
-    monkeypatch.setattr("projections.listing_view.FLUSH_EVERY", every)
-    container.runtime.rebuild("listing_view")
-    assert _tables(container) == written_once
+    container.runtime.catch_up(view)  # fewer events than FLUSH_EVERY: written once, at the end
+    written_once = _tables(container, view)
+    monkeypatch.setattr(f"projections.{view}.FLUSH_EVERY", every)
+    container.runtime.rebuild(view)
+    assert _tables(container, view) == written_once
 
 
 # How PostgreSQL folded a vote into the trending log-sum when each vote was its own statement.

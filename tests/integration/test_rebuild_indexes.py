@@ -9,7 +9,7 @@ import pytest
 
 from projections import deferred_indexes
 from projections.deferred_indexes import DEFERRED
-from projections.listing_view import ListingView
+from projections.search_view import SearchView
 from queries import listings as listings_q
 from queries.search_postgres import PostgresSearch
 from tests.integration.test_listing_view import AT, make
@@ -19,10 +19,10 @@ class Interrupted(Exception):
     """Stands for Ctrl-C or a crash in the middle of a rebuild."""
 
 
-def _indexes(c: Any, generation: int) -> list[tuple[str, str]]:
-    """(access method, definition without the generation's name) of every index of listing_view's generation."""
-    tables = [t for t in c.runtime.projections["listing_view"].tables]
-    names = [f"listing_view_g{generation}_{t}" for t in tables]
+def _indexes(c: Any, generation: int, view: str = "listing_view") -> list[tuple[str, str]]:
+    """(access method, definition without the generation's name) of every index of the view's generation."""
+    tables = [t for t in c.runtime.projections[view].tables]
+    names = [f"{view}_g{generation}_{t}" for t in tables]
     with c.pool.connection() as conn:
         rows = conn.execute(
             "SELECT a.amname, pg_get_indexdef(i.indexrelid) FROM pg_index i JOIN pg_class x ON x.oid = i.indexrelid "
@@ -35,27 +35,29 @@ def _deferred(c: Any) -> int:
         return int(conn.execute(f"SELECT count(*) FROM {DEFERRED}").fetchone()[0])
 
 
-def test_a_rebuilt_generation_has_every_index_of_a_fresh_one(container: Any) -> None:
+# The GIN indexes of each view: categories and owners; full text, names' trigrams and words, name words, categories.
+@pytest.mark.parametrize(("view", "gin"), [("listing_view", 2), ("search_view", 5)])
+def test_a_rebuilt_generation_has_every_index_of_a_fresh_one(container: Any, view: str, gin: int) -> None:
     c = container
-    c.runtime.catch_up("listing_view")
-    gen = c.runtime.generations["listing_view"]
-    before = _indexes(c, gen)
-    assert [am for am, _ in before].count("gin") >= 4  # full text, trigram, categories, owners, words
+    c.runtime.catch_up(view)
+    gen = c.runtime.generations[view]
+    before = _indexes(c, gen, view)
+    assert [am for am, _ in before].count("gin") >= gin
     seen: list[int] = []
 
     def stop_in_the_middle(position: int, _target: int) -> None:
         seen.append(position)
-        building = max(s.generation for s in c.runtime.status() if s.name == "listing_view")
-        assert all(am != "gin" for am, _ in _indexes(c, building))  # filled without them
+        building = max(s.generation for s in c.runtime.status() if s.name == view)
+        assert all(am != "gin" for am, _ in _indexes(c, building, view))  # filled without them
         assert _deferred(c) == [am for am, _ in before].count("gin")
         raise Interrupted
 
     with pytest.raises(Interrupted):
-        c.runtime.rebuild("listing_view", progress=stop_in_the_middle)
+        c.runtime.rebuild(view, progress=stop_in_the_middle)
     assert seen
-    status = c.runtime.rebuild("listing_view")  # resumed: the kept definitions still make the indexes
-    assert status.generation == gen + 1 and c.runtime.generations["listing_view"] == gen + 1
-    assert _indexes(c, gen + 1) == before
+    status = c.runtime.rebuild(view)  # resumed: the kept definitions still make the indexes
+    assert status.generation == gen + 1 and c.runtime.generations[view] == gen + 1
+    assert _indexes(c, gen + 1, view) == before
     assert _deferred(c) == 0
 
 
@@ -64,31 +66,32 @@ def test_a_long_catch_up_from_position_0_fills_without_gin_indexes_and_ends_with
     c = container
     for n in range(3):
         make(c, f"Deferred Index {n}", description="Counts visits without cookies")
-    gen = c.runtime.generations["listing_view"]
-    fresh = _indexes(c, gen)  # as the generation was created, before any event
+    c.runtime.catch_up("listing_view")  # the cards a search shows
+    gen = c.runtime.generations["search_view"]
+    fresh = _indexes(c, gen, "search_view")  # as the generation was created, before any event
     gin = [am for am, _ in fresh].count("gin")
-    assert gin >= 4
+    assert gin >= 5
     seen: list[int] = []
 
     def in_the_middle(position: int, _target: int) -> None:
         seen.append(position)
-        assert all(am != "gin" for am, _ in _indexes(c, gen))  # filled without them
+        assert all(am != "gin" for am, _ in _indexes(c, gen, "search_view"))  # filled without them
         assert _deferred(c) == gin
         assert not gc.isenabled()  # a long catch-up runs without the cyclic collector (`projections/collector.py`)
 
     c.runtime.long_catch_up = 1  # this short log counts as long
-    monkeypatch.setattr(ListingView, "catch_up_batch", 2)
-    c.runtime.catch_up("listing_view", progress=in_the_middle)
+    monkeypatch.setattr(SearchView, "catch_up_batch", 2)
+    c.runtime.catch_up("search_view", progress=in_the_middle)
     assert len(seen) > 1
-    assert _indexes(c, gen) == fresh and _deferred(c) == 0
+    assert _indexes(c, gen, "search_view") == fresh and _deferred(c) == 0
     assert gc.isenabled()
     reads = c.services.reads
     found = listings_q.search_listings(reads, PostgresSearch(reads), listings_q.SearchListings(q="cookies"), AT.date())
     assert sorted(i["slug"] for i in found["items"]) == [f"deferred-index-{n}" for n in range(3)]
 
     make(c, "Deferred Index Later")  # a catch-up that does not start at position 0 keeps its indexes
-    c.runtime.catch_up("listing_view")
-    assert _indexes(c, gen) == fresh and _deferred(c) == 0
+    c.runtime.catch_up("search_view")
+    assert _indexes(c, gen, "search_view") == fresh and _deferred(c) == 0
 
 
 def test_indexes_a_long_catch_up_left_deferred_are_built_on_the_next_start(container: Any) -> None:

@@ -129,7 +129,7 @@ def test_one_edit_corrections_and_completions(crowd) -> None:  # type: ignore[no
 def test_one_edit_by_halves_finds_what_the_variants_find(crowd) -> None:  # type: ignore[no-untyped-def]
     """Every kind of edit at every position of long vocabulary words, and tokens two edits away: same answers."""
     reads = crowd.services.reads
-    words = reads.tables("listing_view")["words"]
+    words = reads.tables("search_view")["words"]
     with crowd.pool.connection() as conn:
         vocabulary = [r[0] for r in conn.execute(f"SELECT word FROM {words} WHERE length(word) >= %s ORDER BY word",
                                                  (AFFIX_MIN - 1,)).fetchall()]
@@ -176,7 +176,7 @@ def test_many_concurrent_searches_share_a_small_pool(crowd) -> None:  # type: ig
 
 
 def test_start_up_adds_the_completions_index_to_an_older_generation(container) -> None:  # type: ignore[no-untyped-def]
-    words = container.runtime.tables("listing_view")["words"]
+    words = container.runtime.tables("search_view")["words"]
     index = f"{words}_prefix"
     with container.pool.connection() as conn:
         conn.execute(f"DROP INDEX {index}")  # a generation made before the index existed
