@@ -21,7 +21,7 @@ from psycopg import Cursor
 from projections import binary_arrays, bulk
 from projections.base import Tables
 from projections.listing_cards import PUBLIC_STATUSES, UPCOMING_STATUSES, fold, text_of, words_of
-from projections.listing_rows import (
+from projections.listing_rows import (  # the filters and counters both views write
     CATEGORIES,
     COUNTED,
     FILTERS,
@@ -133,18 +133,6 @@ def _entry(r: tuple[Any, ...]) -> Entry:
 def _iso(at: Any) -> str | None:
     """A time as the handlers keep it (ISO text, as events' times are kept in the listing view's state)."""
     return at.isoformat() if at is not None else None
-
-
-def voted(cur: Cursor[Any], t: Tables, pairs: list[tuple[int, str]]) -> set[tuple[int, str]]:
-    """Which (listing id, account id) pairs have a vote counted."""
-    if not pairs:
-        return set()
-    found = cur.execute(
-        f"SELECT listing_id, account_id FROM {t['votes']} WHERE (listing_id, account_id) IN "
-        "(SELECT * FROM unnest(%s::int[], %s::text[]))",
-        ([p[0] for p in pairs], [p[1] for p in pairs]),
-    ).fetchall()
-    return {(int(r[0]), str(r[1])) for r in found}
 
 
 # ---------------------------------------------------------------- writing

@@ -42,7 +42,7 @@ from projections import listing_docs as docs
 from projections import search_rows as rows
 from projections import search_tables as tables
 from projections.base import Projection, Tables, handles
-from projections.listing_rows import folded_vote
+from projections.listing_rows import folded_vote, voted  # the same vote tables, one reader
 from projections.listing_status import STATUS_AFTER, STATUS_EVENTS
 
 NAME = "search_view"
@@ -211,7 +211,7 @@ class SearchView(Projection):
                 ids.update(int(k) for k in e.counts if str(k).isdigit())
         self._load(cur, t, ids=ids | created, streams=streams, state_streams=streams)
         wanted = [p for p in pairs if p not in self._votes]
-        found = rows.voted(cur, t, wanted)
+        found = voted(cur, t, wanted)
         self._votes.update((p, p in found) for p in wanted)
 
     def _load(self, cur: Cursor[Any], t: Tables, ids: Iterable[int] = (), streams: Iterable[str] = (),
@@ -251,7 +251,7 @@ class SearchView(Projection):
         self._batch(cur)
         pair = (listing_id, account_id)
         if pair not in self._votes:
-            self._votes[pair] = pair in rows.voted(cur, t, [pair])
+            self._votes[pair] = pair in voted(cur, t, [pair])
         return self._votes[pair]
 
     def _change(self, cur: Cursor[Any], t: Tables, mutate: Any, *, stream: UUID, source: bool = False) -> None:
