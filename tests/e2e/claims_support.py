@@ -78,7 +78,7 @@ def live_listing(world: ClaimWorld, website: str, owners: list[str] | None = Non
         profile={"name": f"Claimable {uuid4().hex[:6]}", "tagline": "A product to claim", "website_url": website},
         categories=["productivity"], owner_ids=owners or []), STAFF)
     position = listing_cmd.staff_publish(c.store, made.listing_id, STAFF)
-    assert c.runtime.wait_for(["listing_view", "launches_view"], position, timeout=10)
+    assert c.runtime.wait_for(["listing_view", "search_view", "launches_view"], position, timeout=10)
     return made.listing_id, made.slug
 
 

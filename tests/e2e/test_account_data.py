@@ -66,7 +66,7 @@ def _listing(site: RunningServer, owners: list[str], live: bool, name: str) -> t
         profile={"name": name, "tagline": "A product of the test", "website_url": f"https://ld-{uuid4().hex[:8]}.com"},
         categories=["productivity"], owner_ids=owners), STAFF)
     position = listing_cmd.staff_publish(c.store, made.listing_id, STAFF) if live else c.store.position()
-    assert c.runtime.wait_for(["listing_view", "launches_view", "interview_view"], position, timeout=10)
+    assert c.runtime.wait_for(["listing_view", "search_view", "launches_view", "interview_view"], position, timeout=10)
     return made.listing_id, made.slug
 
 
@@ -244,7 +244,7 @@ def test_closing_an_account_ends_access_keeps_listings_and_frees_the_address(sit
         assert holders and all(who.startswith("former:") for _, who in holders)
         # staff can still take the closed account's vote out of every count
         position = votes_cmd.void_votes(site.container.store, [holders[0][0]], "a ring of accounts", STAFF)[0].position
-        site.container.runtime.wait_for(["listing_view", "launches_view"], position, timeout=5)
+        site.container.runtime.wait_for(["listing_view", "search_view", "launches_view"], position, timeout=5)
         voided = httpx.get(f"{site.url}/api/v1/listings/{alone_slug}").json()["community"]["votes"]
         assert voided == votes_before - 1
         with _api(site, _key(bob)) as bob_api:

@@ -196,7 +196,7 @@ def test_views_are_counted_in_memory_and_flushed_as_one_event(http: httpx.Client
         assert http.get("/listings/bear-notes").status_code == 200
     assert c.store.position() == head  # no write per read
     position = directory.flusher.flush()
-    assert position is not None and c.runtime.wait_for(["listing_view"], position, timeout=5)
+    assert position is not None and c.runtime.wait_for(["listing_view", "search_view"], position, timeout=5)
     assert http.get("/listings/bear-notes").json()["community"]["views"] == 4
     assert http.get("/listings", params={"sort": "most_viewed"}).json()["items"][0]["slug"] == "bear-notes"
 

@@ -222,7 +222,7 @@ def test_links_are_only_addresses_that_answer_now(live: RunningServer, http: htt
 
     c: Any = live.container
     position = listing_cmd.staff_publish(c.store, lid, STAFF)
-    assert c.runtime.wait_for(["listing_view", "launches_view"], position, timeout=10)
+    assert c.runtime.wait_for(["listing_view", "search_view", "launches_view"], position, timeout=10)
     shown = links()
     assert all(answers(shown[k]) == 200 for k in ("listing", "badges"))
     assert http.get(f"/me/listings/{lid}", headers=who.headers()).json()["public_url"] == shown["listing"]

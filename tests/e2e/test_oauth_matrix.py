@@ -56,7 +56,7 @@ def _listing(server: RunningServer, owner: str) -> dict[str, Any]:
         categories=["productivity"], owner_ids=[owner], source="staff"), _meta(owner))
     milestone_id, position = listing_cmd.add_milestone(c.store, made.listing_id, {"date": "2025-01-01", "title": "M"},
                                                        _meta(owner))
-    assert c.runtime.wait_for(["listing_view"], position, 5)
+    assert c.runtime.wait_for(["listing_view", "search_view"], position, 5)
     return {"listing_id": made.listing_id, "milestone_id": milestone_id}
 
 

@@ -34,7 +34,7 @@ def new_listing(live: RunningServer, who: Person, name: str = "Invoicely") -> in
         profile={"name": name, "tagline": "Invoices that pay themselves",
                  "website_url": f"https://invoicely-{uuid4().hex[:8]}.example"},  # one listing per site: a site each
         categories=["developer-tools"], owner_ids=[who.account_id]), STAFF)
-    assert c.runtime.wait_for(["listing_view"], created.position, timeout=5)
+    assert c.runtime.wait_for(["listing_view", "search_view"], created.position, timeout=5)
     return created.listing_id
 
 

@@ -53,7 +53,7 @@ def _listing(site: RunningServer, who: Person, name: str, website: str | None = 
         profile={"name": name, "tagline": "Ship small things often",
                  "website_url": website or f"https://{name.lower().replace(' ', '-')}-{uuid4().hex[:8]}.example"},
         categories=["developer-tools"], owner_ids=[who.account_id]), STAFF)
-    assert c.runtime.wait_for(["listing_view"], created.position, timeout=5)
+    assert c.runtime.wait_for(["listing_view", "search_view"], created.position, timeout=5)
     return created.listing_id
 
 
@@ -78,7 +78,7 @@ def owner(site: RunningServer) -> Owner:
     listing_cmd.staff_publish(c.store, ids["live"], STAFF)
     listing_cmd.staff_publish(c.store, ids["unpublished"], STAFF)
     listing_cmd.unpublish(c.store, ids["unpublished"], "Broken links", STAFF)
-    assert c.runtime.wait_for(["listing_view", "launches_view", "badge_checks_view"], c.store.position(), timeout=10)
+    assert c.runtime.wait_for(["listing_view", "search_view", "launches_view", "badge_checks_view"], c.store.position(), timeout=10)
     return Owner(who, ids, week)
 
 

@@ -260,7 +260,7 @@ def test_a_refused_claim_is_said_in_the_forms_words(live: RunningServer, founder
         profile={"name": "Numbered", "tagline": "Runs on an address", "website_url": "http://127.0.0.1:9/"},
         categories=["developer-tools"], owner_ids=[owner.account_id]), STAFF)
     listing_cmd.staff_publish(c.store, created.listing_id, STAFF, plan="free")
-    assert c.runtime.wait_for(["listing_view"], c.store.position(), timeout=10)
+    assert c.runtime.wait_for(["listing_view", "search_view"], c.store.position(), timeout=10)
     _at(page, f"{live.url}/claim/numbered")
     page.get_by_label("A DNS TXT record").check()
     page.get_by_role("button", name="Start the claim").click()

@@ -99,7 +99,7 @@ def _listing(site: RunningServer, who: Person, name: str, website: str | None = 
         profile={"name": name, "tagline": "Ship small things often",
                  "website_url": website or f"https://{name.lower().replace(' ', '-')}-{uuid4().hex[:8]}.example"},
         categories=["developer-tools"], owner_ids=[who.account_id]), STAFF)
-    assert c.runtime.wait_for(["listing_view"], created.position, timeout=5)
+    assert c.runtime.wait_for(["listing_view", "search_view"], created.position, timeout=5)
     return created.listing_id
 
 
@@ -113,7 +113,7 @@ def owner(site: RunningServer) -> Owner:
     listing_cmd.schedule_paid(c.store, ids["scheduled"], weeks["scheduled"], STAFF)
     listing_cmd.queue_free(c.store, ids["queued_next_week"], weeks["queued_next_week"], STAFF)
     listing_cmd.queue_free(c.store, ids["queued_later"], weeks["queued_later"], STAFF)
-    assert c.runtime.wait_for(["listing_view", "launches_view"], c.store.position(), timeout=10)
+    assert c.runtime.wait_for(["listing_view", "search_view", "launches_view"], c.store.position(), timeout=10)
     return Owner(who, draft_id, ids, weeks)
 
 

@@ -76,7 +76,7 @@ def _listing(site: RunningServer, who: Person, name: str) -> int:
         profile={"name": name, "tagline": "Ship small things often",
                  "website_url": f"https://{name.lower().replace(' ', '-')}-{uuid4().hex[:8]}.example"},
         categories=["developer-tools"], owner_ids=[who.account_id]), STAFF)
-    assert c.runtime.wait_for(["listing_view"], created.position, timeout=5)
+    assert c.runtime.wait_for(["listing_view", "search_view"], created.position, timeout=5)
     return created.listing_id
 
 
@@ -100,7 +100,7 @@ def owner(site: RunningServer) -> Owner:
     awards_cmd.close_week(c.store, awards_cmd.CloseLaunchWeek.model_validate(
         {"week": award_week, "standings": [{"listing_id": ids["won"], "votes": 4}]}), STAFF)
     catalog_cmd.change_site_settings(c.store, catalog_cmd.ChangeSiteSettings(changes={"name": SITE_NAME}), STAFF)
-    assert c.runtime.wait_for(["listing_view", "launches_view", "catalog_view"], c.store.position(), timeout=10)
+    assert c.runtime.wait_for(["listing_view", "search_view", "launches_view", "catalog_view"], c.store.position(), timeout=10)
     return Owner(who, ids, award_week)
 
 

@@ -159,14 +159,14 @@ def _listing_with_evidence(site: RunningServer, evidence: dict[str, list[dict[st
     c.store.decide(listing.listing_stream(made.listing_id), listing,
                    lambda s: listing.decide_set_evidence(s, evidence, _meta()))
     position = listing_cmd.staff_publish(c.store, made.listing_id, _meta())
-    assert c.runtime.wait_for(["listing_view"], position, timeout=10)
+    assert c.runtime.wait_for(["listing_view", "search_view"], position, timeout=10)
     return made.listing_id, made.slug
 
 
 def _edit(site: RunningServer, listing_id: int, changes: dict[str, str]) -> None:
     c = site.container
     position = listing_cmd.edit_listing(c.store, listing_id, changes, _meta("account:owner"))
-    assert c.runtime.wait_for(["listing_view"], position, timeout=10)
+    assert c.runtime.wait_for(["listing_view", "search_view"], position, timeout=10)
 
 
 def based_in(page: Any) -> tuple[str, list[str], list[str]]:

@@ -23,7 +23,7 @@ def test_a_drafted_listing_shows_where_its_values_were_found(live: RunningServer
     c = live.container
     position = listing_cmd.staff_publish(c.store, listing_id, Meta(at=datetime.now(timezone.utc), actor="staff:test",
                                                                    channel="cli"))
-    assert c.runtime.wait_for(["listing_view"], position, timeout=10)
+    assert c.runtime.wait_for(["listing_view", "search_view"], position, timeout=10)
 
     doc = httpx.get(f"{live.url}/api/v1/listings/{slug}").json()
     evidence = doc["evidence"]

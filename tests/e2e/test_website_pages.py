@@ -500,7 +500,7 @@ def test_a_placement_featured_this_week_shows_on_the_home_page_and_its_category_
     assert listing_id is not None
     position = listing_cmd.feature(c.store, listing_id, this.isoformat(),
                                    Meta(at=datetime.now(timezone.utc), actor="staff:test", channel="cli"))
-    assert c.runtime.wait_for(["launches_view", "listing_view"], position, timeout=10)
+    assert c.runtime.wait_for(["launches_view", "listing_view", "search_view"], position, timeout=10)
     home = http.get("/").text
     box = home.split('id="featured-h"', 1)[1].split("</section>", 1)[0]
     assert f'href="/listings/{old["slug"]}"' in box

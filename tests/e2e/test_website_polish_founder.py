@@ -200,7 +200,7 @@ def test_web_addresses_in_a_listings_public_updates_wrap_at_their_separators(sit
                                                                              page: Any) -> None:
     c: Any = site.container
     listing_id = new_listing(site, founder.who, "Quillstone")
-    assert c.runtime.wait_for(["listing_view", "launches_view"], listing_cmd.staff_publish(c.store, listing_id, STAFF),
+    assert c.runtime.wait_for(["listing_view", "search_view", "launches_view"], listing_cmd.staff_publish(c.store, listing_id, STAFF),
                               timeout=10)
     body = f"Release notes: {LINKS['github']}/releases/tag/version-two-point-zero, and we are on {LINKS['linkedin']}"
     with httpx.Client(base_url=site.url + API, timeout=20) as api:
@@ -208,7 +208,7 @@ def test_web_addresses_in_a_listings_public_updates_wrap_at_their_separators(sit
                      headers=founder.who.headers(**ik()))
         assert r.status_code in (200, 201), r.text
         slug = api.get(f"/me/listings/{listing_id}", headers=founder.who.headers()).json()["slug"]
-    assert c.runtime.wait_for(["updates_view", "listing_view"], c.store.position(), timeout=10)
+    assert c.runtime.wait_for(["updates_view", "listing_view", "search_view"], c.store.position(), timeout=10)
     for width in listings.WIDTHS:
         _at(page, f"{site.url}/listings/{slug}", width)
         update = page.locator("section[id^=update-] .text").first

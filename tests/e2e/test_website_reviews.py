@@ -38,7 +38,7 @@ def new_listing(server: RunningServer) -> tuple[int, str, str]:
         profile={"name": f"Reviewed {uuid4().hex[:6]}", "tagline": "Invoices for small teams",
                  "website_url": "https://reviewed.example"}, categories=["analytics"], owner_ids=[owner_id]), now_meta())
     position = listing_cmd.staff_publish(c.store, created.listing_id, now_meta())
-    assert c.runtime.wait_for(["listing_view", "updates_view", "launches_view"], position, timeout=10)
+    assert c.runtime.wait_for(["listing_view", "search_view", "updates_view", "launches_view"], position, timeout=10)
     return created.listing_id, created.slug, owner_email
 
 

@@ -62,7 +62,7 @@ def _just_below(server: RunningServer, lower: dict[str, Any], upper: dict[str, A
     for _ in range(upper["week_votes"] - lower["week_votes"] - (0 if tie_keeps_it_below else 1)):
         meta = Meta(at=c.services.now(), actor="test", channel="web")
         position = community_cmd.cast_vote(c.store, lower["listing"]["id"], f"tie-{uuid4().hex[:8]}", meta)
-    c.runtime.wait_for(["launches_view", "listing_view"], position, timeout=5)
+    c.runtime.wait_for(["launches_view", "listing_view", "search_view"], position, timeout=5)
 
 
 def test_a_person_signs_up_verifies_votes_unvotes_and_follows_in_chromium(mailing_site, chromium) -> None:  # type: ignore[no-untyped-def]
