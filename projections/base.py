@@ -75,6 +75,8 @@ class Projection:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if not hasattr(cls, "name"):
+            return  # a base for projections (`projections/listing_batch.py`), not one itself
         if not NAME.match(cls.name):
             raise ValueError(f"bad projection name {cls.name!r}")
         cls._handlers = {}

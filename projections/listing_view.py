@@ -26,10 +26,9 @@ search column or the community section.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from datetime import date
 from typing import Any
-from uuid import UUID
 
 from eventsourcing.utils import get_topic
 from psycopg import Cursor
@@ -75,8 +74,9 @@ from events.listing import (
 from events.metrics import BillboardContributed, DomainRatingRecorded, RevenueRecorded
 from events.votes import VoteRestored, VoteVoided
 from projections import listing_docs as docs
-from projections.base import Projection, Tables, handles
-from events.text import is_clean, storable_value
+from projections.base import Tables, handles
+from projections.listing_batch import ListingBatch
+from events.text import storable_value
 from projections import listing_counters as counters
 from projections import listing_rows as rows
 from projections import listing_tables as tables
@@ -89,14 +89,24 @@ OLDER_UPDATES_PAGE = 50
 
 
 FLUSH_EVERY = 250
-"""Events of a batch between two writes of its rows (`ListingView.apply`)."""
+"""Events of a batch between two writes of its rows (`ListingBatch.apply`)."""
 
 
-class ListingView(Projection):
+class ListingView(ListingBatch[rows.Row]):
     name = NAME
     tables = ("profiles", "listings", "votes", "reviews", "domain_ratings", "categories")
     shape = 2  # 2: the card gained `verified`; cards stored before read false until rebuilt (projections/reshape.py)
     catch_up_batch = 5000  # with the rows written every FLUSH_EVERY events, faster than 1,000 (docs/performance.md)
+    flush_every = FLUSH_EVERY
+    # What `prepare` reads for each event class beside the counters: the state by stream, the state by listing id.
+    by_stream = frozenset({
+        ListingEdited, ListingEvidenceSet, ListingEditReverted, ListingStorySet, ListingMilestoneAdded,
+        ListingMilestoneDeleted, ListingUpdatePosted, ListingUpdateRemoved, ListingSectionsUnlocked,
+        ListingAlternativesApproved, ListingOwnerAdded, ListingOwnerRemoved, ListingVerified,
+        ListingVerificationWithdrawn, ListingFeatured, ListingQueuedForFree, ListingBadgeLost, ListingScheduled,
+        ListingLaunched, ListingPublishedByStaff, ListingUnpublished,
+    })
+    by_listing = frozenset({DomainRatingRecorded, RevenueRecorded, BillboardContributed})
 
     def create(self, cur: Cursor[Any], t: Tables) -> None:
         tables.create(cur, t)
@@ -104,21 +114,6 @@ class ListingView(Projection):
     def upgrade(self, cur: Cursor[Any], t: Tables) -> None:
         """Indexes added after the first release: made on start-up for generations created before them."""
         tables.upgrade(cur, t)
-
-    def apply(self, cur: Cursor[Any], t: Tables, event: Any, position: int = 0, checked: bool = False) -> None:
-        """One event; every `FLUSH_EVERY` events of a batch, the rows kept so far are written.
-
-        The batch's statements are pipelined: PostgreSQL runs the rows written
-        here (text vectors, documents, indexes) while the next events are
-        applied in Python, instead of all of them after the last event. A
-        listing changed again after it was written is written again at the
-        next flush, as before (its events are mostly next to each other in the log).
-        """
-        super().apply(cur, t, event, position, checked)
-        self._batch(cur)
-        self._since_flush += 1
-        if self._since_flush >= FLUSH_EVERY:
-            self.flush(cur, t)
 
     # ------------------------------------------------------------ catalogue: category names
 
@@ -154,13 +149,11 @@ class ListingView(Projection):
     @handles(ListingCreated)
     def _created(self, cur: Cursor[Any], t: Tables, e: ListingCreated) -> None:
         self._batch(cur)
-        row = self._rows.get(e.listing_id)
+        row = self._kept.get(e.listing_id)
         if row is None or not row.new:  # created twice in one batch: written once, with the later state
             row = rows.Row(e.listing_id, str(e.originator_id), None, rows.zero_counters(), new=True)
-            self._rows[e.listing_id] = row
         row.state, row.counters = docs.new_state(e), rows.zero_counters()
-        self._streams[row.stream_id] = e.listing_id
-        self._absent.difference_update((e.listing_id, row.stream_id))
+        self._keep(row)
         self._changed(row)
 
     @handles(ListingEdited)
@@ -204,7 +197,7 @@ class ListingView(Projection):
         the log (the events up to this one): a removal is rare, and it alone pays for it. An update not shown
         changes nothing.
         """
-        row = self._row(cur, t, stream=e.originator_id, state=True)
+        row = self._entry(cur, t, stream=e.originator_id, state=True)
         state = row.state if row is not None else None
         if row is None or state is None or not any(u.get("update_id") == e.update_id for u in state["updates"]):
             return
@@ -337,7 +330,7 @@ class ListingView(Projection):
             return
         self._votes[(listing_id, account_id)] = True
         self._new_votes.append((listing_id, account_id, x))
-        row = self._row(cur, t, listing_id=listing_id)
+        row = self._entry(cur, t, listing_id=listing_id)
         if row is not None:  # a vote for a listing not created (yet) is kept, not counted
             row.counters["votes"] += 1
             row.counters["trend_log"] = rows.folded_vote(row.counters["trend_log"], x)
@@ -353,7 +346,7 @@ class ListingView(Projection):
 
     @handles(ListingFollowed, ListingUnfollowed)
     def _follow(self, cur: Cursor[Any], t: Tables, e: ListingFollowed | ListingUnfollowed) -> None:
-        row = self._row(cur, t, listing_id=e.listing_id)
+        row = self._entry(cur, t, listing_id=e.listing_id)
         if row is not None:
             step = 1 if isinstance(e, ListingFollowed) else -1
             row.counters["followers"] = max(row.counters["followers"] + step, 0)
@@ -364,7 +357,7 @@ class ListingView(Projection):
         pairs = [(int(k), int(v)) for k, v in e.counts.items() if str(k).isdigit() and int(v) > 0]
         self._load(cur, t, ids=[p[0] for p in pairs])
         for listing_id, n in pairs:
-            row = self._row(cur, t, listing_id=listing_id)
+            row = self._entry(cur, t, listing_id=listing_id)
             if row is not None:
                 row.counters["views"] += n
                 row.counted.add("views")
@@ -412,101 +405,19 @@ class ListingView(Projection):
             (listing_id,),
         )
 
-    # ------------------------------------------------------------ batch memory
-    #
-    # Every listing the batch touches is kept as a `Row` (`projections/listing_rows.py`): read once (the rows a
-    # batch's events name are read together in `prepare`), changed in memory by the handlers, and written at
-    # `flush`, one statement per table. The memory belongs to the batch's cursor (one transaction): a new cursor
-    # forgets it, so nothing kept can outlive a rollback. Events whose change is made in SQL (a withdrawn vote, a
-    # review, a category's new name) write what was kept first; the listing's row is then read again when needed.
+    # ------------------------------------------------------------ batch memory (`projections/listing_batch.py`)
 
-    _batch_cursor: Any = None
-    _since_flush = 0  # events applied since the last flush
     _names_cache: dict[str, str] | None = None
-    _rows: dict[int, rows.Row] = {}
-    _streams: dict[str, int] = {}  # stream id -> listing id, for the rows in `_rows`
-    _absent: set[int | str] = set()  # listing ids and stream ids read and not found
-    _votes: dict[tuple[int, str], bool] = {}  # (listing id, account id) -> whether a vote is counted
-    _new_votes: list[tuple[int, str, float]] = []
 
-    def _batch(self, cur: Cursor[Any]) -> None:
-        if self._batch_cursor is not cur:
-            self._batch_cursor, self._names_cache, self._rows, self._streams, self._absent = cur, None, {}, {}, set()
-            self._votes, self._new_votes = {}, []
-            self._since_flush = 0
+    def _read(self, cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[str],
+              state_ids: Iterable[int], state_streams: Iterable[str]) -> list[rows.Row]:
+        return rows.read(cur, t, ids, streams, state_ids, state_streams)
 
-    def prepare(self, cur: Cursor[Any], t: Tables, events: Sequence[Any]) -> None:
-        """Read the rows of the listings the batch's events name, and whether their voters voted: two statements."""
-        self._batch(cur)
-        created = {e.listing_id for e in events if isinstance(e, ListingCreated)}
-        ids: set[int] = set()
-        state_ids: set[int] = set()
-        state_streams: set[str] = set()
-        pairs: set[tuple[int, str]] = set()
-        for e in events:
-            kind = type(e)
-            if kind in BY_STREAM:
-                state_streams.add(str(e.originator_id))
-            elif kind in BY_LISTING:
-                state_ids.add(e.listing_id)
-            elif kind in COUNTED:
-                ids.add(e.listing_id)
-                if kind in CAST and isinstance(e.account_id, str) and is_clean(e.account_id):
-                    pairs.add((e.listing_id, e.account_id))
-            elif kind is ListingViewsCounted:
-                ids.update(int(k) for k in e.counts if str(k).isdigit())
-        self._load(cur, t, ids=(ids | state_ids) - created, streams=state_streams, state_ids=state_ids,
-                   state_streams=state_streams)
-        wanted = [p for p in pairs if p not in self._votes]
-        found = rows.voted(cur, t, wanted)
-        self._votes.update((p, p in found) for p in wanted)
+    def _read_state(self, cur: Cursor[Any], t: Tables, entry: rows.Row) -> None:
+        entry.state = rows.read_state(cur, t, entry.listing_id)
 
-    def _load(self, cur: Cursor[Any], t: Tables, ids: Iterable[int] = (), streams: Iterable[str] = (),
-              state_ids: Iterable[int] = (), state_streams: Iterable[str] = ()) -> None:
-        """Read, in one statement, the rows of these listings the batch has not read yet."""
-        self._batch(cur)
-        ids = {i for i in ids if i not in self._rows and i not in self._absent}
-        streams = {s for s in streams if s not in self._streams and s not in self._absent}
-        if not ids and not streams:
-            return
-        for row in rows.read(cur, t, ids, streams, state_ids, state_streams):
-            if row.listing_id not in self._rows:
-                self._rows[row.listing_id] = row
-                self._streams[row.stream_id] = row.listing_id
-        self._absent.update(i for i in ids if i not in self._rows)
-        self._absent.update(s for s in streams if s not in self._streams)
-
-    def _row(self, cur: Cursor[Any], t: Tables, *, stream: UUID | None = None, listing_id: int | None = None,
-             state: bool = False) -> rows.Row | None:
-        """The listing's row, with its state when `state` (None for a listing this generation never saw created)."""
-        self._batch(cur)
-        found = listing_id
-        if stream is not None:
-            key = str(stream)
-            found = self._streams.get(key)
-            if found is None and key not in self._absent:
-                self._load(cur, t, streams=[key], state_streams=[key] if state else [])
-                found = self._streams.get(key)
-        elif listing_id is not None and listing_id not in self._rows and listing_id not in self._absent:
-            self._load(cur, t, ids=[listing_id], state_ids=[listing_id] if state else [])
-        row = self._rows.get(found) if found is not None else None
-        if row is not None and state and row.state is None:
-            row.state = rows.read_state(cur, t, row.listing_id)
-        return row
-
-    def _voted(self, cur: Cursor[Any], t: Tables, listing_id: int, account_id: str) -> bool:
-        self._batch(cur)
-        pair = (listing_id, account_id)
-        if pair not in self._votes:
-            self._votes[pair] = pair in rows.voted(cur, t, [pair])
-        return self._votes[pair]
-
-    def _forget(self, cur: Cursor[Any], t: Tables, listing_id: int) -> None:
-        """The listing's counters are about to change in SQL: write what was kept, and read its row again if needed."""
-        self.flush(cur, t)
-        row = self._rows.pop(listing_id, None)
-        if row is not None:
-            self._streams.pop(row.stream_id, None)
+    def _reset(self) -> None:
+        self._names_cache = None
 
     def _names(self, cur: Cursor[Any], t: Tables) -> dict[str, str]:
         """Category names, read once per batch."""
@@ -515,40 +426,7 @@ class ListingView(Projection):
             self._names_cache = dict(cur.execute(f"SELECT slug, name FROM {t['categories']}").fetchall())
         return self._names_cache
 
-    def _change(self, cur: Cursor[Any], t: Tables, mutate: Any, *, stream: UUID | None = None,
-                listing_id: int | None = None) -> None:
-        """Apply `mutate` to the listing's state, kept for `flush` (nothing for a listing never created)."""
-        row = self._row(cur, t, stream=stream, listing_id=listing_id, state=True)
-        if row is None:
-            return
-        mutate(row.state)
-        self._changed(row)
-
-    def _changed(self, row: rows.Row) -> None:
-        """The row's state changed: rewritten at `flush`."""
-        row.changed()
-
-    def flush(self, cur: Cursor[Any], t: Tables) -> None:
-        """Write every row the batch changed and its new votes: one statement per table."""
-        self._batch(cur)
-        self._since_flush = 0
-        dirty = [row for row in self._rows.values() if row.new or row.content or row.counted]  # `Row.dirty`
-        if not dirty and not self._new_votes:
-            return
+    def _write(self, cur: Cursor[Any], t: Tables, dirty: list[rows.Row]) -> None:
+        """The changed rows (documents rebuilt with the batch's category names) and the new votes."""
         names = self._names(cur, t) if any(row.new or row.content for row in dirty) else {}
         rows.write(cur, t, dirty, names, self._new_votes)
-        for row in dirty:
-            row.written()
-        self._new_votes = []
-
-
-# What `prepare` reads for each event class: the state by stream, the state by listing id, the counters only.
-BY_STREAM = frozenset({
-    ListingEdited, ListingEvidenceSet, ListingEditReverted, ListingStorySet, ListingMilestoneAdded,
-    ListingMilestoneDeleted, ListingUpdatePosted, ListingUpdateRemoved, ListingSectionsUnlocked, ListingAlternativesApproved,
-    ListingOwnerAdded, ListingOwnerRemoved, ListingVerified, ListingVerificationWithdrawn, ListingFeatured, ListingQueuedForFree, ListingBadgeLost, ListingScheduled,
-    ListingLaunched, ListingPublishedByStaff, ListingUnpublished,
-})
-BY_LISTING = frozenset({DomainRatingRecorded, RevenueRecorded, BillboardContributed})
-CAST = frozenset({VoteCast, VoteRestored})
-COUNTED = CAST | {ListingFollowed, ListingUnfollowed}

@@ -46,7 +46,7 @@ class Entry:
     stream_id: str
     state: dict[str, Any] | None  # profile sources, socials, status, week, times, categories; None until needed
     counters: dict[str, Any]
-    written: Texts | None = None  # what the row's vectors were made from (None: no vectors, or not known)
+    written_texts: Texts | None = None  # what the row's vectors were made from (None: no vectors, or not known)
     texts: Texts | None = None  # what they are made from now (set by `changed`)
     new: bool = False  # no rows yet: inserted at `flush`
     content: bool = False  # the state changed: filters (and vectors, where `texts` moved) are rewritten
@@ -66,9 +66,9 @@ class Entry:
         searchable, texts = self.texts
         return words_of(*texts) if searchable and self.texts != before else []
 
-    def flushed(self) -> None:
+    def written(self) -> None:
         """Its rows now hold what the entry holds."""
-        self.written, self.new, self.content, self.source, self.counted = self.texts, False, False, False, set()
+        self.written_texts, self.new, self.content, self.source, self.counted = self.texts, False, False, False, set()
 
 
 def source_of(profile: dict[str, Any], socials: dict[str, Any] | None) -> dict[str, Any]:
@@ -116,7 +116,7 @@ def read_state(cur: Cursor[Any], t: Tables, entry: Entry) -> None:
                       + " WHERE o.listing_id = %s", (entry.listing_id,)).fetchone()
     assert row is not None
     found = _entry(row)
-    entry.state, entry.written = found.state, found.written
+    entry.state, entry.written_texts = found.state, found.written_texts
     entry.texts = entry.texts or found.texts
 
 
@@ -126,7 +126,7 @@ def _entry(r: tuple[Any, ...]) -> Entry:
     if r[2] is not None:
         entry.state = orjson.loads(r[2]) | {"status": r[3], "week": r[4], "listed_at": _iso(r[5]),
                                             "launched_at": _iso(r[6]), "categories": list(r[7])}
-        entry.written = entry.texts = texts_of(entry.state)
+        entry.written_texts = entry.texts = texts_of(entry.state)
     return entry
 
 
@@ -220,7 +220,7 @@ def _update(cur: Cursor[Any], t: Tables, entries: list[Entry]) -> None:
         searchable, (name, tk, description) = texts
         if e.source:
             sources.append((e.listing_id, _source(state)))
-        rows.append((e.listing_id, True, texts != e.written, *filters_of(state, bulk.jsonb(list(state["categories"]))),
+        rows.append((e.listing_id, True, texts != e.written_texts, *filters_of(state, bulk.jsonb(list(state["categories"]))),
                      searchable, name, tk, description, fold(name), *counted))
     if sources:
         cur.execute(f"UPDATE {t['sources']} o SET src = v.src FROM unnest(%s::int[], %s::bytea[]) AS v(listing_id, src) "

@@ -14,14 +14,14 @@ projection they run on their own connection, and a rebuild of either
 projection does not redo the other's work (docs/performance.md).
 
 A batch keeps the listings its events touch in memory and writes each table
-once at `flush` (`projections/search_rows.py`), as the listing view does.
+once at `flush` (`projections/search_rows.py`), with the listing view's batch
+memory (`projections/listing_batch.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
-from uuid import UUID
 
 from psycopg import Cursor
 
@@ -35,14 +35,14 @@ from events.listing import (
     ListingQueuedForFree,
     ListingScheduled,
 )
-from events.text import is_clean
 from events.votes import VoteRestored, VoteVoided
 from projections import listing_counters as counters
 from projections import listing_docs as docs
 from projections import search_rows as rows
 from projections import search_tables as tables
-from projections.base import Projection, Tables, handles
-from projections.listing_rows import folded_vote, voted  # the same vote tables, one reader
+from projections.base import Tables, handles
+from projections.listing_batch import ListingBatch
+from projections.listing_rows import folded_vote  # the same fold as the listing view's, to the bit
 from projections.listing_status import STATUS_AFTER, STATUS_EVENTS
 
 NAME = "search_view"
@@ -51,24 +51,19 @@ FLUSH_EVERY = 250
 vectors of the rows written while the next events are applied in Python)."""
 
 
-class SearchView(Projection):
+class SearchView(ListingBatch[rows.Entry]):
     name = NAME
     tables = ("search", "sources", "votes", "words")
     catch_up_batch = 5000
+    flush_every = FLUSH_EVERY
+    by_stream = frozenset({ListingEdited, ListingEditReverted, *STATUS_EVENTS})  # they change the state
+    read_created = True  # a listing created twice keeps its first creation
 
     def create(self, cur: Cursor[Any], t: Tables) -> None:
         tables.create(cur, t)
 
     def upgrade(self, cur: Cursor[Any], t: Tables) -> None:
         tables.upgrade(cur, t)
-
-    def apply(self, cur: Cursor[Any], t: Tables, event: Any, position: int = 0, checked: bool = False) -> None:
-        """One event; every `FLUSH_EVERY` events of a batch, the rows kept so far are written."""
-        super().apply(cur, t, event, position, checked)
-        self._batch(cur)
-        self._since_flush += 1
-        if self._since_flush >= FLUSH_EVERY:
-            self.flush(cur, t)
 
     # ------------------------------------------------------------ content and status
 
@@ -80,9 +75,7 @@ class SearchView(Projection):
         entry = rows.Entry(e.listing_id, str(e.originator_id), source | {
             "status": "draft", "week": None, "listed_at": None, "launched_at": None,
             "categories": list(e.categories)}, rows.zero_counters(), new=True)
-        self._entries[e.listing_id] = entry
-        self._streams[entry.stream_id] = e.listing_id
-        self._absent.difference_update((e.listing_id, entry.stream_id))
+        self._keep(entry)
         self._changed(entry)
 
     @handles(ListingEdited, ListingEditReverted)  # a staff revert puts fields back like an edit
@@ -103,7 +96,9 @@ class SearchView(Projection):
                     else:
                         state["profile"][k] = v
 
-        self._change(cur, t, edit, stream=e.originator_id, source=True)
+        entry = self._change(cur, t, edit, stream=e.originator_id)
+        if entry is not None:
+            entry.source = True  # what `sources` keeps changed too, not only the search row (as a status does)
 
     @handles(*STATUS_EVENTS)
     def _status(self, cur: Cursor[Any], t: Tables, e: Any) -> None:
@@ -145,10 +140,7 @@ class SearchView(Projection):
     @handles(VoteWithdrawn, VoteVoided)  # a voided vote is out of the count, like a withdrawn one
     def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn | VoteVoided) -> None:
         """In SQL: the trending log-sum is recomputed from the listing's remaining votes."""
-        self.flush(cur, t)
-        entry = self._entries.pop(e.listing_id, None)
-        if entry is not None:
-            self._streams.pop(entry.stream_id, None)
+        self._forget(cur, t, e.listing_id)
         self._votes[(e.listing_id, e.account_id)] = False
         counters.withdraw_vote(cur, t, e.listing_id, e.account_id, counted="search")
 
@@ -170,100 +162,23 @@ class SearchView(Projection):
                 entry.counters["views"] += n
                 entry.counted.add("views")
 
-    # ------------------------------------------------------------ batch memory
-    #
-    # As in the listing view: every listing the batch touches is kept as an `Entry`, read once (the entries a
-    # batch's events name are read together in `prepare`), changed in memory and written at `flush`. The memory
-    # belongs to the batch's cursor (one transaction): a new cursor forgets it, so nothing kept outlives a rollback.
+    # ------------------------------------------------------------ batch memory (`projections/listing_batch.py`)
 
-    _batch_cursor: Any = None
-    _since_flush = 0
-    _entries: dict[int, rows.Entry] = {}
-    _streams: dict[str, int] = {}  # stream id -> listing id, for the entries in `_entries`
-    _absent: set[int | str] = set()  # listing ids and stream ids read and not found
-    _votes: dict[tuple[int, str], bool] = {}  # (listing id, account id) -> whether a vote is counted
-    _new_votes: list[tuple[int, str, float]] = []
-    _words: list[str] = []
+    _words: list[str] = []  # the batch's new words, written at `flush`
     _words_seen: set[str] = set()
 
-    def _batch(self, cur: Cursor[Any]) -> None:
-        if self._batch_cursor is not cur:
-            self._batch_cursor, self._entries, self._streams, self._absent = cur, {}, {}, set()
-            self._votes, self._new_votes, self._words, self._words_seen = {}, [], [], set()
-            self._since_flush = 0
+    def _read(self, cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[str],
+              state_ids: Iterable[int], state_streams: Iterable[str]) -> list[rows.Entry]:
+        return rows.read(cur, t, ids, streams, state_ids, state_streams)
 
-    def prepare(self, cur: Cursor[Any], t: Tables, events: Sequence[Any]) -> None:
-        """Read the entries of the listings the batch's events name, and whether their voters voted: two statements."""
-        self._batch(cur)
-        created = {e.listing_id for e in events if isinstance(e, ListingCreated)}
-        ids: set[int] = set()
-        streams: set[str] = set()
-        pairs: set[tuple[int, str]] = set()
-        for e in events:
-            kind = type(e)
-            if kind in BY_STREAM:
-                streams.add(str(e.originator_id))
-            elif kind in COUNTED:
-                ids.add(e.listing_id)
-                if kind in CAST and isinstance(e.account_id, str) and is_clean(e.account_id):
-                    pairs.add((e.listing_id, e.account_id))
-            elif kind is ListingViewsCounted:
-                ids.update(int(k) for k in e.counts if str(k).isdigit())
-        self._load(cur, t, ids=ids | created, streams=streams, state_streams=streams)
-        wanted = [p for p in pairs if p not in self._votes]
-        found = voted(cur, t, wanted)
-        self._votes.update((p, p in found) for p in wanted)
+    def _read_state(self, cur: Cursor[Any], t: Tables, entry: rows.Entry) -> None:
+        rows.read_state(cur, t, entry)
 
-    def _load(self, cur: Cursor[Any], t: Tables, ids: Iterable[int] = (), streams: Iterable[str] = (),
-              state_streams: Iterable[str] = ()) -> None:
-        """Read, in one statement, the entries of these listings the batch has not read yet."""
-        self._batch(cur)
-        ids = {i for i in ids if i not in self._entries and i not in self._absent}
-        streams = {s for s in streams if s not in self._streams and s not in self._absent}
-        if not ids and not streams:
-            return
-        for entry in rows.read(cur, t, ids, streams, (), state_streams):
-            if entry.listing_id not in self._entries:
-                self._entries[entry.listing_id] = entry
-                self._streams[entry.stream_id] = entry.listing_id
-        self._absent.update(i for i in ids if i not in self._entries)
-        self._absent.update(s for s in streams if s not in self._streams)
+    def _reset(self) -> None:
+        self._words, self._words_seen = [], set()
 
-    def _entry(self, cur: Cursor[Any], t: Tables, *, stream: UUID | None = None, listing_id: int | None = None,
-               state: bool = False) -> rows.Entry | None:
-        """The listing's entry, with its state when `state` (None for a listing this generation never saw created)."""
-        self._batch(cur)
-        found = listing_id
-        if stream is not None:
-            key = str(stream)
-            found = self._streams.get(key)
-            if found is None and key not in self._absent:
-                self._load(cur, t, streams=[key], state_streams=[key] if state else [])
-                found = self._streams.get(key)
-        elif listing_id is not None and listing_id not in self._entries and listing_id not in self._absent:
-            self._load(cur, t, ids=[listing_id])
-        entry = self._entries.get(found) if found is not None else None
-        if entry is not None and state and entry.state is None:
-            rows.read_state(cur, t, entry)
-        return entry
-
-    def _voted(self, cur: Cursor[Any], t: Tables, listing_id: int, account_id: str) -> bool:
-        self._batch(cur)
-        pair = (listing_id, account_id)
-        if pair not in self._votes:
-            self._votes[pair] = pair in voted(cur, t, [pair])
-        return self._votes[pair]
-
-    def _change(self, cur: Cursor[Any], t: Tables, mutate: Any, *, stream: UUID, source: bool = False) -> None:
-        """Apply `mutate` to the listing's state, kept for `flush` (nothing for a listing never created).
-
-        `source`: the change is to what `sources` keeps (an edit), not only to the search row (a status)."""
-        entry = self._entry(cur, t, stream=stream, state=True)
-        if entry is None:
-            return
-        mutate(entry.state)
-        entry.source = entry.source or source
-        self._changed(entry)
+    def _unwritten(self) -> bool:
+        return bool(self._words)
 
     def _changed(self, entry: rows.Entry) -> None:
         """The entry's state changed: rewritten at `flush`, its new words added to the vocabulary then."""
@@ -273,20 +188,6 @@ class SearchView(Projection):
             self._words_seen.update(new)
             self._words += new
 
-    def flush(self, cur: Cursor[Any], t: Tables) -> None:
-        """Write every entry the batch changed, its new votes and new words: one statement per table."""
-        self._batch(cur)
-        self._since_flush = 0
-        dirty = [e for e in self._entries.values() if e.new or e.content or e.counted]
-        if not dirty and not self._new_votes and not self._words:
-            return
+    def _write(self, cur: Cursor[Any], t: Tables, dirty: list[rows.Entry]) -> None:
         rows.write(cur, t, dirty, self._new_votes, self._words)
-        for entry in dirty:
-            entry.flushed()
-        self._new_votes, self._words = [], []
-
-
-BY_STREAM = frozenset({ListingEdited, ListingEditReverted, *STATUS_EVENTS})
-"""Events that name their listing by stream and change its state (read with it in `prepare`)."""
-CAST = frozenset({VoteCast, VoteRestored})
-COUNTED = CAST | {ListingFollowed, ListingUnfollowed}
+        self._words = []

@@ -160,7 +160,7 @@ def test_rows_written_every_few_events_end_as_rows_written_once_per_batch(
     _busy_history(container)
     container.runtime.catch_up(view)  # fewer events than FLUSH_EVERY: written once, at the end
     written_once = _tables(container, view)
-    monkeypatch.setattr(f"projections.{view}.FLUSH_EVERY", every)
+    monkeypatch.setattr(VIEWS[view], "flush_every", every)
     container.runtime.rebuild(view)
     assert _tables(container, view) == written_once
 
