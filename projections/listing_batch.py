@@ -72,6 +72,7 @@ class ListingBatch(Projection, Generic[E]):
     _batch_cursor: Any = None
     _since_flush = 0  # events applied since the last flush
     _kept: dict[int, Any] = {}  # listing id -> entry
+    _dirty: dict[int, Any] = {}  # the entries changed since the last flush (a flush writes these, not every entry kept)
     _streams: dict[str, int] = {}  # stream id -> listing id, for the entries in `_kept`
     _absent: set[int | str] = set()  # listing ids and stream ids read and not found
     _votes: dict[tuple[int, str], bool] = {}  # (listing id, account id) -> whether a vote is counted
@@ -100,8 +101,14 @@ class ListingBatch(Projection, Generic[E]):
         return False
 
     def _changed(self, entry: E) -> None:
-        """The entry's state changed: rewritten at `flush`."""
+        """The entry's state changed: rewritten at `flush` (a subclass that overrides this calls it)."""
         entry.content = True
+        self._dirty[entry.listing_id] = entry
+
+    def _count(self, entry: E, counter: str) -> None:
+        """One of the entry's counters changed: its counter columns are written at `flush`."""
+        entry.counted.add(counter)
+        self._dirty[entry.listing_id] = entry
 
     # ------------------------------------------------------------ the batch
 
@@ -121,7 +128,7 @@ class ListingBatch(Projection, Generic[E]):
 
     def _batch(self, cur: Cursor[Any]) -> None:
         if self._batch_cursor is not cur:
-            self._batch_cursor, self._kept, self._streams, self._absent = cur, {}, {}, set()
+            self._batch_cursor, self._kept, self._dirty, self._streams, self._absent = cur, {}, {}, {}, set()
             self._votes, self._new_votes = {}, []
             self._since_flush = 0
             self._reset()
@@ -221,10 +228,10 @@ class ListingBatch(Projection, Generic[E]):
         """Write every entry the batch changed and its new votes: one statement per table."""
         self._batch(cur)
         self._since_flush = 0
-        dirty = [e for e in self._kept.values() if e.new or e.content or e.counted]
+        dirty = [e for e in self._dirty.values() if e.new or e.content or e.counted]
         if not dirty and not self._new_votes and not self._unwritten():
             return
         self._write(cur, t, dirty)
         for entry in dirty:
             entry.written()
-        self._new_votes = []
+        self._dirty, self._new_votes = {}, []

@@ -23,6 +23,8 @@ UPCOMING_STATUSES = ("scheduled", "awaiting_badge")
 
 def fold(text: str) -> str:
     """Lower case ASCII without accents: the form every search comparison uses."""
+    if text.isascii():  # NFKD leaves ASCII as it is: most texts skip the normalisation
+        return text.lower()
     return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
 
 

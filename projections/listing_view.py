@@ -334,7 +334,7 @@ class ListingView(ListingBatch[rows.Row]):
         if row is not None:  # a vote for a listing not created (yet) is kept, not counted
             row.counters["votes"] += 1
             row.counters["trend_log"] = rows.folded_vote(row.counters["trend_log"], x)
-            row.counted.add("votes")
+            self._count(row, "votes")
 
     @handles(VoteWithdrawn, VoteVoided)  # a voided vote is out of the count, like a withdrawn one
     def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn | VoteVoided) -> None:
@@ -350,7 +350,7 @@ class ListingView(ListingBatch[rows.Row]):
         if row is not None:
             step = 1 if isinstance(e, ListingFollowed) else -1
             row.counters["followers"] = max(row.counters["followers"] + step, 0)
-            row.counted.add("followers")
+            self._count(row, "followers")
 
     @handles(ListingViewsCounted)
     def _views(self, cur: Cursor[Any], t: Tables, e: ListingViewsCounted) -> None:
@@ -360,7 +360,7 @@ class ListingView(ListingBatch[rows.Row]):
             row = self._entry(cur, t, listing_id=listing_id)
             if row is not None:
                 row.counters["views"] += n
-                row.counted.add("views")
+                self._count(row, "views")
 
     @handles(ReviewWritten)
     def _review_written(self, cur: Cursor[Any], t: Tables, e: ReviewWritten) -> None:

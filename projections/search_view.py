@@ -135,7 +135,7 @@ class SearchView(ListingBatch[rows.Entry]):
         if entry is not None:  # a vote for a listing not created (yet) is kept, not counted
             entry.counters["votes"] += 1
             entry.counters["trend_log"] = folded_vote(entry.counters["trend_log"], x)
-            entry.counted.add("votes")
+            self._count(entry, "votes")
 
     @handles(VoteWithdrawn, VoteVoided)  # a voided vote is out of the count, like a withdrawn one
     def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn | VoteVoided) -> None:
@@ -150,7 +150,7 @@ class SearchView(ListingBatch[rows.Entry]):
         if entry is not None:
             step = 1 if isinstance(e, ListingFollowed) else -1
             entry.counters["followers"] = max(entry.counters["followers"] + step, 0)
-            entry.counted.add("followers")
+            self._count(entry, "followers")
 
     @handles(ListingViewsCounted)
     def _views(self, cur: Cursor[Any], t: Tables, e: ListingViewsCounted) -> None:
@@ -160,7 +160,7 @@ class SearchView(ListingBatch[rows.Entry]):
             entry = self._entry(cur, t, listing_id=listing_id)
             if entry is not None:
                 entry.counters["views"] += n
-                entry.counted.add("views")
+                self._count(entry, "views")
 
     # ------------------------------------------------------------ batch memory (`projections/listing_batch.py`)
 
@@ -182,11 +182,13 @@ class SearchView(ListingBatch[rows.Entry]):
 
     def _changed(self, entry: rows.Entry) -> None:
         """The entry's state changed: rewritten at `flush`, its new words added to the vocabulary then."""
+        super()._changed(entry)
         words = entry.changed()
-        if words and not self._words_seen.issuperset(words):  # most listings bring no word the batch has not seen
-            new = [w for w in words if w not in self._words_seen]
-            self._words_seen.update(new)
-            self._words += new
+        if words:
+            new = set(words).difference(self._words_seen)  # the order does not matter: the table keeps each word once
+            if new:
+                self._words_seen |= new
+                self._words += new
 
     def _write(self, cur: Cursor[Any], t: Tables, dirty: list[rows.Entry]) -> None:
         rows.write(cur, t, dirty, self._new_votes, self._words)

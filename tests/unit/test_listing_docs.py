@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import threading
+import unicodedata
 from datetime import date, datetime, timedelta, timezone
 from types import SimpleNamespace
 from uuid import uuid4
@@ -11,7 +12,7 @@ from uuid import uuid4
 import pytest
 
 from projections import listing_docs as docs
-from projections.listing_cards import domain_of, key_of, words_of
+from projections.listing_cards import domain_of, fold, key_of, words_of
 from queries.search import Correction, SearchRequest, tokens_of
 from queries.search_elasticsearch import ElasticsearchSearch
 from queries.search_words import any_tsquery_text, tsquery_text
@@ -138,3 +139,12 @@ def test_view_counter_is_thread_safe() -> None:
     assert counter.take() == {1: 80_000} and counter.take() == {}
     counter.put_back({2: 3})
     assert counter.pending() == 3
+
+
+def test_folding_ascii_skips_the_normalisation_and_gives_what_it_gave() -> None:
+    def normalised(text: str) -> str:
+        return unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+
+    every_ascii = "".join(map(chr, range(128)))
+    assert fold(every_ascii) == normalised(every_ascii)
+    assert fold("Café Ünïcode ﬁne ½") == normalised("Café Ünïcode ﬁne ½") == "cafe unicode fine 12"
