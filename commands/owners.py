@@ -56,14 +56,21 @@ def remove_owner(store: EventStore, listing_id: int, account_id: str, reason: st
     return store.decide_across(decision)
 
 
+UPCOMING = ("awaiting_badge", "scheduled")
+"""Statuses whose public address shows the listing's "launching soon" page (the site's upcoming card)."""
+
+
 def _notice(state: ListingState, why: str, site: Site, page: str = "") -> tuple[str, str]:
-    """The removed owner's mail; `page` is the listing's public address (linked only while the listing is live)."""
+    """The removed owner's mail; `page` is the listing's public address (linked while it shows the listing:
+    live, or queued and scheduled, as launching soon)."""
     product = product_name(state)
     subject = f"You are no longer an owner of {product} on {site.name}"[: mail.SUBJECT_MAX]
-    if state.status != "live":
-        where = f"{product} is not public on {site.name} at the moment, so this email has no link to it.\n\n"
-    else:
+    if state.status == "live":
         where = f"Its public page, where you can still see it: {page}\n\n" if page else ""
+    elif state.status in UPCOMING:
+        where = f"Its page, where it shows as launching soon until its launch week: {page}\n\n" if page else ""
+    else:
+        where = f"{product} is not public on {site.name} at the moment, so this email has no link to it.\n\n"
     text = (f"Hello,\n\nThe {site.name} team removed your account from the owners of {product}. The reason given: {why}\n\n"
             f"{where}This address does not take replies. If you think this is a mistake, or have a question about "
             f"{product}, {site.reach()} and name it.")

@@ -1,7 +1,8 @@
 """The removed owner's mail and the profile review's mail link to the listing, against PostgreSQL.
 
 A removed owner of a live listing gets its public page (they no longer own it, so not the owner's page); of a listing
-that is not live, no link and whom to write to. The profile review's mail, queued by the fulfilment manager as the
+queued or scheduled, the same address, which shows it as launching soon; of a draft or an unpublished listing, no link
+and whom to write to. The profile review's mail, queued by the fulfilment manager as the
 served site wires it, links to the owner's page of the listing, where the review is kept.
 """
 
@@ -36,12 +37,14 @@ def _person(c: Any) -> tuple[str, str]:
     return str(reg.account_id), email
 
 
-def _listing(c: Any, name: str, owners: list[str], live: bool) -> tuple[int, str]:
+def _listing(c: Any, name: str, owners: list[str], live: bool, queued: bool = False) -> tuple[int, str]:
     made = listing_cmd.create_listing(c.store, listing_cmd.CreateListing(
         profile={"name": name, "tagline": "Notes for teams that ship", "website_url": "https://notes.example/"},
         categories=["notes-docs"], owner_ids=owners), _meta())
     if live:
         listing_cmd.staff_publish(c.store, made.listing_id, _meta())
+    elif queued:
+        listing_cmd.queue_free(c.store, made.listing_id, "2027-01-04", _meta())
     return made.listing_id, made.slug
 
 
@@ -60,6 +63,17 @@ def test_a_removed_owner_of_a_live_listing_gets_its_public_page(container: Any) 
     text = _mail(c, email, owners_cmd.NOTICE_KIND)
     assert f"Its public page, where you can still see it: {website}listings/{slug}\n\n" in text, text
     assert "/my/listings/" not in text  # the owner's pages are no longer theirs
+
+
+def test_a_removed_owner_of_a_listing_launching_soon_gets_its_launching_soon_page(container: Any) -> None:
+    c = container
+    website = c.services.links["website"]
+    (first, _), (second, email) = _person(c), _person(c)
+    listing_id, slug = _listing(c, "Soon Notes", [first, second], live=False, queued=True)
+    owners_cmd.remove_owner(c.store, listing_id, second, "Left the company", _meta(), website=website)
+    text = _mail(c, email, owners_cmd.NOTICE_KIND)
+    assert f"Its page, where it shows as launching soon until its launch week: {website}listings/{slug}\n\n" in text
+    assert "not public" not in text and "/my/listings/" not in text
 
 
 def test_a_removed_owner_of_a_listing_not_live_gets_no_link_but_whom_to_write_to(container: Any) -> None:
