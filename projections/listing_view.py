@@ -96,10 +96,7 @@ class ListingView(ListingBatch[rows.Row]):
     name = NAME
     tables = ("profiles", "listings", "votes", "reviews", "domain_ratings", "categories")
     shape = 2  # 2: the card gained `verified`; cards stored before read false until rebuilt (projections/reshape.py)
-    catch_up_batch = 20_000
-    """Events per transaction over a long log: each batch's end waits for PostgreSQL to finish its last rows and
-    its start for the read-ahead of its listings, so fewer, longer batches overlap Python and PostgreSQL longer
-    (about 9 % faster than 5,000 at 100,000 listings, about 120 MiB more at the peak; docs/performance.md)."""
+    catch_up_batch = 5000  # with the rows written every FLUSH_EVERY events, faster than 1,000 (docs/performance.md)
     flush_every = FLUSH_EVERY
     # What `prepare` reads for each event class beside the counters: the state by stream, the state by listing id.
     by_stream = frozenset({

@@ -54,7 +54,7 @@ vectors of the rows written while the next events are applied in Python)."""
 class SearchView(ListingBatch[rows.Entry]):
     name = NAME
     tables = ("search", "sources", "votes", "words")
-    catch_up_batch = 20_000  # as `listing_view`'s, for the same reason (docs/performance.md)
+    catch_up_batch = 5000
     flush_every = FLUSH_EVERY
     by_stream = frozenset({ListingEdited, ListingEditReverted, *STATUS_EVENTS})  # they change the state
     read_created = True  # a listing created twice keeps its first creation
