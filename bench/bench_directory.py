@@ -34,7 +34,7 @@ import httpx
 import psycopg
 
 from bench.cold_queries import ColdQueries
-from bench.common import children, load, process_rss, scratch_database, server_process
+from bench.common import CpuSplit, children, load, process_rss, scratch_database, server_process
 from bench.record import Run
 
 REAL = ["Notion", "Notion Calendar", "Figma", "FigJam", "Linear", "Obsidian", "Slack", "Miro", "Airtable", "Zapier"]
@@ -272,16 +272,23 @@ def main() -> None:
             print("  " + bare.line())
             print("  " + listing.line() + f"   ratio to bare {listing.rps / bare.rps:.2f}")
             print(f"  median get_listing latency {statistics.median(listing.latencies_ms):.2f} ms")
+            before = CpuSplit.read(pids[0], db)
             searches = load(url, search_path, connections=args.connections, seconds=args.seconds)
+            after = CpuSplit.read(pids[0], db)
             print(f"  search under load: {args.connections} connections, {args.seconds:.0f} s, the typo queries in turn, "
                   "every request a real search")
             print("  " + searches.line() + f"   ratio to bare {searches.rps / bare.rps:.3f}")
+            typo_cpu = before.per_request(after, len(searches.latencies_ms))
+            print("  CPU a search: " + typo_cpu.line())
             cold_queries = ColdQueries([*ADJ, *NOUN, *AUDIENCE, *KEYWORDS, *FILLER])
+            before = CpuSplit.read(pids[0], db)
             cold = load(url, cold_queries.path, connections=args.connections, seconds=args.seconds,
                         max_requests=cold_queries.fresh_count())
+            after = CpuSplit.read(pids[0], db)
             print(f"  search under load, every misspelling new: {args.connections} connections, at most "
                   f"{args.seconds:.0f} s or {cold_queries.fresh_count()} requests (each misspelling once)")
             print("  " + cold.line() + f"   ratio to bare {cold.rps / bare.rps:.3f}")
+            print("  CPU a search: " + before.per_request(after, len(cold.latencies_ms)).line())
             rss = sum(process_rss(pid) for pid in [pids[0], *children(pids[0])]) / 2**20
             print(f"  server RSS after the read benchmarks: {rss:.0f} MiB")
         if args.record:
@@ -296,6 +303,8 @@ def main() -> None:
                     target="≥ 500", met=cold.rps >= 500)
             run.add("distinct searches under load, every misspelling new, p95", cold.pct(95), "ms",
                     bare=bare.pct(95), target="≤ 25 ms", met=cold.pct(95) <= 25)
+            run.add("CPU a typo search under load, server processes", typo_cpu.server, "ms")
+            run.add("CPU a typo search under load, PostgreSQL", typo_cpu.database, "ms")
             run.add("typo search over HTTP one at a time, p95", _pct(one_at_a_time, 95), "ms")
             run.add("typo search in process, p95", _pct(in_process, 95), "ms")
             run.add("server RSS after the read benchmarks", rss, "MiB")

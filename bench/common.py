@@ -282,6 +282,48 @@ def process_cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def database_cpu_seconds(database_url: str) -> float:
+    """CPU seconds (utime + stime) of the PostgreSQL processes connected to `database_url`'s database, from /proc.
+
+    The bench's PostgreSQL runs on this machine. A backend that ends between two readings is not counted, so read
+    this around a load whose connections stay open (a server's pool).
+    """
+    name = psycopg.conninfo.conninfo_to_dict(database_url)["dbname"]
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        found = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                             (name,)).fetchall()
+    total = 0.0
+    for (pid,) in found:
+        try:
+            total += process_cpu_seconds(int(pid))
+        except OSError:
+            pass  # ended while we looked
+    return total
+
+
+@dataclass
+class CpuSplit:
+    """Where the CPU of a load went: the server's processes, its PostgreSQL backends, this client."""
+
+    server: float
+    database: float
+    client: float
+
+    @classmethod
+    def read(cls, server_pid: int, database_url: str) -> CpuSplit:
+        server = sum(process_cpu_seconds(p) for p in [server_pid, *children(server_pid)])
+        return cls(server, database_cpu_seconds(database_url), time.process_time())
+
+    def per_request(self, after: CpuSplit, requests: int) -> CpuSplit:
+        """`after - self` divided by the requests, in ms."""
+        n = max(requests, 1) / 1000
+        return CpuSplit((after.server - self.server) / n, (after.database - self.database) / n,
+                        (after.client - self.client) / n)
+
+    def line(self) -> str:
+        return f"server {self.server:.2f} ms, PostgreSQL {self.database:.2f} ms, client {self.client:.2f} ms"
+
+
 @contextmanager
 def watched_server(database_url: str, extra_env: dict[str, str] | None = None) -> Iterator[ServerProcess]:
     """Like `server_process`, but yields the process too, and logs to a file.
