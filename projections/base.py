@@ -80,9 +80,10 @@ class Projection:
         if not NAME.match(cls.name):
             raise ValueError(f"bad projection name {cls.name!r}")
         cls._handlers = {}
-        for attr in vars(cls).values():
-            for event_class in getattr(attr, "__handles__", ()):
-                cls._handlers[event_class] = attr
+        for klass in reversed(cls.__mro__):  # a base's handlers too (`projections/listing_batch.py`); the most
+            for name, attr in vars(klass).items():  # derived class's handler of an event class wins
+                for event_class in getattr(attr, "__handles__", ()):
+                    cls._handlers[event_class] = getattr(cls, name)  # a subclass may override it by name
 
     @classmethod
     def topics(cls) -> tuple[str, ...]:

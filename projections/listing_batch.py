@@ -28,8 +28,9 @@ from events.community import ListingFollowed, ListingUnfollowed, ListingViewsCou
 from events.listing import ListingCreated
 from events.text import is_clean
 from events.votes import VoteRestored
-from projections.base import Projection, Tables
-from projections.listing_rows import voted  # both views keep their counted votes in a `votes` table of one shape
+from projections.base import Projection, Tables, handles
+from projections.listing_docs import trend_exponent
+from projections.listing_rows import folded_vote, voted  # both views keep their votes in a `votes` table of one shape
 
 CAST = frozenset({VoteCast, VoteRestored})
 COUNTED = CAST | {ListingFollowed, ListingUnfollowed}
@@ -109,6 +110,49 @@ class ListingBatch(Projection, Generic[E]):
         """One of the entry's counters changed: its counter columns are written at `flush`."""
         entry.counted.add(counter)
         self._dirty[entry.listing_id] = entry
+
+    # ------------------------------------------------------------ counters (kept in memory, the same in both views)
+    #
+    # A withdrawn or voided vote is each view's own (the trending sum is recounted in SQL, and the listing view
+    # patches its document's counters).
+
+    @handles(VoteCast)
+    def _vote(self, cur: Cursor[Any], t: Tables, e: VoteCast) -> None:
+        self._cast(cur, t, e.listing_id, e.account_id, trend_exponent(e.timestamp))
+
+    @handles(VoteRestored)  # staff restored a voided vote: counted again, weighed by its own time
+    def _restored(self, cur: Cursor[Any], t: Tables, e: VoteRestored) -> None:
+        self._cast(cur, t, e.listing_id, e.account_id, trend_exponent(e.cast_at))
+
+    def _cast(self, cur: Cursor[Any], t: Tables, listing_id: int, account_id: str, x: float) -> None:
+        """Count one vote (a repeated one changes nothing) and fold it into the trending log-sum."""
+        if self._voted(cur, t, listing_id, account_id):
+            return
+        self._votes[(listing_id, account_id)] = True
+        self._new_votes.append((listing_id, account_id, x))
+        entry = self._entry(cur, t, listing_id=listing_id)
+        if entry is not None:  # a vote for a listing not created (yet) is kept, not counted
+            entry.counters["votes"] += 1
+            entry.counters["trend_log"] = folded_vote(entry.counters["trend_log"], x)
+            self._count(entry, "votes")
+
+    @handles(ListingFollowed, ListingUnfollowed)
+    def _follow(self, cur: Cursor[Any], t: Tables, e: ListingFollowed | ListingUnfollowed) -> None:
+        entry = self._entry(cur, t, listing_id=e.listing_id)
+        if entry is not None:
+            step = 1 if isinstance(e, ListingFollowed) else -1
+            entry.counters["followers"] = max(entry.counters["followers"] + step, 0)
+            self._count(entry, "followers")
+
+    @handles(ListingViewsCounted)
+    def _views(self, cur: Cursor[Any], t: Tables, e: ListingViewsCounted) -> None:
+        pairs = [(int(k), int(v)) for k, v in e.counts.items() if str(k).isdigit() and int(v) > 0]
+        self._load(cur, t, ids=[p[0] for p in pairs])
+        for listing_id, n in pairs:
+            entry = self._entry(cur, t, listing_id=listing_id)
+            if entry is not None:
+                entry.counters["views"] += n
+                self._count(entry, "views")
 
     # ------------------------------------------------------------ the batch
 

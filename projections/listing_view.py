@@ -36,15 +36,11 @@ from psycopg.types.json import Jsonb
 
 from events.catalog import CategoryAdded, CategoryChanged
 from events.community import (
-    ListingFollowed,
-    ListingUnfollowed,
-    ListingViewsCounted,
     ReviewEdited,
     ReviewHidden,
     ReviewModerated,
     ReviewRestored,
     ReviewWritten,
-    VoteCast,
     VoteWithdrawn,
 )
 from events.listing import (
@@ -72,7 +68,7 @@ from events.listing import (
     ListingVerified,
 )
 from events.metrics import BillboardContributed, DomainRatingRecorded, RevenueRecorded
-from events.votes import VoteRestored, VoteVoided
+from events.votes import VoteVoided
 from projections import listing_docs as docs
 from projections.base import Tables, handles
 from projections.listing_batch import ListingBatch
@@ -316,26 +312,6 @@ class ListingView(ListingBatch[rows.Row]):
 
     # ------------------------------------------------------------ community counters (kept in memory)
 
-    @handles(VoteCast)
-    def _vote(self, cur: Cursor[Any], t: Tables, e: VoteCast) -> None:
-        self._cast(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.timestamp))
-
-    @handles(VoteRestored)  # staff restored a voided vote: counted again, weighed by its own time
-    def _restored(self, cur: Cursor[Any], t: Tables, e: VoteRestored) -> None:
-        self._cast(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.cast_at))
-
-    def _cast(self, cur: Cursor[Any], t: Tables, listing_id: int, account_id: str, x: float) -> None:
-        """Count one vote (a repeated one changes nothing) and fold it into the trending log-sum."""
-        if self._voted(cur, t, listing_id, account_id):
-            return
-        self._votes[(listing_id, account_id)] = True
-        self._new_votes.append((listing_id, account_id, x))
-        row = self._entry(cur, t, listing_id=listing_id)
-        if row is not None:  # a vote for a listing not created (yet) is kept, not counted
-            row.counters["votes"] += 1
-            row.counters["trend_log"] = rows.folded_vote(row.counters["trend_log"], x)
-            self._count(row, "votes")
-
     @handles(VoteWithdrawn, VoteVoided)  # a voided vote is out of the count, like a withdrawn one
     def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn | VoteVoided) -> None:
         """In SQL: the trending log-sum is recomputed from the listing's remaining votes."""
@@ -343,24 +319,6 @@ class ListingView(ListingBatch[rows.Row]):
         self._votes[(e.listing_id, e.account_id)] = False
         if counters.withdraw_vote(cur, t, e.listing_id, e.account_id):
             self._patch_counter(cur, t, e.listing_id, "votes")
-
-    @handles(ListingFollowed, ListingUnfollowed)
-    def _follow(self, cur: Cursor[Any], t: Tables, e: ListingFollowed | ListingUnfollowed) -> None:
-        row = self._entry(cur, t, listing_id=e.listing_id)
-        if row is not None:
-            step = 1 if isinstance(e, ListingFollowed) else -1
-            row.counters["followers"] = max(row.counters["followers"] + step, 0)
-            self._count(row, "followers")
-
-    @handles(ListingViewsCounted)
-    def _views(self, cur: Cursor[Any], t: Tables, e: ListingViewsCounted) -> None:
-        pairs = [(int(k), int(v)) for k, v in e.counts.items() if str(k).isdigit() and int(v) > 0]
-        self._load(cur, t, ids=[p[0] for p in pairs])
-        for listing_id, n in pairs:
-            row = self._entry(cur, t, listing_id=listing_id)
-            if row is not None:
-                row.counters["views"] += n
-                self._count(row, "views")
 
     @handles(ReviewWritten)
     def _review_written(self, cur: Cursor[Any], t: Tables, e: ReviewWritten) -> None:

@@ -25,7 +25,7 @@ from typing import Any
 
 from psycopg import Cursor
 
-from events.community import ListingFollowed, ListingUnfollowed, ListingViewsCounted, VoteCast, VoteWithdrawn
+from events.community import VoteWithdrawn
 from events.listing import (
     ListingCreated,
     ListingEdited,
@@ -35,14 +35,12 @@ from events.listing import (
     ListingQueuedForFree,
     ListingScheduled,
 )
-from events.votes import VoteRestored, VoteVoided
+from events.votes import VoteVoided
 from projections import listing_counters as counters
-from projections import listing_docs as docs
 from projections import search_rows as rows
 from projections import search_tables as tables
 from projections.base import Tables, handles
 from projections.listing_batch import ListingBatch
-from projections.listing_rows import folded_vote  # the same fold as the listing view's, to the bit
 from projections.listing_status import STATUS_AFTER, STATUS_EVENTS
 
 NAME = "search_view"
@@ -117,50 +115,12 @@ class SearchView(ListingBatch[rows.Entry]):
 
     # ------------------------------------------------------------ counters (kept in memory)
 
-    @handles(VoteCast)
-    def _vote(self, cur: Cursor[Any], t: Tables, e: VoteCast) -> None:
-        self._cast(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.timestamp))
-
-    @handles(VoteRestored)  # staff restored a voided vote: counted again, weighed by its own time
-    def _restored(self, cur: Cursor[Any], t: Tables, e: VoteRestored) -> None:
-        self._cast(cur, t, e.listing_id, e.account_id, docs.trend_exponent(e.cast_at))
-
-    def _cast(self, cur: Cursor[Any], t: Tables, listing_id: int, account_id: str, x: float) -> None:
-        """Count one vote (a repeated one changes nothing) and fold it into the trending log-sum."""
-        if self._voted(cur, t, listing_id, account_id):
-            return
-        self._votes[(listing_id, account_id)] = True
-        self._new_votes.append((listing_id, account_id, x))
-        entry = self._entry(cur, t, listing_id=listing_id)
-        if entry is not None:  # a vote for a listing not created (yet) is kept, not counted
-            entry.counters["votes"] += 1
-            entry.counters["trend_log"] = folded_vote(entry.counters["trend_log"], x)
-            self._count(entry, "votes")
-
     @handles(VoteWithdrawn, VoteVoided)  # a voided vote is out of the count, like a withdrawn one
     def _unvote(self, cur: Cursor[Any], t: Tables, e: VoteWithdrawn | VoteVoided) -> None:
         """In SQL: the trending log-sum is recomputed from the listing's remaining votes."""
         self._forget(cur, t, e.listing_id)
         self._votes[(e.listing_id, e.account_id)] = False
         counters.withdraw_vote(cur, t, e.listing_id, e.account_id, counted="search")
-
-    @handles(ListingFollowed, ListingUnfollowed)
-    def _follow(self, cur: Cursor[Any], t: Tables, e: ListingFollowed | ListingUnfollowed) -> None:
-        entry = self._entry(cur, t, listing_id=e.listing_id)
-        if entry is not None:
-            step = 1 if isinstance(e, ListingFollowed) else -1
-            entry.counters["followers"] = max(entry.counters["followers"] + step, 0)
-            self._count(entry, "followers")
-
-    @handles(ListingViewsCounted)
-    def _views(self, cur: Cursor[Any], t: Tables, e: ListingViewsCounted) -> None:
-        pairs = [(int(k), int(v)) for k, v in e.counts.items() if str(k).isdigit() and int(v) > 0]
-        self._load(cur, t, ids=[p[0] for p in pairs])
-        for listing_id, n in pairs:
-            entry = self._entry(cur, t, listing_id=listing_id)
-            if entry is not None:
-                entry.counters["views"] += n
-                self._count(entry, "views")
 
     # ------------------------------------------------------------ batch memory (`projections/listing_batch.py`)
 
