@@ -64,7 +64,8 @@ class ListingBatch(Projection, Generic[E]):
     """
 
     flush_every: ClassVar[int] = 250
-    """Events of a batch between two writes of its entries (`apply`)."""
+    """Events of a batch between two writes of its entries (`apply`): PostgreSQL writes the rows sent while the
+    next events are applied in Python (docs/performance.md, "The batch's rows written every 250 events")."""
     by_stream: ClassVar[frozenset[type[Any]]] = frozenset()
     by_listing: ClassVar[frozenset[type[Any]]] = frozenset()
     read_created: ClassVar[bool] = False
@@ -272,7 +273,7 @@ class ListingBatch(Projection, Generic[E]):
         """Write every entry the batch changed and its new votes: one statement per table."""
         self._batch(cur)
         self._since_flush = 0
-        dirty = [e for e in self._dirty.values() if e.new or e.content or e.counted]
+        dirty = list(self._dirty.values())  # each was marked by `_changed` or `_count`
         if not dirty and not self._new_votes and not self._unwritten():
             return
         self._write(cur, t, dirty)

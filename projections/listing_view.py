@@ -84,16 +84,13 @@ OLDER_UPDATES_PAGE = 50
 """A removed update's listing is read back this many update events at a time (`_latest_updates_upto`)."""
 
 
-FLUSH_EVERY = 250
-"""Events of a batch between two writes of its rows (`ListingBatch.apply`)."""
 
 
 class ListingView(ListingBatch[rows.Row]):
     name = NAME
     tables = ("profiles", "listings", "votes", "reviews", "domain_ratings", "categories")
     shape = 2  # 2: the card gained `verified`; cards stored before read false until rebuilt (projections/reshape.py)
-    catch_up_batch = 5000  # with the rows written every FLUSH_EVERY events, faster than 1,000 (docs/performance.md)
-    flush_every = FLUSH_EVERY
+    catch_up_batch = 5000  # with the rows written every `flush_every` events, faster than 1,000 (docs/performance.md)
     # What `prepare` reads for each event class beside the counters: the state by stream, the state by listing id.
     by_stream = frozenset({
         ListingEdited, ListingEvidenceSet, ListingEditReverted, ListingStorySet, ListingMilestoneAdded,

@@ -44,16 +44,12 @@ from projections.listing_batch import ListingBatch
 from projections.listing_status import STATUS_AFTER, STATUS_EVENTS
 
 NAME = "search_view"
-FLUSH_EVERY = 250
-"""Events of a batch between two writes of its rows (as `listing_view.FLUSH_EVERY`: PostgreSQL makes the text
-vectors of the rows written while the next events are applied in Python)."""
 
 
 class SearchView(ListingBatch[rows.Entry]):
     name = NAME
     tables = ("search", "sources", "votes", "words")
     catch_up_batch = 5000
-    flush_every = FLUSH_EVERY
     by_stream = frozenset({ListingEdited, ListingEditReverted, *STATUS_EVENTS})  # they change the state
     read_created = True  # a listing created twice keeps its first creation
 

@@ -5,7 +5,7 @@ Every table of a generation is compared row by row (each row as text, so
 text vectors, JSON documents and the trending log-sum are compared exactly)
 between a catch-up in one batch, a rebuild one event per batch, a batch
 that failed and was applied event by event with a `flush` after each event,
-and a batch whose rows are written every few events (`FLUSH_EVERY`).
+and a batch whose rows are written every few events (`ListingBatch.flush_every`).
 """
 
 from __future__ import annotations
@@ -158,7 +158,7 @@ def test_a_batch_applied_event_by_event_writes_what_one_batch_writes(
 def test_rows_written_every_few_events_end_as_rows_written_once_per_batch(
         container: Any, monkeypatch: pytest.MonkeyPatch, every: int, view: str) -> None:
     _busy_history(container)
-    container.runtime.catch_up(view)  # fewer events than FLUSH_EVERY: written once, at the end
+    container.runtime.catch_up(view)  # fewer events than `flush_every`: written once, at the end
     written_once = _tables(container, view)
     monkeypatch.setattr(VIEWS[view], "flush_every", every)
     container.runtime.rebuild(view)
