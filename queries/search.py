@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+from zlib import crc32
 
 import orjson
 import psycopg
@@ -134,3 +135,36 @@ def run_with_settings(conn: Any, settings: str, sql: str, params: dict[str, Any]
     cur.execute(f"SELECT {settings}; {sql}", params)
     cur.nextset()
     return list(cur.fetchall())
+
+
+# Forced generic plans: a statement is planned once per connection, not at every execution.
+GENERIC_PLANS = "set_config('plan_cache_mode', 'force_generic_plan', true)"
+
+
+def run_prepared(conn: Any, settings: str, sql: str, params: dict[str, Any]) -> list[Any]:
+    """Rows of `sql` as a prepared statement with a generic plan, made and run under `settings`.
+
+    Parsing and planning were a third of a search's PostgreSQL CPU for a
+    name matching one listing (docs/performance.md, "Prepared search
+    statements"). The settings (transaction-local `set_config` calls) and the
+    statement travel in one pipeline: one round trip, one implicit
+    transaction, so they are in place when the statement is planned, on its
+    first execution on this connection or again after PostgreSQL invalidates
+    the plan. The statement's text carries a tag of its settings, so a
+    statement run under other settings is another prepared statement with a
+    plan of its own.
+
+    A generic plan sees parameters, not values: a text query must be written
+    `(SELECT to_tsquery(...))`, evaluated once per execution, not
+    `to_tsquery(..., %(q)s)`, which a generic plan evaluates again for every
+    row it tests or scores.
+    """
+    with conn.pipeline():
+        conn.execute(f"SELECT {settings}, {GENERIC_PLANS}", prepare=True)
+        cur = conn.execute(f"{sql} /* settings {settings_tag(settings)} */", params, prepare=True)
+    return list(cur.fetchall())
+
+
+def settings_tag(settings: str) -> str:
+    """A short name of a set of settings, in the text of the statements prepared under them."""
+    return f"{crc32(settings.encode()):08x}"

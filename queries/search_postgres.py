@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from projections.reads import ReadStore
-from queries.search import SEARCH_VIEW, VIEW, SearchPage, SearchRequest, cards_by_id, run_with_settings
+from queries.search import SEARCH_VIEW, VIEW, SearchPage, SearchRequest, cards_by_id, run_prepared
 from queries.search_words import any_tsquery_text, tsquery_text
 
 NAME_SIMILARITY = 0.5  # pg_trgm word_similarity threshold for fuzzy name candidates
@@ -173,7 +173,7 @@ class PostgresSearch:
         return ids
 
 
-MATCH = "fts @@ to_tsquery('english', %(tsq)s)"
+MATCH = "fts @@ (SELECT to_tsquery('english', %(tsq)s))"
 # The sample's first and last heap blocks: the lowest and highest row address, each turned into its block number
 # once. Converting every row's address to text (`min((ctid::text::point)[0])`) cost 4 % of the statement's
 # backend CPU (docs/performance.md, "Search under distinct queries"); `min`/`max` of `tid` need PostgreSQL 14.
@@ -204,11 +204,11 @@ class _Planned:
     """A search's connection (in autocommit) whose statements each run under a chosen plan.
 
     Plans are forced with transaction-local planner settings sent in the same
-    message as the statement they are for (bound on the client): a message of
-    several statements is one transaction, so they last for that statement
-    only, and no BEGIN or COMMIT is needed around the search. Statements are
-    never server-side prepared, so no cached plan made under other settings is
-    reused.
+    pipeline as the statement they are for (`queries.search.run_prepared`):
+    the two are one implicit transaction, so the settings last for that
+    statement only, and no BEGIN or COMMIT is needed around the search. Each
+    statement is prepared once per connection and plan, with a generic plan
+    made under that plan's settings.
     """
 
     def __init__(self, conn: Any, word_similarity: float) -> None:
@@ -221,11 +221,13 @@ class _Planned:
             for plan in PLANS}
 
     def run(self, plan: str, sql: str, params: dict[str, Any]) -> list[Any]:
-        return run_with_settings(self.conn, self.settings[plan], sql, params)
+        return run_prepared(self.conn, self.settings[plan], sql, params)
 
 
-TSQUERY = "to_tsquery('english', %(tsq)s)"
-ANY_TSQUERY = "to_tsquery('english', %(tsq_any)s)"
+# The text queries, each evaluated once per statement (a scalar subquery): statements run with generic plans,
+# which would otherwise make the query from its text again for every row (`queries.search.run_prepared`).
+TSQUERY = "(SELECT to_tsquery('english', %(tsq)s))"
+ANY_TSQUERY = "(SELECT to_tsquery('english', %(tsq_any)s))"
 SCORE = f"""5 * (name_lc = %(qn)s OR name_lc = %(qc)s)::int + 3 * word_similarity(%(qn)s, name_lc)
             + similarity(name_lc, %(qc)s) + ts_rank(head, {TSQUERY})"""
 
