@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from projections.reads import ReadStore
-from queries.search import SEARCH_VIEW, Correction, run_with_settings
+from queries.search import SEARCH_VIEW, Correction, run_prepared
 from queries.word_cache import word_cache
 
 MAX_CORRECTIONS = 3
@@ -124,7 +124,7 @@ def _by_variants(reads: ReadStore, conn: Any, tok: str) -> list[str]:
     # hundred array elements one by one cost more of the server's CPU than the lookup itself.
     sql = f"SELECT word FROM {words} WHERE word = ANY(string_to_array(%(variants)s, ' ')) {ONE_EDIT_ORDER}"
     params = {"variants": " ".join(sorted(one_edit_variants(tok))), "tok": tok, "n": MAX_CORRECTIONS}
-    return [row[0] for row in run_with_settings(conn, BTREE_ONLY, sql, params)]
+    return [row[0] for row in run_prepared(conn, BTREE_ONLY, sql, params)]
 
 
 def _by_halves(reads: ReadStore, conn: Any, tok: str) -> list[str]:
@@ -148,7 +148,7 @@ def _by_halves(reads: ReadStore, conn: Any, tok: str) -> list[str]:
            f"OR word = ANY(string_to_array(%(swaps)s, ' '))) {ONE_EDIT_ORDER}")
     params = {"head": tok[:k], "head_end": tok[:k] + "\U0010ffff", "tail": "%" + tok[k + 1:], "tok": tok,
               "swaps": swaps, "n": MAX_CORRECTIONS}
-    return [row[0] for row in run_with_settings(conn, NO_SEQSCAN, sql, params)]
+    return [row[0] for row in run_prepared(conn, NO_SEQSCAN, sql, params)]
 
 
 # The shortest vocabulary words `%(begins)s` is the beginning of; `~>=~ ~<~`: the text_pattern_ops index (byte order).
@@ -177,7 +177,7 @@ def _candidates(reads: ReadStore, conn: Any, tokens: list[str], threshold: float
     """Each token's trigram candidates, and the completions of `begins` (a column of every row, computed once)."""
     t = reads.tables(SEARCH_VIEW)
     complete = begins if _completable(begins) else None
-    rows = run_with_settings(
+    rows = run_prepared(
         conn, f"set_config('pg_trgm.similarity_threshold', '{threshold}', true), {BITMAPS_BACK}",
         f"""SELECT tok, coalesce(
                 (SELECT array[word] FROM {t['words']} WHERE word = tok),
