@@ -15,7 +15,6 @@ from typing import Any, Protocol
 from zlib import crc32
 
 import orjson
-import psycopg
 
 from projections.base import Tables
 from projections.listing_cards import words_of
@@ -121,20 +120,6 @@ def cards_by_id(reads: ReadStore, ids: list[int], conn: Any = None, tables: Tabl
         "WHERE l.listing_id = ANY(%s)", (ids,)
     ).fetchall())
     return [orjson.loads(rows[i]) for i in ids if i in rows]
-
-
-def run_with_settings(conn: Any, settings: str, sql: str, params: dict[str, Any]) -> list[Any]:
-    """Rows of `sql`, run right after `SELECT settings` (transaction-local `set_config` calls) in one round trip.
-
-    Planner settings must be in place before a statement is planned, so they
-    cannot ride in it; sent as one simple-protocol message (parameters bound
-    on the client), the two cost one round trip instead of two (measured in
-    docs/performance.md, "Search under distinct queries").
-    """
-    cur = psycopg.ClientCursor(conn)
-    cur.execute(f"SELECT {settings}; {sql}", params)
-    cur.nextset()
-    return list(cur.fetchall())
 
 
 # Forced generic plans: a statement is planned once per connection, not at every execution.

@@ -9,8 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from projections.reads import ReadStore
-from queries.search import SEARCH_VIEW, VIEW, SearchPage, SearchRequest, cards_by_id, run_prepared
+from queries.search import CARD, SEARCH_VIEW, VIEW, SearchPage, SearchRequest, run_prepared
 from queries.search_words import any_tsquery_text, tsquery_text
 
 NAME_SIMILARITY = 0.5  # pg_trgm word_similarity threshold for fuzzy name candidates
@@ -78,28 +80,30 @@ class PostgresSearch:
                        "qn": r.text or "", "qc": r.corrected}
         match = where if not r.corrections else f"({MATCH}{' OR %(qn)s <%% name_lc' if r.fuzzy else ''}) AND {where}"
         ranked = r.order == "relevance" and bool(r.corrections)
-        # One connection, one statement for the count (and tier 1 when ranked), then the page, then the cards.
-        # In autocommit: each statement travels with its planner settings, which last for its message only, so
-        # no BEGIN and COMMIT round trips (docs/performance.md, "Search under distinct queries").
+        page = _Page(self.reads.tables(VIEW)["listings"], r.offset, r.limit)
+        # One connection, one statement for the count (and tier 1 when ranked, with the cards of its part of the
+        # page), then the page's ids with their cards. In autocommit: each statement travels with its planner
+        # settings, which last for its pipeline only, so no BEGIN and COMMIT round trips (docs/performance.md,
+        # "Search under distinct queries").
         with self.reads.pool.connection() as raw:
             conn = _Planned(raw, NAME_SIMILARITY)
-            count, first = self._count(conn, table, match, where, params, r, ranked)
+            count, first = self._count(conn, table, match, where, params, r, ranked, page)
             if count.n == 0 or (count.exact and r.offset >= count.n):
                 return SearchPage([], count.n, count.exact, False)
             want = r.limit + (0 if count.exact else 1)  # one more row tells whether another page exists
             if not ranked:
-                ids = self._read(conn, f"SELECT listing_id FROM {table} WHERE {match} ORDER BY {ORDERS[r.order]} "
-                                       "LIMIT %(need)s OFFSET %(skip)s",
+                ids = self._read(conn, page, f"SELECT listing_id FROM {table} WHERE {match} "
+                                             f"ORDER BY {ORDERS[r.order]} LIMIT %(need)s OFFSET %(skip)s",
                                  params | {"need": want, "skip": r.offset}, walk=count.n > self.plan_cap,
                                  text=bool(r.corrections))
             else:
-                ids = self._tiers(conn, table, where, params, r, count, first, want)
-            cards = cards_by_id(self.reads, ids[:r.limit], raw, self.reads.tables(VIEW))
+                ids = self._tiers(conn, page, table, where, params, r, count, first, want)
+            cards = page.cards_of(raw, ids[:r.limit])
         has_more = len(ids) > r.limit if not count.exact else r.offset + len(ids) < count.n
         return SearchPage(cards, count.n, count.exact, has_more)
 
     def _count(self, conn: _Planned, table: str, match: str, where: str, params: dict[str, Any], r: SearchRequest,
-               ranked: bool) -> tuple[Count, list[int]]:
+               ranked: bool, page: _Page) -> tuple[Count, list[int]]:
         """Matches, exact up to `total_cap`; above it estimated from how far into the table the sample reached.
 
         The sample is the first `total_cap + 1` matches in physical order (a
@@ -113,24 +117,37 @@ class PostgresSearch:
         their indexes (`_plan`), so one round trip serves them.
         """
         head = f"count(*) FILTER (WHERE head @@ {TSQUERY})" if ranked else "count(*)"
-        names = f", ({self._names(table, where, r)})" if ranked else ", NULL"
-        n, in_head, first_block, last_block, pages, first = conn.run(
-            _plan(bool(r.corrections)), f"SELECT count(*), {head}, {FIRST_BLOCK}, {LAST_BLOCK}, "
-            f"pg_relation_size('{table}') / current_setting('block_size')::int{names} "
-            f"FROM (SELECT ctid, head FROM {table} WHERE {match} LIMIT %(sample)s) m",
-            params | {"sample": self.total_cap + 1, "name_cap": self.name_cap},
+        names = f"({self._names(table, where, r)})" if ranked else "NULL::int[]"
+        sql = (f"SELECT count(*), {head}, {FIRST_BLOCK}, {LAST_BLOCK}, "
+               f"pg_relation_size('{table}') / current_setting('block_size')::int, {names} AS first "
+               f"FROM (SELECT ctid, head FROM {table} WHERE {match} LIMIT %(sample)s) m")
+        n, in_head, first_block, last_block, pages, first, cards = conn.run(
+            _plan(bool(r.corrections)), page.with_cards(sql, "first", "%(page_from)s"),
+            params | {"sample": self.total_cap + 1, "name_cap": self.name_cap, "page_from": r.offset + 1,
+                      "page_upto": r.offset + r.limit},
         )[0]
         n = int(n)
         ids = [int(i) for i in first or ()]
+        page.add(ids[r.offset:r.offset + r.limit], cards)
         share = int(in_head) / n if n else 1.0
         if n <= self.total_cap:
             return Count(n, True, share), ids
         covered = int(last_block) - int(first_block) + 1
         return Count(max(n, round(n * (int(pages) - int(first_block)) / covered)), False, share), ids
 
-    def _read(self, conn: _Planned, sql: str, params: dict[str, Any], walk: bool, text: bool) -> list[int]:
-        """Listing ids by the chosen plan: walk the order's index (large sets) or read the matches and sort (small)."""
-        return [int(row[0]) for row in conn.run("walk" if walk else _plan(text), sql, params)]
+    def _read(self, conn: _Planned, page: _Page, sql: str, params: dict[str, Any], walk: bool, text: bool,
+              before: int = 0) -> list[int]:
+        """Listing ids by the chosen plan: walk the order's index (large sets) or read the matches and sort (small).
+
+        The same statement brings the cards of those of them that are on the
+        page, after the `before` ids the page already has.
+        """
+        rows = conn.run("walk" if walk else _plan(text), page.with_ids_and_cards(sql),
+                        params | {"page_from": 1, "page_upto": max(0, page.limit - before)})
+        (found, cards), = rows
+        ids = [int(i) for i in found]
+        page.add(ids[:max(0, page.limit - before)], cards)
+        return ids
 
     @staticmethod
     def _names(table: str, where: str, r: SearchRequest) -> str:
@@ -144,8 +161,8 @@ class PostgresSearch:
                 f"    ORDER BY (name_lc = %(qn)s OR name_lc = %(qc)s) DESC, length(name_lc), votes DESC, launched_at, "
                 f"    listing_id LIMIT %(name_cap)s) candidates")
 
-    def _tiers(self, conn: _Planned, table: str, where: str, params: dict[str, Any], r: SearchRequest, count: Count,
-               first: list[int], want: int) -> list[int]:
+    def _tiers(self, conn: _Planned, page: _Page, table: str, where: str, params: dict[str, Any], r: SearchRequest,
+               count: Count, first: list[int], want: int) -> list[int]:
         """The page of the concatenation tier 1 ++ tier 2 ++ tier 3, reading no further than it needs."""
         ids = first[r.offset:r.offset + want]
         skip = max(0, r.offset - len(first))
@@ -160,9 +177,10 @@ class PostgresSearch:
                 continue  # counted exactly: no match has (tier 2) or lacks (tier 3) every word in the head
             condition = (f"{MATCH} AND {'' if in_head else 'NOT '}head @@ {TSQUERY} "
                          f"AND NOT listing_id = ANY(%(tier1)s) AND {where}")
-            tier = self._read(conn, f"SELECT listing_id FROM {table} WHERE {condition} ORDER BY {ORDERS['votes']} "
-                                    "LIMIT %(need)s OFFSET %(skip)s",
-                              params | {"need": need, "skip": skip}, walk=sizes[in_head] > self.plan_cap, text=True)
+            tier = self._read(conn, page, f"SELECT listing_id FROM {table} WHERE {condition} "
+                                          f"ORDER BY {ORDERS['votes']} LIMIT %(need)s OFFSET %(skip)s",
+                              params | {"need": need, "skip": skip}, walk=sizes[in_head] > self.plan_cap, text=True,
+                              before=len(ids))
             ids += tier
             if in_head and len(tier) < need:  # tier 2 ran out: how far into tier 3 does the page start?
                 if skip > 0:
@@ -171,6 +189,50 @@ class PostgresSearch:
             else:
                 skip = 0
         return ids
+
+
+class _Page:
+    """The cards of a page of results, brought by the statements that find the page's ids.
+
+    A separate statement for the cards cost a round trip a search; inside
+    the search's statements they cost no planning either, since those run
+    with generic plans (docs/performance.md, "Prepared search statements").
+    """
+
+    def __init__(self, listings: str, offset: int, limit: int) -> None:
+        self.listings = listings
+        self.offset = offset
+        self.limit = limit
+        self.asked: set[int] = set()
+        self.cards: dict[int, dict[str, Any]] = {}
+
+    def cards_sql(self, ids: str) -> str:
+        """The cards of the listings with ids in the array `ids`, one JSON object by id, as text."""
+        return (f"(SELECT json_object_agg(l.listing_id, {CARD}) FROM {self.listings} l "
+                f"WHERE l.listing_id = ANY({ids}))::text")
+
+    def with_cards(self, sql: str, column: str, start: str) -> str:
+        """`sql` (one row) with the cards of its array `column` from `start` to `%(page_upto)s` as one more column."""
+        return f"SELECT c.*, {self.cards_sql(f'c.{column}[{start}:%(page_upto)s]')} FROM ({sql}) c"
+
+    def with_ids_and_cards(self, sql: str) -> str:
+        """`sql` (listing ids in order) as one row: the ids as an array and the cards of the first `%(page_upto)s`."""
+        # Materialized: a subquery in FROM would be pulled up, and its ids read twice (once for the cards).
+        return (f"WITH p AS MATERIALIZED (SELECT ARRAY({sql}) AS ids) "
+                f"SELECT ids, {self.cards_sql('ids[%(page_from)s:%(page_upto)s]')} FROM p")
+
+    def add(self, ids: list[int], cards: str | None) -> None:
+        """Keep the cards a statement brought for `ids` (a listing without a card is skipped, as before)."""
+        self.asked.update(ids)
+        for key, card in (orjson.loads(cards) if cards else {}).items():
+            self.cards[int(key)] = card
+
+    def cards_of(self, conn: Any, ids: list[int]) -> list[dict[str, Any]]:
+        """The page's cards in order; any the statements did not bring are read now."""
+        missing = [i for i in ids if i not in self.asked]
+        if missing:
+            self.add(missing, conn.execute(f"SELECT {self.cards_sql('%s')}", (missing,)).fetchone()[0])
+        return [self.cards[i] for i in ids if i in self.cards]
 
 
 MATCH = "fts @@ (SELECT to_tsquery('english', %(tsq)s))"
