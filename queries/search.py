@@ -122,12 +122,13 @@ def cards_by_id(reads: ReadStore, ids: list[int], conn: Any = None, tables: Tabl
     return [orjson.loads(rows[i]) for i in ids if i in rows]
 
 
-# Forced generic plans: a statement is planned once per connection, not at every execution.
-GENERIC_PLANS = "set_config('plan_cache_mode', 'force_generic_plan', true)"
+# How a prepared statement is planned: once per connection (generic), or for its values at every execution.
+PLAN_CACHE = {True: "set_config('plan_cache_mode', 'force_generic_plan', true)",
+              False: "set_config('plan_cache_mode', 'force_custom_plan', true)"}
 
 
-def run_prepared(conn: Any, settings: str, sql: str, params: dict[str, Any]) -> list[Any]:
-    """Rows of `sql` as a prepared statement with a generic plan, made and run under `settings`.
+def run_prepared(conn: Any, settings: str, sql: str, params: dict[str, Any], generic: bool = True) -> list[Any]:
+    """Rows of `sql` as a prepared statement, planned under `settings`: once (`generic`), or for its values.
 
     Parsing and planning were a third of a search's PostgreSQL CPU for a
     name matching one listing (docs/performance.md, "Prepared search
@@ -142,14 +143,16 @@ def run_prepared(conn: Any, settings: str, sql: str, params: dict[str, Any]) -> 
     A generic plan sees parameters, not values: a text query must be written
     `(SELECT to_tsquery(...))`, evaluated once per execution, not
     `to_tsquery(..., %(q)s)`, which a generic plan evaluates again for every
-    row it tests or scores.
+    row it tests or scores. And where the plan's settings leave the planner a
+    choice that the values decide (a sequential scan or an index for a
+    filter), `generic=False` plans for the values each time.
     """
     with conn.pipeline():
-        conn.execute(f"SELECT {settings}, {GENERIC_PLANS}", prepare=True)
-        cur = conn.execute(f"{sql} /* settings {settings_tag(settings)} */", params, prepare=True)
+        conn.execute(f"SELECT {settings}, {PLAN_CACHE[generic]}", prepare=True)
+        cur = conn.execute(f"{sql} /* settings {settings_tag(settings, generic)} */", params, prepare=True)
     return list(cur.fetchall())
 
 
-def settings_tag(settings: str) -> str:
+def settings_tag(settings: str, generic: bool = True) -> str:
     """A short name of a set of settings, in the text of the statements prepared under them."""
-    return f"{crc32(settings.encode()):08x}"
+    return f"{crc32(f'{settings}, {PLAN_CACHE[generic]}'.encode()):08x}"

@@ -117,12 +117,13 @@ class PostgresSearch:
         their indexes (`_plan`), so one round trip serves them.
         """
         head = f"count(*) FILTER (WHERE head @@ {TSQUERY})" if ranked else "count(*)"
-        names = f"({self._names(table, where, r)})" if ranked else "NULL::int[]"
+        # A ranked search's first statement also brings tier 1 and the cards of its part of the page (`_Page`).
+        names = f"({self._names(table, where, r)}) AS first" if ranked else "NULL::int[] AS first, NULL::text AS cards"
         sql = (f"SELECT count(*), {head}, {FIRST_BLOCK}, {LAST_BLOCK}, "
-               f"pg_relation_size('{table}') / current_setting('block_size')::int, {names} AS first "
+               f"pg_relation_size('{table}') / current_setting('block_size')::int, {names} "
                f"FROM (SELECT ctid, head FROM {table} WHERE {match} LIMIT %(sample)s) m")
         n, in_head, first_block, last_block, pages, first, cards = conn.run(
-            _plan(bool(r.corrections)), page.with_cards(sql, "first", "%(page_from)s"),
+            _plan(bool(r.corrections)), page.with_cards(sql, "first", "%(page_from)s") if ranked else sql,
             params | {"sample": self.total_cap + 1, "name_cap": self.name_cap, "page_from": r.offset + 1,
                       "page_upto": r.offset + r.limit},
         )[0]
@@ -142,8 +143,11 @@ class PostgresSearch:
         The same statement brings the cards of those of them that are on the
         page, after the `before` ids the page already has.
         """
-        rows = conn.run("walk" if walk else _plan(text), page.with_ids_and_cards(sql),
-                        params | {"page_from": 1, "page_upto": max(0, page.limit - before)})
+        plan = "walk" if walk else _plan(text)
+        if plan == "sort":  # planned at every execution: its cards are read on their own, a statement never planned again
+            return [int(row[0]) for row in conn.run(plan, sql, params)]
+        rows = conn.run(plan, page.with_ids_and_cards(sql), params | {"page_from": 1,
+                                                                      "page_upto": max(0, page.limit - before)})
         (found, cards), = rows
         ids = [int(i) for i in found]
         page.add(ids[:max(0, page.limit - before)], cards)
@@ -283,7 +287,9 @@ class _Planned:
             for plan in PLANS}
 
     def run(self, plan: str, sql: str, params: dict[str, Any]) -> list[Any]:
-        return run_prepared(self.conn, self.settings[plan], sql, params)
+        # `sort` reads a browse's matches by a sequential scan or a filter's index, whichever the filter's values
+        # make cheaper (a category of 15 % of the listings: the scan), so it is planned for them every time.
+        return run_prepared(self.conn, self.settings[plan], sql, params, generic=plan != "sort")
 
 
 # The text queries, each evaluated once per statement (a scalar subquery): statements run with generic plans,

@@ -53,6 +53,18 @@ def test_each_settings_gets_a_generic_plan_of_its_own_made_under_them(conn: Any)
     assert "Seq Scan on numbers" in by_settings["indexes"] and "numbers_pkey" not in by_settings["indexes"]
 
 
+def test_a_statement_planned_for_its_values_is_planned_at_every_execution(conn: Any) -> None:
+    """`generic=False`: the choice the settings leave (scan or index) is made for each execution's values."""
+    for below in (10, 15000):
+        assert run_prepared(conn, "set_config('enable_bitmapscan', 'off', true)", COUNT, {"below": below},
+                            generic=False) == [(below - 1,)]
+    (generic, custom), = conn.execute(
+        "SELECT generic_plans, custom_plans FROM pg_prepared_statements "
+        "WHERE statement LIKE 'SELECT count(*) FROM numbers%'").fetchall()
+    assert (generic, custom) == (0, 2)
+    assert settings_tag("x", generic=False) != settings_tag("x")  # never the generic plan's prepared statement
+
+
 def test_a_failed_statement_leaves_the_connection_usable(conn: Any) -> None:
     with pytest.raises(psycopg.errors.DivisionByZero):
         run_prepared(conn, SEQSCAN_OFF, "SELECT 1 / %(zero)s::int", {"zero": 0})
