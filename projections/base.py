@@ -68,6 +68,10 @@ class Projection:
     """Events per transaction when catching up over a long log (a rebuild, a new projection): the per-batch
     work and the one-statement-per-table writes of `flush` are shared by that many. A projection may set it
     lower where a larger batch measured no faster (`listing_view`: shorter transactions, less memory)."""
+    deferred_btrees: ClassVar[tuple[str, ...]] = ()
+    """Tables whose non-unique b-tree indexes no handler reads by (only queries do): a catch-up from position 0 and
+    a rebuild fill them without those indexes and build them at the end, as they do GIN indexes
+    (`projections/deferred_indexes.py`)."""
     event_log: EventLog | None = None
     """The log the runtime reads, set by the runtime (None outside one). For handlers of rare events only: one that
     needs what earlier events of a stream said (a removed update's older ones, `listing_view`) reads them here."""

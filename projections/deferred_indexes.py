@@ -8,11 +8,17 @@ in `launchdir_projection_deferred_indexes` (so a resumed rebuild still knows
 them), and they are made again, in bulk, just before the generation serves.
 Unique and b-tree indexes stay: handlers look rows up by them and `ON
 CONFLICT` needs the unique ones. A handler that searches by a GIN index
-during a rebuild (a renamed category) scans instead, which is rare.
+during a rebuild (a renamed category) scans instead, which is rare. A
+projection whose handlers never read a table by its other b-tree indexes
+(only queries do: `search_view`'s sort orders) names that table in
+`deferred_btrees`, and those are deferred too: kept up row by row, the
+search table's seven of them cost about a tenth of its catch-up
+(docs/performance.md, "Sort indexes built after the catch-up").
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -26,14 +32,16 @@ DDL = f"CREATE TABLE IF NOT EXISTS {DEFERRED} (name text NOT NULL, generation in
 BUILD_MEMORY = "256MB"  # maintenance_work_mem of the one transaction that builds them
 
 
-def defer(conn: psycopg.Connection[Any], name: str, tables: Tables) -> int:
-    """Drop the GIN indexes of a new generation's tables, keeping their definitions; return how many."""
+def defer(conn: psycopg.Connection[Any], name: str, tables: Tables, btrees: Iterable[str] = ()) -> int:
+    """Drop the GIN indexes of a new generation's tables, and the non-unique b-tree indexes of its tables named in
+    `btrees` (short names: the projection's `deferred_btrees`), keeping their definitions; return how many."""
     conn.execute(DDL)
     rows = conn.execute(
         "SELECT i.indexrelid::regclass::text, pg_get_indexdef(i.indexrelid) FROM pg_index i "
         "JOIN pg_class x ON x.oid = i.indexrelid JOIN pg_am a ON a.oid = x.relam "
-        "WHERE i.indrelid = ANY(%s::regclass[]) AND a.amname = 'gin' AND NOT i.indisunique",
-        (tables.all(),),
+        "WHERE i.indrelid = ANY(%s::regclass[]) AND NOT i.indisunique "
+        "AND (a.amname = 'gin' OR (a.amname = 'btree' AND i.indrelid = ANY(%s::regclass[])))",
+        (tables.all(), [tables[b] for b in btrees]),
     ).fetchall()
     for index, definition in rows:
         conn.execute(f"INSERT INTO {DEFERRED} (name, generation, definition) VALUES (%s, %s, %s)",

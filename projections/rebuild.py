@@ -117,7 +117,8 @@ def _building(pool: ConnectionPool, projection: Projection, restart: bool) -> in
             deferred_indexes.forget(conn, name, int(row[0]))
         top = conn.execute(f"SELECT coalesce(max(generation), 0) FROM {META} WHERE name=%s", (name,)).fetchone()
         gen = int(top[0] if top else 0) + 1
-        deferred_indexes.defer(conn, name, create_generation(conn, projection, gen, status="building"))
+        deferred_indexes.defer(conn, name, create_generation(conn, projection, gen, status="building"),
+                               projection.deferred_btrees)
     return gen
 
 

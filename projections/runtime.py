@@ -230,7 +230,8 @@ class ProjectionRuntime:
         return failed
 
     def _defer_indexes(self, name: str, generation: int | None) -> bool:
-        """Drop the GIN indexes of a generation about to catch up from position 0; True when there were any.
+        """Drop the GIN indexes (and `deferred_btrees`) of a generation about to catch up from position 0; True when
+        there were any.
 
         Kept up row by row, they are most of what PostgreSQL does for a
         listing (`listing_view`: six of them on text vectors, trigrams and
@@ -242,7 +243,9 @@ class ProjectionRuntime:
         """
         gen = generation if generation is not None else self.generations[name]
         with self.pool.connection() as conn, conn.transaction():
-            return deferred_indexes.defer(conn, name, Tables(name, gen, self.projections[name].tables)) > 0
+            projection = self.projections[name]
+            return deferred_indexes.defer(conn, name, Tables(name, gen, projection.tables),
+                                          projection.deferred_btrees) > 0
 
     def _build_indexes(self, name: str, generation: int | None) -> None:
         gen = generation if generation is not None else self.generations[name]

@@ -50,6 +50,7 @@ class SearchView(ListingBatch[rows.Entry]):
     name = NAME
     tables = ("search", "sources", "votes", "words")
     catch_up_batch = 5000
+    deferred_btrees = ("search",)  # its sort orders' indexes: handlers read the search rows by listing id only
     by_stream = frozenset({ListingEdited, ListingEditReverted, *STATUS_EVENTS})  # they change the state
     read_created = True  # a listing created twice keeps its first creation
 

@@ -1,4 +1,5 @@
-"""A rebuild fills its generation without GIN indexes and makes them before the switch, also when resumed."""
+"""A rebuild fills its generation without GIN indexes (and a view's `deferred_btrees`) and makes them before the
+switch, also when resumed."""
 
 from __future__ import annotations
 
@@ -30,6 +31,13 @@ def _indexes(c: Any, generation: int, view: str = "listing_view") -> list[tuple[
     return sorted((str(am), str(d).replace(f"_g{generation}_", "_gN_")) for am, d in rows)
 
 
+def _deferrable(c: Any, indexes: list[tuple[str, str]], view: str) -> list[str]:
+    """The definitions a catch-up from 0 builds at the end: GIN indexes, and the view's `deferred_btrees`' others."""
+    tables = [f"{view}_gN_{t} " for t in c.runtime.projections[view].deferred_btrees]
+    return [d for am, d in indexes if am == "gin" or (
+        am == "btree" and not d.startswith("CREATE UNIQUE") and any(t in d for t in tables))]
+
+
 def _deferred(c: Any) -> int:
     with c.pool.connection() as conn:
         return int(conn.execute(f"SELECT count(*) FROM {DEFERRED}").fetchone()[0])
@@ -48,8 +56,8 @@ def test_a_rebuilt_generation_has_every_index_of_a_fresh_one(container: Any, vie
     def stop_in_the_middle(position: int, _target: int) -> None:
         seen.append(position)
         building = max(s.generation for s in c.runtime.status() if s.name == view)
-        assert all(am != "gin" for am, _ in _indexes(c, building, view))  # filled without them
-        assert _deferred(c) == [am for am, _ in before].count("gin")
+        assert not _deferrable(c, _indexes(c, building, view), view)  # filled without them
+        assert _deferred(c) == len(_deferrable(c, before, view))
         raise Interrupted
 
     with pytest.raises(Interrupted):
@@ -69,14 +77,18 @@ def test_a_long_catch_up_from_position_0_fills_without_gin_indexes_and_ends_with
     c.runtime.catch_up("listing_view")  # the cards a search shows
     gen = c.runtime.generations["search_view"]
     fresh = _indexes(c, gen, "search_view")  # as the generation was created, before any event
-    gin = [am for am, _ in fresh].count("gin")
-    assert gin >= 5
+    deferrable = _deferrable(c, fresh, "search_view")
+    assert [am for am, _ in fresh].count("gin") >= 5
+    assert sum(" USING btree " in d for d in deferrable) == 7  # the sort orders', the week's and the domain's
+    assert any(d.startswith("CREATE UNIQUE") for _, d in fresh)  # what handlers read by stays
     seen: list[int] = []
 
     def in_the_middle(position: int, _target: int) -> None:
         seen.append(position)
-        assert all(am != "gin" for am, _ in _indexes(c, gen, "search_view"))  # filled without them
-        assert _deferred(c) == gin
+        now = _indexes(c, gen, "search_view")
+        assert not _deferrable(c, now, "search_view")  # filled without them
+        assert [d for _, d in now] == [d for _, d in fresh if d not in deferrable]  # and with every other
+        assert _deferred(c) == len(deferrable)
         assert not gc.isenabled()  # a long catch-up runs without the cyclic collector (`projections/collector.py`)
 
     c.runtime.long_catch_up = 1  # this short log counts as long
