@@ -123,6 +123,14 @@ class Projection:
         and after every event when it applies a failed batch event by event.
         """
 
+    def committed(self, t: Tables) -> None:
+        """The batch just applied to `t` is committed: what it wrote is there for good.
+
+        Called after a whole batch's transaction commits, never after a batch
+        applied event by event (whose savepoints may have undone some of it).
+        A projection may remember here what it need not write again.
+        """
+
     def apply(self, cur: Cursor[Any], t: Tables, event: Any, position: int = 0, checked: bool = False) -> None:
         """Dispatch one event to its handler, with every string in it storable.
 

@@ -100,6 +100,7 @@ def apply_batch(pool: ConnectionPool, projection: Projection, gen: int, start: i
         cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"move:{name}:{gen}:{end}"))
     if locked[1] is not None:
         log.warning("projection %s generation %d moved past event %d again", name, gen, int(locked[1]))
+    projection.committed(tables)
     moved(name, gen, end)
     return end
 

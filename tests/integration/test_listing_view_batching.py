@@ -18,7 +18,7 @@ import pytest
 
 from commands import community, metrics
 from commands import listing as listing_cmd
-from events.listing import ListingVerified
+from events.listing import ListingEdited, ListingVerified
 from projections.listing_rows import folded_vote
 from projections.base import Projection
 from projections.listing_view import ListingView
@@ -180,3 +180,29 @@ def test_the_trending_sum_folds_a_vote_in_memory_as_postgresql_did(container: An
         for t, x in pairs:
             (expected,) = conn.execute(SQL_FOLD, {"t": t, "x": x}).fetchone() or (None,)
             assert folded_vote(t, x) == expected, (t, x)  # equal to the bit, not merely close
+
+
+def test_words_a_rolled_back_batch_sent_are_sent_again(container: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The search view remembers only committed batches' words: a rolled-back batch's words reach the vocabulary."""
+    a, b = _busy_history(container)
+    container.runtime.catch_up("search_view")  # an earlier, committed batch: its words are not sent again
+    listing_cmd.edit_listing(container.store, a, {"tagline": "Quokka counters for shops"}, meta())
+    listing_cmd.edit_listing(container.store, b, {"tagline": "Wombat ledgers"}, meta())
+    edited = SearchView._handlers[ListingEdited]
+
+    def refuse_wombats(self: SearchView, cur: Any, t: Any, e: ListingEdited) -> None:
+        if "Wombat" in str(e.changes):
+            raise RuntimeError("no wombats today")
+        edited(self, cur, t, e)
+
+    monkeypatch.setattr(SearchView, "flush_every", 1)  # the quokka's words are written before the batch fails
+    with monkeypatch.context() as patch:
+        patch.setitem(SearchView._handlers, ListingEdited, refuse_wombats)
+        container.runtime.catch_up("search_view")  # the batch rolls back; then event by event up to the wombat
+    container.runtime.retry_now()
+    container.runtime.catch_up("search_view")
+    words = {w.strip("()") for w in _tables(container, "search_view")["words"]}
+    assert {"quokka", "counters", "shops", "wombat", "ledgers"} <= words
+    after = _tables(container, "search_view")
+    container.runtime.rebuild("search_view")
+    assert _tables(container, "search_view") == after
