@@ -55,6 +55,9 @@ class SearchView(ListingBatch[rows.Entry]):
     by_stream = frozenset({ListingEdited, ListingEditReverted, *STATUS_EVENTS})  # they change the state
     read_created = True  # a listing created twice keeps its first creation
 
+    def __init__(self) -> None:
+        self._words_known: dict[int, set[str]] = {}  # words table (object id) -> words committed there
+
     def create(self, cur: Cursor[Any], t: Tables) -> None:
         tables.create(cur, t)
 
@@ -126,7 +129,6 @@ class SearchView(ListingBatch[rows.Entry]):
     _words_seen: set[str] = set()
     _words_sent: list[str] = []  # the words the batch's flushes sent: known to be in the table once it commits
     _words_table: int | None = None  # the batch's words table, by object id (a table made again is another table)
-    _words_known: dict[int, set[str]]  # words table -> words committed there (the vocabulary only grows)
 
     def _read(self, cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[str],
               state_ids: Iterable[int], state_streams: Iterable[str]) -> list[rows.Entry]:
@@ -154,7 +156,7 @@ class SearchView(ListingBatch[rows.Entry]):
     def _write(self, cur: Cursor[Any], t: Tables, dirty: list[rows.Entry]) -> None:
         if self._words_table is None:
             (self._words_table,) = cur.execute("SELECT %s::regclass::oid::int", (t["words"],)).fetchone()  # type: ignore[misc]
-        known = self._known().get(self._words_table, set())
+        known = self._words_known.get(self._words_table, set())
         words = [w for w in self._words if w not in known]  # what earlier batches committed is not sent again
         rows.write(cur, t, dirty, self._new_votes, words)
         self._words_sent += words
@@ -172,13 +174,8 @@ class SearchView(ListingBatch[rows.Entry]):
         """
         if self._words_table is None:
             return  # nothing written
-        known = self._known().setdefault(self._words_table, set())
+        known = self._words_known.setdefault(self._words_table, set())
         if len(known) + len(self._words_sent) > MAX_KNOWN_WORDS:
             known.clear()  # bounded memory: forgetting only means sending a word again
         known.update(self._words_sent)
         self._words_sent = []
-
-    def _known(self) -> dict[int, set[str]]:
-        if "_words_known" not in self.__dict__:  # this instance's own (a class attribute would be shared)
-            self._words_known = {}
-        return self._words_known
