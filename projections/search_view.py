@@ -50,6 +50,7 @@ MAX_KNOWN_WORDS = 1_000_000  # vocabulary words remembered as committed (tens of
 class SearchView(ListingBatch[rows.Entry]):
     name = NAME
     tables = ("search", "sources", "votes", "words")
+    keyed_by = "sources"  # `_read` finds entries there by listing id and stream
     catch_up_batch = 5000
     deferred_btrees = ("search",)  # its sort orders' indexes: handlers read the search rows by listing id only
     by_stream = frozenset({ListingEdited, ListingEditReverted, *STATUS_EVENTS})  # they change the state

@@ -10,6 +10,7 @@ and a batch whose rows are written every few events (`ListingBatch.flush_every`)
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -19,6 +20,7 @@ import pytest
 from commands import community, metrics
 from commands import listing as listing_cmd
 from events.listing import ListingEdited, ListingVerified
+from projections import search_rows
 from projections.listing_rows import folded_vote
 from projections.base import Projection
 from projections.listing_view import ListingView
@@ -206,3 +208,34 @@ def test_words_a_rolled_back_batch_sent_are_sent_again(container: Any, monkeypat
     after = _tables(container, "search_view")
     container.runtime.rebuild("search_view")
     assert _tables(container, "search_view") == after
+
+
+def test_a_batch_looks_up_only_listings_that_can_have_rows(container: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A listing created again keeps its first creation; one created in the batch above every row is not looked for."""
+    first = make(container, "First Creation")
+    container.runtime.catch_up("search_view")  # a committed batch: the listing has rows
+    stream = container.store.stream(listing_cmd.listing.listing_stream(first.listing_id))
+    again = dataclasses.replace(stream[0], originator_version=len(stream) + 1, timestamp=AT + timedelta(days=1),
+                                profile={**stream[0].profile, "name": "Second Creation"})
+    container.store.append([again])
+    fresh = make(container, "Fresh Listing")  # created and published after it, in the same batch
+    looked_up: list[tuple[set[int], set[str]]] = []
+    read = search_rows.read
+
+    def spy(cur: Any, t: Any, ids: Any, streams: Any, state_ids: Any, state_streams: Any) -> Any:
+        looked_up.append((set(ids), set(streams)))
+        return read(cur, t, ids, streams, state_ids, state_streams)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(search_rows, "read", spy)
+        container.runtime.catch_up("search_view")
+    fresh_stream = str(listing_cmd.listing.listing_stream(fresh.listing_id))
+    assert any(first.listing_id in ids for ids, _ in looked_up)  # it may have rows: looked for, and found
+    assert all(fresh.listing_id not in ids and fresh_stream not in streams for ids, streams in looked_up)
+    rows = {r.split(",")[0].strip("("): r for r in _tables(container, "search_view")["search"]}
+    assert "first creation" in rows[str(first.listing_id)] and "second creation" not in rows[str(first.listing_id)]
+    assert "fresh listing" in rows[str(fresh.listing_id)]
+    in_batches = _tables(container, "search_view")
+    monkeypatch.setattr(SearchView, "catch_up_batch", 1)  # every event alone: the same tables
+    container.runtime.rebuild("search_view")
+    assert _tables(container, "search_view") == in_batches
