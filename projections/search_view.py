@@ -52,7 +52,7 @@ class SearchView(ListingBatch[rows.Entry]):
     tables = ("search", "sources", "votes", "words")
     keyed_by = "sources"  # `_read` finds entries there by listing id and stream
     catch_up_batch = 10_000  # fewer batch boundaries, where PostgreSQL waits for Python (docs/performance.md)
-    deferred_btrees = ("search",)  # its sort orders' indexes: handlers read the search rows by listing id only
+    deferred_btrees = ("search", "words")  # sort orders, the words' prefixes: handlers read by listing id and word only
     by_stream = frozenset({ListingEdited, ListingEditReverted, *STATUS_EVENTS})  # they change the state
     read_created = True  # a listing created twice keeps its first creation
 
