@@ -71,7 +71,7 @@ class ListingBatch(Projection, Generic[E]):
     read_created: ClassVar[bool] = False
     """True when the creation handler looks whether the listing exists (`prepare` then reads created listings too)."""
     keyed_by: ClassVar[str] = ""
-    """The table `_read` finds entries in by listing id (`prepare` asks it for its highest listing id)."""
+    """The table `_read` finds entries in by listing id (with `read_created`, `prepare` asks it for its highest id)."""
 
     _batch_cursor: Any = None
     _since_flush = 0  # events applied since the last flush
@@ -214,9 +214,9 @@ class ListingBatch(Projection, Generic[E]):
                 ids.update(int(k) for k in e.counts if str(k).isdigit())
         ids |= state_ids
         ids = ids | set(created.values()) if self.read_created else ids - set(created.values())
-        if ids:
+        if self.read_created and created:  # only what the batch creates is usually above every row (a catch-up)
             highest = self._highest(cur, t)
-            beyond = {i for i in ids if highest is None or i > highest}
+            beyond = {i for i in created.values() if highest is None or i > highest}
             self._absent |= beyond
             self._absent.update(s for s, i in created.items() if i in beyond)
             ids -= beyond

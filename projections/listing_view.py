@@ -90,7 +90,6 @@ class ListingView(ListingBatch[rows.Row]):
     name = NAME
     tables = ("profiles", "listings", "votes", "reviews", "domain_ratings", "categories")
     shape = 2  # 2: the card gained `verified`; cards stored before read false until rebuilt (projections/reshape.py)
-    keyed_by = "profiles"  # `_read` finds entries there by listing id and stream
     catch_up_batch = 5000  # with the rows written every `flush_every` events, faster than 1,000 (docs/performance.md)
     deferred_btrees = ("listings",)  # domain, week and category pages' indexes: handlers read by id, slug, categories
     # What `prepare` reads for each event class beside the counters: the state by stream, the state by listing id.
