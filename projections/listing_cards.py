@@ -7,12 +7,15 @@ events; keeping the rules here means a card looks the same wherever it is shown.
 from __future__ import annotations
 
 import re
+import string
 import unicodedata
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-WORD = re.compile(r"[a-z0-9]+")
 MAX_WORD = 40
+_WORD_BYTES = frozenset((string.ascii_lowercase + string.digits).encode())
+_SPACES = bytes(b if b in _WORD_BYTES else 32 for b in range(256))  # every byte but [a-z0-9] made a space
 # Profile keys whose change alters the card (and what the card calls them).
 CARD_FIELDS = {"name": "name", "tagline": "tagline", "logo_url": "logo_url", "website_url": "url"}
 # Profile keys the full-text search reads (SPEC §4.2: name, tagline, description, keywords).
@@ -30,9 +33,13 @@ def fold(text: str) -> str:
 
 def key_of(value: Any) -> str | None:
     """A filter key: `Open Beta` -> `open-beta` (stages, pricing models); None when empty."""
-    if value is None:
-        return None
-    key = re.sub(r"[^a-z0-9]+", "-", fold(str(value))).strip("-")
+    return None if value is None else _key(str(value))
+
+
+@lru_cache(maxsize=1024)
+def _key(text: str) -> str | None:
+    """Remembered: a directory has a few dozen stages and pricing models, and a catch-up asks for them per listing."""
+    key = re.sub(r"[^a-z0-9]+", "-", fold(text)).strip("-")
     return key or None
 
 
@@ -64,9 +71,13 @@ def words_of(*texts: str) -> list[str]:
     """Distinct folded words (2..40 characters) of the texts, in first-seen order.
 
     The texts are folded together (folding is character by character, and a
-    space ends any word), so the words are those of each text in turn.
+    space ends any word), so the words are those of each text in turn. Folded
+    text is ASCII, so the words (runs of `[a-z0-9]`) are what is left when every
+    other byte becomes a space: a byte table and a split, half the time of a
+    regular expression's `findall` (a catch-up calls this per listing).
     """
-    return [word for word in dict.fromkeys(WORD.findall(fold(" ".join(texts)))) if 2 <= len(word) <= MAX_WORD]
+    spaced = fold(" ".join(texts)).encode().translate(_SPACES).decode()
+    return [word for word in dict.fromkeys(spaced.split()) if 2 <= len(word) <= MAX_WORD]
 
 
 def website_of(profile: dict[str, Any], socials: dict[str, Any] | None = None) -> str | None:

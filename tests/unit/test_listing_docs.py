@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import threading
 import unicodedata
 from datetime import date, datetime, timedelta, timezone
@@ -10,6 +11,8 @@ from types import SimpleNamespace
 from uuid import uuid4
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from projections import listing_docs as docs
 from projections.listing_cards import domain_of, fold, key_of, words_of
@@ -148,3 +151,20 @@ def test_folding_ascii_skips_the_normalisation_and_gives_what_it_gave() -> None:
     every_ascii = "".join(map(chr, range(128)))
     assert fold(every_ascii) == normalised(every_ascii)
     assert fold("Café Ünïcode ﬁne ½") == normalised("Café Ünïcode ﬁne ½") == "cafe unicode fine 12"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(alphabet=st.characters(codec="utf-8"), max_size=80)
+                | st.text(alphabet="aZ09 -_.,;:!?'\"\t\n\x00éÜﬁ½ß", max_size=80), min_size=1, max_size=3))
+def test_words_are_the_runs_of_letters_and_digits_of_the_folded_texts(texts: list[str]) -> None:
+    """The byte-table split gives what the regular expression gave: distinct runs of [a-z0-9], 2 to 40 long."""
+    runs = re.findall(r"[a-z0-9]+", fold(" ".join(texts)))
+    assert words_of(*texts) == [w for w in dict.fromkeys(runs) if 2 <= len(w) <= 40]
+
+
+def test_filter_keys_are_the_same_when_remembered() -> None:
+    """`key_of` remembers keys by text: asked again (or for an equal value of another type) it gives the same key."""
+    for value in ("Open Beta", "  Free -- Trial ", "Öffentlich", "", "---", 42, 42.0):
+        expected = re.sub(r"[^a-z0-9]+", "-", fold(str(value))).strip("-") or None
+        assert key_of(value) == key_of(value) == expected
+    assert key_of(None) is None
