@@ -41,7 +41,7 @@ class Kept(Protocol):
     """What the batch memory needs of an entry; the rest is the subclass's."""
 
     listing_id: int
-    stream_id: str
+    stream_id: UUID  # kept as the events carry it: hashing a UUID costs less than making its text
     state: dict[str, Any] | None  # None until a handler needs it (counter events need only the counters)
     counters: dict[str, Any]
     new: bool  # no rows yet: inserted at `flush`
@@ -77,15 +77,15 @@ class ListingBatch(Projection, Generic[E]):
     _since_flush = 0  # events applied since the last flush
     _kept: dict[int, Any] = {}  # listing id -> entry
     _dirty: dict[int, Any] = {}  # the entries changed since the last flush (a flush writes these, not every entry kept)
-    _streams: dict[str, int] = {}  # stream id -> listing id, for the entries in `_kept`
-    _absent: set[int | str] = set()  # listing ids and stream ids read and not found
+    _streams: dict[UUID, int] = {}  # stream id -> listing id, for the entries in `_kept`
+    _absent: set[int | UUID] = set()  # listing ids and stream ids read and not found
     _votes: dict[tuple[int, str], bool] = {}  # (listing id, account id) -> whether a vote is counted
     _new_votes: list[tuple[int, str, float]] = []
 
     # ------------------------------------------------------------ what a subclass says
 
-    def _read(self, cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[str],
-              state_ids: Iterable[int], state_streams: Iterable[str]) -> list[E]:
+    def _read(self, cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[UUID],
+              state_ids: Iterable[int], state_streams: Iterable[UUID]) -> list[E]:
         """The entries of listings `ids` and `streams` in one statement; the state only of those in `state_*`."""
         raise NotImplementedError
 
@@ -191,15 +191,15 @@ class ListingBatch(Projection, Generic[E]):
         (docs/performance.md, "Looking up only listings that can exist").
         """
         self._batch(cur)
-        created = {str(e.originator_id): e.listing_id for e in events if isinstance(e, ListingCreated)}
+        created = {e.originator_id: e.listing_id for e in events if isinstance(e, ListingCreated)}
         ids: set[int] = set()
         state_ids: set[int] = set()
-        streams: set[str] = set()
+        streams: set[UUID] = set()
         pairs: set[tuple[int, str]] = set()
         for e in events:
             kind = type(e)
             if kind in self.by_stream:
-                stream = str(e.originator_id)
+                stream = e.originator_id
                 if stream not in created:
                     streams.add(stream)
                 elif self.read_created:  # its row, if it has one, is the created listing's
@@ -230,8 +230,8 @@ class ListingBatch(Projection, Generic[E]):
         row = cur.execute(f"SELECT max(listing_id) FROM {t[self.keyed_by]}").fetchone()
         return None if row is None or row[0] is None else int(row[0])
 
-    def _load(self, cur: Cursor[Any], t: Tables, ids: Iterable[int] = (), streams: Iterable[str] = (),
-              state_ids: Iterable[int] = (), state_streams: Iterable[str] = ()) -> None:
+    def _load(self, cur: Cursor[Any], t: Tables, ids: Iterable[int] = (), streams: Iterable[UUID] = (),
+              state_ids: Iterable[int] = (), state_streams: Iterable[UUID] = ()) -> None:
         """Read, in one statement, the entries of these listings the batch has not read yet."""
         self._batch(cur)
         ids = {i for i in ids if i not in self._kept and i not in self._absent}
@@ -256,11 +256,10 @@ class ListingBatch(Projection, Generic[E]):
         self._batch(cur)
         found = listing_id
         if stream is not None:
-            key = str(stream)
-            found = self._streams.get(key)
-            if found is None and key not in self._absent:
-                self._load(cur, t, streams=[key], state_streams=[key] if state else [])
-                found = self._streams.get(key)
+            found = self._streams.get(stream)
+            if found is None and stream not in self._absent:
+                self._load(cur, t, streams=[stream], state_streams=[stream] if state else [])
+                found = self._streams.get(stream)
         elif listing_id is not None and listing_id not in self._kept and listing_id not in self._absent:
             self._load(cur, t, ids=[listing_id], state_ids=[listing_id] if state else [])
         entry: E | None = self._kept.get(found) if found is not None else None

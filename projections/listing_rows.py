@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
 from psycopg import Cursor
 
@@ -35,7 +36,7 @@ class Row:
     """One listing as the batch knows it, and what changed since its rows were last written."""
 
     listing_id: int
-    stream_id: str
+    stream_id: UUID
     state: dict[str, Any] | None  # None until a handler needs it (counter events need only the counters)
     counters: dict[str, Any]
     new: bool = False  # no rows yet: inserted at `flush`
@@ -74,18 +75,18 @@ def folded_vote(trend_log: float | None, x: float) -> float:
 
 # ---------------------------------------------------------------- reading
 
-def read(cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[str], state_ids: Iterable[int],
-         state_streams: Iterable[str]) -> list[Row]:
+def read(cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[UUID], state_ids: Iterable[int],
+         state_streams: Iterable[UUID]) -> list[Row]:
     """The rows of listings `ids` and `streams` in one statement; the state only of those in `state_*`."""
     rows = cur.execute(
-        f"""SELECT p.listing_id, p.stream_id::text,
+        f"""SELECT p.listing_id, p.stream_id,
                    CASE WHEN p.listing_id = ANY(%(sid)s::int[]) OR p.stream_id = ANY(%(sst)s::uuid[]) THEN p.state END,
                    l.votes, l.followers, l.views, l.trend_log, l.rating_avg, l.rating_count
             FROM {t['profiles']} p JOIN {t['listings']} l USING (listing_id)
             WHERE p.listing_id = ANY(%(id)s::int[]) OR p.stream_id = ANY(%(st)s::uuid[])""",
         {"sid": list(state_ids), "sst": list(state_streams), "id": list(ids), "st": list(streams)},
     ).fetchall()
-    return [Row(int(r[0]), str(r[1]), r[2], dict(zip(COUNTERS, r[3:9], strict=True))) for r in rows]
+    return [Row(int(r[0]), r[1], r[2], dict(zip(COUNTERS, r[3:9], strict=True))) for r in rows]
 
 
 def read_state(cur: Cursor[Any], t: Tables, listing_id: int) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from datetime import date
 from typing import Any
+from uuid import UUID
 
 from eventsourcing.utils import get_topic
 from psycopg import Cursor
@@ -145,7 +146,7 @@ class ListingView(ListingBatch[rows.Row]):
         self._batch(cur)
         row = self._kept.get(e.listing_id)
         if row is None or not row.new:  # created twice in one batch: written once, with the later state
-            row = rows.Row(e.listing_id, str(e.originator_id), None, rows.zero_counters(), new=True)
+            row = rows.Row(e.listing_id, e.originator_id, None, rows.zero_counters(), new=True)
         row.state, row.counters = docs.new_state(e), rows.zero_counters()
         self._keep(row)
         self._changed(row)
@@ -365,8 +366,8 @@ class ListingView(ListingBatch[rows.Row]):
 
     _names_cache: dict[str, str] | None = None
 
-    def _read(self, cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[str],
-              state_ids: Iterable[int], state_streams: Iterable[str]) -> list[rows.Row]:
+    def _read(self, cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[UUID],
+              state_ids: Iterable[int], state_streams: Iterable[UUID]) -> list[rows.Row]:
         return rows.read(cur, t, ids, streams, state_ids, state_streams)
 
     def _read_state(self, cur: Cursor[Any], t: Tables, entry: rows.Row) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+from uuid import UUID
 
 import orjson
 from psycopg import Cursor
@@ -43,7 +44,7 @@ class Entry:
     """One listing as the batch knows it, and what changed since its rows were last written."""
 
     listing_id: int
-    stream_id: str
+    stream_id: UUID
     state: dict[str, Any] | None  # profile sources, socials, status, week, times, categories; None until needed
     counters: dict[str, Any]
     written_texts: Texts | None = None  # what the row's vectors were made from (None: no vectors, or not known)
@@ -93,13 +94,13 @@ def zero_counters() -> dict[str, Any]:
 
 # ---------------------------------------------------------------- reading
 
-READ = """SELECT s.listing_id, o.stream_id::text, CASE WHEN {want} THEN o.src END, s.status, s.week, s.listed_at,
+READ = """SELECT s.listing_id, o.stream_id, CASE WHEN {want} THEN o.src END, s.status, s.week, s.listed_at,
                  s.launched_at, s.categories, s.votes, s.followers, s.views, s.trend_log
           FROM {sources} o JOIN {search} s USING (listing_id)"""
 
 
-def read(cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[str], state_ids: Iterable[int],
-         state_streams: Iterable[str]) -> list[Entry]:
+def read(cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[UUID], state_ids: Iterable[int],
+         state_streams: Iterable[UUID]) -> list[Entry]:
     """The entries of listings `ids` and `streams` in one statement; the state only of those in `state_*`."""
     want = "o.listing_id = ANY(%(sid)s::int[]) OR o.stream_id = ANY(%(sst)s::uuid[])"
     found = cur.execute(
@@ -122,7 +123,7 @@ def read_state(cur: Cursor[Any], t: Tables, entry: Entry) -> None:
 
 def _entry(r: tuple[Any, ...]) -> Entry:
     counters = {"votes": r[8], "followers": r[9], "views": r[10], "trend_log": r[11]}
-    entry = Entry(int(r[0]), str(r[1]), None, counters)
+    entry = Entry(int(r[0]), r[1], None, counters)
     if r[2] is not None:
         entry.state = orjson.loads(r[2]) | {"status": r[3], "week": r[4], "listed_at": _iso(r[5]),
                                             "launched_at": _iso(r[6]), "categories": list(r[7])}

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from typing import Any
+from uuid import UUID
 
 from psycopg import Cursor
 
@@ -72,7 +73,7 @@ class SearchView(ListingBatch[rows.Entry]):
         if self._entry(cur, t, listing_id=e.listing_id) is not None:
             return  # created twice: the first creation stands, as the listing view's rows do
         source = rows.source_of(e.profile, e.socials)
-        entry = rows.Entry(e.listing_id, str(e.originator_id), source | {
+        entry = rows.Entry(e.listing_id, e.originator_id, source | {
             "status": "draft", "week": None, "listed_at": None, "launched_at": None,
             "categories": list(e.categories)}, rows.zero_counters(), new=True)
         self._keep(entry)
@@ -131,8 +132,8 @@ class SearchView(ListingBatch[rows.Entry]):
     _words_sent: list[str] = []  # the words the batch's flushes sent: known to be in the table once it commits
     _words_table: int | None = None  # the batch's words table, by object id (a table made again is another table)
 
-    def _read(self, cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[str],
-              state_ids: Iterable[int], state_streams: Iterable[str]) -> list[rows.Entry]:
+    def _read(self, cur: Cursor[Any], t: Tables, ids: Iterable[int], streams: Iterable[UUID],
+              state_ids: Iterable[int], state_streams: Iterable[UUID]) -> list[rows.Entry]:
         return rows.read(cur, t, ids, streams, state_ids, state_streams)
 
     def _read_state(self, cur: Cursor[Any], t: Tables, entry: rows.Entry) -> None:
