@@ -133,7 +133,8 @@ class AccountDataPages(WebPages):
             verified_claims={int(item["listing_id"]): tuple(claims_q.verified_claim_ids(self.s.reads,
                                                                                         int(item["listing_id"])))
                              for item in closing["listings"]},
-            order_numbers=tuple(closing["pending_orders"]), staff_accounts=int(ctx["staff_left"]))
+            order_numbers=tuple(closing["pending_orders"]),
+            staff_ids=tuple(str(a["account_id"]) for a in accounts_q.staff_accounts(self.s.reads)))
         try:
             cmd = closure_cmd.CloseAccount(account_id=UUID(session.account_id), email=values["email"],
                                            password=str(data.get("password") or ""))  # type: ignore[arg-type]

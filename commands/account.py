@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationInfo, fi
 from pydantic_core import PydanticCustomError
 from zxcvbn import zxcvbn
 
-from aggregates import account, mail
+from aggregates import account, mail, staff_roster
 from aggregates.base import Meta
 from commands.site import signed
 from commands.store import Appended, EventStore, Loader
@@ -478,7 +478,16 @@ def change_staff(store: EventStore, email: str, staff: bool, meta: Meta) -> Appe
     changed (exit code 3) instead of claiming it did.
     """
     decide = account.decide_grant_staff if staff else account.decide_revoke_staff
-    return store.decide(_existing(store, email), account, lambda s: decide(s, meta))
+    account_id = _existing(store, email)
+
+    def decision(load: Loader) -> list[Event]:
+        events = decide(load(account_id, account), meta)
+        if events:  # who is staff changed: the roster orders it against closings decided at once
+            events += staff_roster.decide_change(load(staff_roster.STREAM, staff_roster.ROSTER), str(account_id),
+                                                 staff, meta)
+        return events
+
+    return store.decide_across(decision)
 
 
 def _existing(store: EventStore, email: str) -> UUID:

@@ -22,7 +22,7 @@ from uuid import UUID, uuid4
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from aggregates import account, claim, community, mail, order
+from aggregates import account, claim, community, mail, order, staff_roster
 from aggregates import draft as draft_agg
 from aggregates import listing as listing_agg
 from aggregates.base import Meta
@@ -58,7 +58,7 @@ class ClosureScope:
     grant_ids: tuple[UUID, ...] = ()  # OAuth grants of the person
     followed_ids: tuple[int, ...] = ()  # listings the person follows
     order_numbers: tuple[str, ...] = ()  # orders read as pending
-    staff_accounts: int = 0  # staff accounts now, this one included
+    staff_ids: tuple[str, ...] = ()  # accounts read as staff (each checked on its own stream, with the roster's)
 
 
 @dataclass(frozen=True)
@@ -92,8 +92,14 @@ def close_account(store: EventStore, cmd: CloseAccount, scope: ClosureScope, met
     def decision(load: Loader) -> list[Event]:
         me = load(cmd.account_id, account)
         pending = tuple(n for n in scope.order_numbers if load(order.order_stream(n), order).is_payable(meta.at))
-        events = account.decide_close_account(me, former_id, meta, staff_accounts=scope.staff_accounts,
-                                              awaiting_payment=pending)
+        staff: list[Event] = []
+        others = 0
+        if me.is_staff:  # the last-staff rule, decided on the write side (`aggregates/staff_roster.py`)
+            roster = load(staff_roster.STREAM, staff_roster.ROSTER)
+            others = _other_staff(load, roster, scope.staff_ids, account_id)
+            staff = staff_roster.decide_change(roster, account_id, False, meta)
+        events = account.decide_close_account(me, former_id, meta, staff_accounts=others + 1,
+                                              awaiting_payment=pending) + staff
         claim = load(account.email_stream_id(me.email), account.EMAIL_CLAIM)
         if claim.account_id == account_id:
             events += account.decide_release_email(claim, me.email, account_id, meta)
@@ -115,6 +121,23 @@ def close_account(store: EventStore, cmd: CloseAccount, scope: ClosureScope, met
     appended = store.decide_across(decision)
     revoked = tuple(e.key_id for e in appended.events if isinstance(e, ApiKeyRevoked))
     return Closed(appended.position, revoked)
+
+
+def _other_staff(load: Loader, roster: staff_roster.RosterState, read_as_staff: tuple[str, ...], me: str) -> int:
+    """How many other open accounts are staff now, each looked at on its own stream.
+
+    The candidates are those the roster saw become staff and those the read
+    side lists (accounts made staff before the roster existed): one made staff
+    a moment ago is in the roster, one that left a moment ago is no longer staff
+    on its stream.
+    """
+    candidates = {str(UUID(str(c))) for c in read_as_staff} | roster.staff
+    candidates.discard(me)
+    return sum(1 for c in candidates if _open_staff(load(UUID(c), account)))
+
+
+def _open_staff(state: account.AccountState) -> bool:
+    return state.exists and state.closed_at is None and state.is_staff
 
 
 def _unverified(load: Loader, state: listing_agg.ListingState, leaving: list[Event],

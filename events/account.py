@@ -83,6 +83,19 @@ class AccountStaffRevoked(Event):
 
 
 @dataclass(frozen=True, kw_only=True)
+class StaffRosterChanged(Event):
+    """On the one staff roster stream: an account became staff (`staff`) or stopped being staff (revoked, closed).
+
+    Every change of who is staff appends here as well as to the account, so
+    two changes decided at once conflict on this stream and the second is
+    decided again on what the first did (the last-staff rule, docs/identity.md).
+    """
+
+    account_id: str
+    staff: bool
+
+
+@dataclass(frozen=True, kw_only=True)
 class ApiKeyCreated(Event):
     key_id: str  # the public part of the key: ldk_<key_id>_<secret>
     name: str
