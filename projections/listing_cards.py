@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 MAX_WORD = 40
 _WORD_BYTES = frozenset((string.ascii_lowercase + string.digits).encode())
 _SPACES = bytes(b if b in _WORD_BYTES else 32 for b in range(256))  # every byte but [a-z0-9] made a space
+_ONE_LETTER = frozenset(chr(b) for b in _WORD_BYTES)  # too short to be a word
 # Profile keys whose change alters the card (and what the card calls them).
 CARD_FIELDS = {"name": "name", "tagline": "tagline", "logo_url": "logo_url", "website_url": "url"}
 # Profile keys the full-text search reads (SPEC §4.2: name, tagline, description, keywords).
@@ -76,8 +77,20 @@ def words_of(*texts: str) -> list[str]:
     other byte becomes a space: a byte table and a split, half the time of a
     regular expression's `findall` (a catch-up calls this per listing).
     """
-    spaced = fold(" ".join(texts)).encode().translate(_SPACES).decode()
-    return [word for word in dict.fromkeys(spaced.split()) if 2 <= len(word) <= MAX_WORD]
+    return [word for word in dict.fromkeys(_split(texts)) if 2 <= len(word) <= MAX_WORD]
+
+
+def word_set(*texts: str) -> set[str]:
+    """The words of `words_of`, as a set: the vocabulary's, where order does not matter (once per listing in a
+    catch-up: set operations in C instead of a comprehension over every word)."""
+    words = set(_split(texts)).difference(_ONE_LETTER)
+    if words and max(map(len, words)) > MAX_WORD:
+        words = {word for word in words if len(word) <= MAX_WORD}
+    return words
+
+
+def _split(texts: tuple[str, ...]) -> list[str]:
+    return fold(" ".join(texts)).encode().translate(_SPACES).decode().split()
 
 
 def website_of(profile: dict[str, Any], socials: dict[str, Any] | None = None) -> str | None:

@@ -21,7 +21,7 @@ from psycopg import Cursor
 
 from projections import binary_arrays, bulk
 from projections.base import Tables
-from projections.listing_cards import PUBLIC_STATUSES, UPCOMING_STATUSES, fold, text_of, words_of
+from projections.listing_cards import PUBLIC_STATUSES, UPCOMING_STATUSES, fold, text_of, word_set
 from projections.listing_rows import (  # the filters and counters both views write
     CATEGORIES,
     COUNTED,
@@ -54,7 +54,7 @@ class Entry:
     source: bool = False  # the profile facts changed (an edit): `sources` is rewritten too (not for a status)
     counted: set[str] = field(default_factory=set)  # the counters that changed
 
-    def changed(self) -> list[str]:
+    def changed(self) -> set[str]:
         """The state changed: the words to add to the vocabulary (those of a searchable listing whose text changed).
 
         Taken from each state in turn, as if every change were written on
@@ -65,7 +65,7 @@ class Entry:
         self.content = True
         before, self.texts = self.texts, texts_of(state)
         searchable, texts = self.texts
-        return words_of(*texts) if searchable and self.texts != before else []
+        return word_set(*texts) if searchable and self.texts != before else set()
 
     def written(self) -> None:
         """Its rows now hold what the entry holds."""

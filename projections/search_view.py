@@ -148,12 +148,10 @@ class SearchView(ListingBatch[rows.Entry]):
     def _changed(self, entry: rows.Entry) -> None:
         """The entry's state changed: rewritten at `flush`, its new words added to the vocabulary then."""
         super()._changed(entry)
-        words = entry.changed()
-        if words:
-            new = set(words).difference(self._words_seen)  # the order does not matter: the table keeps each word once
-            if new:
-                self._words_seen |= new
-                self._words += new
+        new = entry.changed() - self._words_seen  # the order does not matter: the table keeps each word once
+        if new:
+            self._words_seen |= new
+            self._words += new
 
     def _write(self, cur: Cursor[Any], t: Tables, dirty: list[rows.Entry]) -> None:
         if self._words_table is None:

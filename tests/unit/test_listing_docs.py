@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from projections import listing_docs as docs
-from projections.listing_cards import domain_of, fold, key_of, words_of
+from projections.listing_cards import domain_of, fold, key_of, word_set, words_of
 from queries.search import Correction, SearchRequest, tokens_of
 from queries.search_elasticsearch import ElasticsearchSearch
 from queries.search_words import any_tsquery_text, tsquery_text
@@ -160,6 +160,12 @@ def test_words_are_the_runs_of_letters_and_digits_of_the_folded_texts(texts: lis
     """The byte-table split gives what the regular expression gave: distinct runs of [a-z0-9], 2 to 40 long."""
     runs = re.findall(r"[a-z0-9]+", fold(" ".join(texts)))
     assert words_of(*texts) == [w for w in dict.fromkeys(runs) if 2 <= len(w) <= 40]
+    assert word_set(*texts) == set(words_of(*texts))  # the vocabulary's, unordered
+
+
+def test_the_vocabulary_leaves_out_single_letters_and_words_over_forty() -> None:
+    assert word_set("a b1 c", "x" * 40, "y" * 41) == {"b1", "x" * 40}
+    assert word_set("") == set() and word_set("é ü") == set()
 
 
 def test_filter_keys_are_the_same_when_remembered() -> None:
