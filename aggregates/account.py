@@ -48,6 +48,7 @@ MAX_ACTIVE_KEYS = 50
 RESET_INTERVAL = timedelta(seconds=60)  # at most one reset email per account per minute
 EMAIL_CHANGE_INTERVAL = timedelta(seconds=60)  # at most one address-change link per account per minute
 EMAIL_UNDO_TTL = timedelta(days=7)  # how long the old address may undo a change of address
+LAST_STAFF = "this is the last staff account: make another account staff first"
 
 
 # ---------------------------------------------------------------- states
@@ -263,11 +264,18 @@ def decide_grant_staff(state: AccountState, meta: Meta) -> list[Event]:
     return emit.events
 
 
-def decide_revoke_staff(state: AccountState, meta: Meta) -> list[Event]:
-    """Take the staff role away; no events when the account is not staff, so the doors can say nothing changed."""
+def decide_revoke_staff(state: AccountState, meta: Meta, *, staff_accounts: int) -> list[Event]:
+    """Take the staff role away; no events when the account is not staff, so the doors can say nothing changed.
+
+    Refused (409) for the last staff account (`staff_accounts`: how many there
+    are now, this one included), as closing it is: the site keeps someone who
+    can run it, and the staff pages someone who can reach them.
+    """
     _must_exist(state)
     if not state.is_staff:
         return []
+    if staff_accounts <= 1:
+        raise Conflict(LAST_STAFF)
     emit = Emitter(state, meta)
     emit(AccountStaffRevoked)
     return emit.events
@@ -482,7 +490,7 @@ def decide_close_account(state: AccountState, former_id: str, meta: Meta, *, sta
         raise Conflict(f"order {awaiting_payment[0]} is awaiting payment: pay it or let it expire, then close the "
                        "account")
     if state.is_staff and staff_accounts <= 1:
-        raise Conflict("this is the last staff account: make another account staff first")
+        raise Conflict(LAST_STAFF)
     emit = Emitter(state, meta)
     _revoke_active_keys(emit, state)
     emit(AccountClosed, former_id=former_id)

@@ -134,7 +134,7 @@ class AccountDataPages(WebPages):
                                                                                         int(item["listing_id"])))
                              for item in closing["listings"]},
             order_numbers=tuple(closing["pending_orders"]),
-            staff_ids=tuple(str(a["account_id"]) for a in accounts_q.staff_accounts(self.s.reads)))
+            staff_ids=accounts_q.staff_ids(self.s.reads))
         try:
             cmd = closure_cmd.CloseAccount(account_id=UUID(session.account_id), email=values["email"],
                                            password=str(data.get("password") or ""))  # type: ignore[arg-type]

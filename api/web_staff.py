@@ -25,7 +25,7 @@ from starlette.routing import BaseRoute, Route
 from api.sessions import WebSession
 from api.web_founder_pages import FounderPages
 from commands.account import change_staff
-from events.errors import NotFound
+from events.errors import Conflict, NotFound
 from queries import accounts as accounts_q
 from queries import mail as mail_q
 
@@ -37,6 +37,7 @@ NOTICES = {
 }
 NO_ACCOUNT = "No account has this address. The person signs up first; then give them the role."
 NOT_YOURSELF = "You cannot take the staff role from yourself here; ask another staff member."
+LAST_STAFF = "This is the last staff account now, so it keeps the role: make another account staff first."
 
 
 class StaffPages(FounderPages):
@@ -72,9 +73,12 @@ class StaffPages(FounderPages):
         if not staff and me is not None and email == me["email"]:
             return self._home(request, session, {field: email}, {field: NOT_YOURSELF}, 400)
         try:
-            done = change_staff(self.s.store, email, staff, self._staff_meta(session))
+            done = change_staff(self.s.store, email, staff, self._staff_meta(session),
+                                accounts_q.staff_ids(self.s.reads))
         except NotFound:
             return self._home(request, session, {field: email}, {field: NO_ACCOUNT}, 400)
+        except Conflict:  # the last staff account: another one revoked at the same instant
+            return self._home(request, session, {field: email}, {field: LAST_STAFF}, 409)
         word = ("granted" if staff else "revoked") if done.events else ("already" if staff else "not-staff")
         if done.events:
             self._wait(done.position)

@@ -467,27 +467,51 @@ def grant_staff(store: EventStore, email: str, meta: Meta) -> int:
     return change_staff(store, email, True, meta).position
 
 
-def revoke_staff(store: EventStore, email: str, meta: Meta) -> int:
-    return change_staff(store, email, False, meta).position
+def revoke_staff(store: EventStore, email: str, meta: Meta, read_as_staff: Sequence[str] = ()) -> int:
+    return change_staff(store, email, False, meta, read_as_staff).position
 
 
-def change_staff(store: EventStore, email: str, staff: bool, meta: Meta) -> Appended:
+def change_staff(store: EventStore, email: str, staff: bool, meta: Meta, read_as_staff: Sequence[str] = ()) -> Appended:
     """Grant (`staff`) or revoke the staff role, answering what was appended.
 
     No events when the account is so already: the command line says nothing
-    changed (exit code 3) instead of claiming it did.
+    changed (exit code 3) instead of claiming it did. Revoking the last staff
+    account's role is refused (409), decided with the roster like closing it
+    (`aggregates/staff_roster.py`): `read_as_staff` are the accounts the read
+    side lists as staff (those made staff before the roster existed).
     """
-    decide = account.decide_grant_staff if staff else account.decide_revoke_staff
     account_id = _existing(store, email)
 
     def decision(load: Loader) -> list[Event]:
-        events = decide(load(account_id, account), meta)
-        if events:  # who is staff changed: the roster orders it against closings decided at once
-            events += staff_roster.decide_change(load(staff_roster.STREAM, staff_roster.ROSTER), str(account_id),
-                                                 staff, meta)
+        me = load(account_id, account)
+        roster = load(staff_roster.STREAM, staff_roster.ROSTER)
+        if staff:
+            events = account.decide_grant_staff(me, meta)
+        else:
+            others = other_staff(load, roster, read_as_staff, str(account_id)) if me.is_staff else 0
+            events = account.decide_revoke_staff(me, meta, staff_accounts=others + 1)
+        if events:  # who is staff changed: the roster orders it against changes decided at once
+            events += staff_roster.decide_change(roster, str(account_id), staff, meta)
         return events
 
     return store.decide_across(decision)
+
+
+def other_staff(load: Loader, roster: staff_roster.RosterState, read_as_staff: Sequence[str], me: str) -> int:
+    """How many open accounts other than `me` are staff now, each looked at on its own stream.
+
+    The candidates are those the roster saw become staff and those the read
+    side lists (accounts made staff before the roster existed): one made staff
+    a moment ago is in the roster, one that left a moment ago is no longer staff
+    on its stream.
+    """
+    candidates = {str(UUID(str(c))) for c in read_as_staff} | roster.staff
+    candidates.discard(me)
+    return sum(1 for c in candidates if _open_staff(load(UUID(c), account)))
+
+
+def _open_staff(state: account.AccountState) -> bool:
+    return state.exists and state.closed_at is None and state.is_staff
 
 
 def _existing(store: EventStore, email: str) -> UUID:

@@ -28,7 +28,7 @@ from aggregates import listing as listing_agg
 from aggregates.base import Meta
 from aggregates.draft.discard import decide_discard
 from aggregates.listing.leaving import decide_owner_leaves
-from commands.account import PASSWORD_MAX, AccountLinks, load_account
+from commands.account import PASSWORD_MAX, AccountLinks, load_account, other_staff
 from commands.account_settings import current_password_matches, revoke_grants
 from commands.site import Site, site_contact
 from commands.store import EventStore, Loader
@@ -96,7 +96,7 @@ def close_account(store: EventStore, cmd: CloseAccount, scope: ClosureScope, met
         others = 0
         if me.is_staff:  # the last-staff rule, decided on the write side (`aggregates/staff_roster.py`)
             roster = load(staff_roster.STREAM, staff_roster.ROSTER)
-            others = _other_staff(load, roster, scope.staff_ids, account_id)
+            others = other_staff(load, roster, scope.staff_ids, account_id)
             staff = staff_roster.decide_change(roster, account_id, False, meta)
         events = account.decide_close_account(me, former_id, meta, staff_accounts=others + 1,
                                               awaiting_payment=pending) + staff
@@ -121,23 +121,6 @@ def close_account(store: EventStore, cmd: CloseAccount, scope: ClosureScope, met
     appended = store.decide_across(decision)
     revoked = tuple(e.key_id for e in appended.events if isinstance(e, ApiKeyRevoked))
     return Closed(appended.position, revoked)
-
-
-def _other_staff(load: Loader, roster: staff_roster.RosterState, read_as_staff: tuple[str, ...], me: str) -> int:
-    """How many other open accounts are staff now, each looked at on its own stream.
-
-    The candidates are those the roster saw become staff and those the read
-    side lists (accounts made staff before the roster existed): one made staff
-    a moment ago is in the roster, one that left a moment ago is no longer staff
-    on its stream.
-    """
-    candidates = {str(UUID(str(c))) for c in read_as_staff} | roster.staff
-    candidates.discard(me)
-    return sum(1 for c in candidates if _open_staff(load(UUID(c), account)))
-
-
-def _open_staff(state: account.AccountState) -> bool:
-    return state.exists and state.closed_at is None and state.is_staff
 
 
 def _unverified(load: Loader, state: listing_agg.ListingState, leaving: list[Event],

@@ -132,11 +132,15 @@ def staff_grant(email: str, actor: str | None) -> None:
 @click.argument("email")
 @actor_option
 def staff_revoke(email: str, actor: str | None) -> None:
-    """Take the staff role away from the account with EMAIL; one that is not staff changes nothing (exit 3)."""
-    from commands.account import change_staff
+    """Take the staff role away from the account with EMAIL; one that is not staff changes nothing (exit 3).
 
-    _changing(actor, lambda c, meta: change_staff(c.store, email, False, meta), f"{email}: not staff",
-              f"{email} is not staff, so there is no staff role to take away")
+    The last staff account keeps it (exit 1): make another account staff first.
+    """
+    from commands.account import change_staff
+    from queries.accounts import staff_ids
+
+    _changing(actor, lambda c, meta: change_staff(c.store, email, False, meta, staff_ids(c.services.reads)),
+              f"{email}: not staff", f"{email} is not staff, so there is no staff role to take away")
 
 
 # ---------------------------------------------------------------- launches and awards

@@ -119,6 +119,11 @@ def staff_accounts(reads: ReadStore, limit: int = 200) -> list[dict[str, Any]]:
     return [{"account_id": r[0], "email": r[1], "created_at": r[2]} for r in rows]
 
 
+def staff_ids(reads: ReadStore) -> tuple[str, ...]:
+    """The ids of the accounts read as staff: the candidates the last-staff rule checks each on its own stream."""
+    return tuple(str(a["account_id"]) for a in staff_accounts(reads))
+
+
 def counts(reads: ReadStore) -> dict[str, int]:
     t = reads.tables(VIEW)
     with reads.pool.connection() as conn:

@@ -20,6 +20,7 @@ from commands import account as account_cmd
 from commands import listing as listing_cmd
 from commands import reviews as reviews_cmd
 from commands import votes as votes_cmd
+from events.errors import Conflict
 from queries import mail as mail_q
 from tests.conftest import Databases, RunningServer, free_port
 from tests.conftest import test_settings as settings_for
@@ -180,7 +181,13 @@ def test_closing_refuses_wrong_credentials_an_unpaid_order_and_the_last_staff(si
         assert 'id="close-blocked"' in page.text and "last staff account" in page.text
         refused = _close(ada, email)
         assert refused.status_code == 409 and "last staff account" in refused.text
-        account_cmd.revoke_staff(site.container.store, email, STAFF)
+        with pytest.raises(Conflict, match="last staff account"):  # nor does it lose the role
+            account_cmd.revoke_staff(site.container.store, email, STAFF)
+        other = f"staff-{uuid4().hex[:8]}@example.com"
+        account_cmd.register_account(site.container.store, account_cmd.RegisterAccount(
+            account_id=uuid4(), email=other, password=PASSWORD, verified=True), STAFF, None)
+        account_cmd.grant_staff(site.container.store, other, STAFF)
+        account_cmd.revoke_staff(site.container.store, email, STAFF)  # another staff account now: it may go
 
         listing_id, _ = _listing(site, [_account_id(ada)], live=True, name=f"Paying {uuid4().hex[:6]}")
         with _api(site, _key(ada)) as api:

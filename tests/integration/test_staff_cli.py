@@ -24,6 +24,9 @@ def test_staff_commands_answer_and_record_who_acted(fresh_db: str, tmp_path: Pat
         account_cmd.register_account(c.store, account_cmd.RegisterAccount(
             account_id="00000000-0000-4000-8000-00000000beef", email="grace@example.com", password=None,
             verified=True), c.system_meta(), None)
+        account_cmd.register_account(c.store, account_cmd.RegisterAccount(
+            account_id="00000000-0000-4000-8000-00000000cafe", email="lin@example.com", password=None,
+            verified=True), c.system_meta(), None)
         listing_id, slug = create(c, "Staff Tool", utc(2026, 11, 16, 9))
     finally:
         c.close()
@@ -40,6 +43,9 @@ def test_staff_commands_answer_and_record_who_acted(fresh_db: str, tmp_path: Pat
     assert said.startswith("featured: 4200 cents (event position ") and said.endswith(")")
     assert run("site-setting", "purpose", '"Made by staff"') == 'purpose = "Made by staff"'
     assert run("grant", "grace@example.com") == "grace@example.com: staff"
+    last = runner.invoke(main, ["staff", "revoke", "grace@example.com"])
+    assert last.exit_code == 1 and "Error: this is the last staff account" in last.output  # the site keeps one
+    assert run("grant", "lin@example.com") == "lin@example.com: staff"
     assert run("revoke", "grace@example.com") == "grace@example.com: not staff"
     assert run("publish", slug, "--week", "2026-11-16") == f"{slug}: live"
     short = runner.invoke(main, ["staff", "unpublish", slug, "--reason", "no"])

@@ -163,9 +163,18 @@ def test_staff_is_granted_and_revoked_idempotently() -> None:
     granted = account.decide_grant_staff(state, META)
     state = given(account.decide_register(account.initial(ID), "ada@example.com", "h", META, verified=True), granted)
     assert state.is_staff and account.decide_grant_staff(state, META) == []
-    assert len(account.decide_revoke_staff(state, META)) == 1
+    assert len(account.decide_revoke_staff(state, META, staff_accounts=2)) == 1
     with pytest.raises(NotFound):
         account.decide_grant_staff(account.initial(ID), META)
+
+
+def test_the_last_staff_account_keeps_the_role() -> None:
+    state = given(account.decide_register(account.initial(ID), "ada@example.com", "h", META, verified=True),
+                  account.decide_grant_staff(registered(verified=True), META))
+    with pytest.raises(Conflict, match="last staff account"):
+        account.decide_revoke_staff(state, META, staff_accounts=1)
+    person = given(account.decide_register(account.initial(ID), "ada@example.com", "h", META, verified=True))
+    assert account.decide_revoke_staff(person, META, staff_accounts=0) == []  # not staff: nothing to refuse
 
 
 # ---------------------------------------------------------------- API keys

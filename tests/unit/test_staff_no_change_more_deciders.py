@@ -26,14 +26,14 @@ def _fold(evolve: Any, state: Any, *decisions: list[Any]) -> Any:
 def test_granting_staff_twice_and_revoking_from_someone_not_staff_decide_nothing() -> None:
     person = _fold(account.evolve, account.initial(ID),
                    account.decide_register(account.initial(ID), "grace@example.com", "hash", META, verified=True))
-    assert account.decide_revoke_staff(person, META) == []  # not staff: nothing to take away
+    assert account.decide_revoke_staff(person, META, staff_accounts=1) == []  # not staff: nothing to take away
     (granted,) = account.decide_grant_staff(person, META)
     assert isinstance(granted, AccountStaffGranted) and granted.actor == "staff:ops"
     staff = _fold(account.evolve, person, [granted])
     assert account.decide_grant_staff(staff, META) == []  # staff already
-    (revoked,) = account.decide_revoke_staff(staff, META)
+    (revoked,) = account.decide_revoke_staff(staff, META, staff_accounts=2)
     assert isinstance(revoked, AccountStaffRevoked)
-    assert account.decide_revoke_staff(_fold(account.evolve, staff, [revoked]), META) == []
+    assert account.decide_revoke_staff(_fold(account.evolve, staff, [revoked]), META, staff_accounts=1) == []
 
 
 def test_publishing_a_published_post_and_unpublishing_a_down_one_decide_nothing() -> None:
