@@ -12,6 +12,7 @@ the listing is searchable changed.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
@@ -54,8 +55,9 @@ class Entry:
     source: bool = False  # the profile facts changed (an edit): `sources` is rewritten too (not for a status)
     counted: set[str] = field(default_factory=set)  # the counters that changed
 
-    def changed(self) -> set[str]:
-        """The state changed: the words to add to the vocabulary (those of a searchable listing whose text changed).
+    def changed(self, known: AbstractSet[str] = frozenset()) -> set[str]:
+        """The state changed: the words to add to the vocabulary (those of a searchable listing whose text changed),
+        but those in `known`.
 
         Taken from each state in turn, as if every change were written on
         its own, so the vocabulary does not depend on how events were batched.
@@ -65,7 +67,7 @@ class Entry:
         self.content = True
         before, self.texts = self.texts, texts_of(state)
         searchable, texts = self.texts
-        return word_set(*texts) if searchable and self.texts != before else set()
+        return word_set(*texts, known=known) if searchable and self.texts != before else set()
 
     def written(self) -> None:
         """Its rows now hold what the entry holds."""

@@ -148,7 +148,7 @@ class SearchView(ListingBatch[rows.Entry]):
     def _changed(self, entry: rows.Entry) -> None:
         """The entry's state changed: rewritten at `flush`, its new words added to the vocabulary then."""
         super()._changed(entry)
-        new = entry.changed() - self._words_seen  # the order does not matter: the table keeps each word once
+        new = entry.changed(self._words_seen)  # the order does not matter: the table keeps each word once
         if new:
             self._words_seen |= new
             self._words += new

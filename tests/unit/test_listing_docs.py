@@ -8,6 +8,7 @@ import threading
 import unicodedata
 from datetime import date, datetime, timedelta, timezone
 from types import SimpleNamespace
+from urllib.parse import urlsplit
 from uuid import uuid4
 
 import pytest
@@ -166,6 +167,36 @@ def test_words_are_the_runs_of_letters_and_digits_of_the_folded_texts(texts: lis
 def test_the_vocabulary_leaves_out_single_letters_and_words_over_forty() -> None:
     assert word_set("a b1 c", "x" * 40, "y" * 41) == {"b1", "x" * 40}
     assert word_set("") == set() and word_set("é ü") == set()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="ab1 -é", max_size=60), min_size=1, max_size=3),
+       st.sets(st.text(alphabet="ab1", max_size=4) | st.just("x" * 41)))
+def test_the_vocabulary_leaves_out_the_words_known(texts: list[str], known: set[str]) -> None:
+    assert word_set(*texts, known=known) == set(words_of(*texts)) - known
+    assert word_set(*texts, "x" * 41, known=known) == set(words_of(*texts)) - known  # too long, known or not
+
+
+def _domain_by_urlsplit(url: str) -> str | None:
+    """What `domain_of` gave before its regular expression: `urlsplit` for every URL."""
+    text = url.strip()
+    text = text if "://" in text else "http://" + text
+    try:
+        host = urlsplit(text).hostname or ""
+    except ValueError:
+        return None
+    return host.lower().rstrip(".").removeprefix("www.") or None
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.one_of(
+    st.text(alphabet="hHtps:/wW.aZ09-@[]%?#\t\r\n :x", max_size=40),
+    st.builds("".join, st.lists(st.sampled_from(
+        ["http://", "https://", "HTTPS://", "ftp://", "www.", "WWW.", "a", "Z", "0", "-", ".", ":", ":80", "/",
+         "?", "#", "@", "user@", "[::1]", "%", " ", "\t", "\n", "\x01", "é", "/p@th"]), max_size=10)),
+))
+def test_a_plain_url_gives_the_host_urlsplit_gives(url: str) -> None:
+    assert domain_of(url) == (_domain_by_urlsplit(url) if url else None)
 
 
 def test_filter_keys_are_the_same_when_remembered() -> None:
