@@ -23,7 +23,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from events.errors import Conflict
-from projections import deferred_indexes
+from projections import deferred_indexes, table_stats
 from projections.base import Projection, Tables
 from projections.failures import CLEARED, FAILURE_COLUMNS, META, Failure, code_fingerprint, failure_of
 from projections.generations import CHANNEL, REBUILD_LOCK, SETUP_LOCK, STORED_SHAPE, create_generation
@@ -60,7 +60,8 @@ class Runtime(Protocol):
     @property
     def projections(self) -> Mapping[str, Projection]: ...
 
-    def catch_up(self, name: str, generation: int | None = None, progress: Reporter | None = None) -> int: ...
+    def catch_up(self, name: str, generation: int | None = None, progress: Reporter | None = None,
+                 analyse: bool = True) -> int: ...
 
     def status(self) -> list[Status]: ...
 
@@ -85,6 +86,7 @@ def rebuild(rt: Runtime, projection: Projection, progress: Reporter | None, rest
             gen = _building(rt.pool, projection, restart)
             _fill(rt, name, gen, progress)
             deferred_indexes.build_in_parallel(rt.pool, name, gen)  # GIN indexes in one pass over the filled tables
+            table_stats.analyse(rt.pool, Tables(name, gen, projection.tables))  # the planner's, before it serves
             _switch(rt.pool, name, gen)
             rt.catch_up(name, gen)
             refresh()
@@ -125,7 +127,7 @@ def _building(pool: ConnectionPool, projection: Projection, restart: bool) -> in
 def _fill(rt: Runtime, name: str, gen: int, progress: Reporter | None) -> None:
     """Catch the building generation up, waiting out the retries of an event it cannot apply yet."""
     while True:
-        rt.catch_up(name, gen, progress)
+        rt.catch_up(name, gen, progress, analyse=False)  # analysed once, after the indexes are built
         failure, wait = _failure(rt.pool, name, gen)
         if failure is None:
             return

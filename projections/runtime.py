@@ -33,7 +33,7 @@ import psycopg
 from psycopg_pool import ConnectionPool
 
 from events.errors import NotFound
-from projections import batches, collector, deferred_indexes, repairs, reshape, rounds
+from projections import batches, collector, deferred_indexes, repairs, reshape, rounds, table_stats
 from projections.base import Projection, Tables
 from projections.batches import UndecodableEvent
 from projections.failures import FAILURE_COLUMNS, META, SKIPS, Failure, RetryPolicy, Skip, failure_of, upgrade_meta
@@ -182,15 +182,22 @@ class ProjectionRuntime:
         return batches.apply(self.pool, self.projections[name], gen, start, end, notes, skips, self.retry_policy,
                              self._after_move, self._stopped, clean)
 
-    def catch_up(self, name: str, generation: int | None = None, progress: Callable[[int, int], None] | None = None) -> int:
-        """Apply batches until the projection reaches the head seen at the start, or stops at an event; return its position."""
+    def catch_up(self, name: str, generation: int | None = None, progress: Callable[[int, int], None] | None = None,
+                 analyse: bool = True) -> int:
+        """Apply batches until the projection reaches the head seen at the start, or stops at an event; return its position.
+
+        A long one from position 0 fills its tables without their GIN indexes and builds them at the end, then
+        (`analyse`; a rebuild does it itself, after its own builds) gives the planner statistics of the new tables
+        (`projections/table_stats.py`).
+        """
         target = self.events.head()
         start = self._position_of(name, generation)
         deferred = False
         long = target - start >= self.long_catch_up
+        fresh = long and start == 0
         if long:
             self.events.analyse_if_never_analysed()
-            if start == 0:
+            if fresh:
                 deferred = self._defer_indexes(name, generation)
         position = -1
         batch = self.projections[name].catch_up_batch
@@ -208,6 +215,8 @@ class ProjectionRuntime:
             ahead.close()
             if deferred:
                 self._build_indexes(name, generation)
+            if fresh and analyse:
+                table_stats.analyse(self.pool, self._tables_of(name, generation))
 
     def catch_up_all(self, names: Iterable[str] | None = None, at_once: int | None = None) -> dict[str, Exception]:
         """Catch every projection (or `names`) up, `at_once` at a time; the errors of those that could not run.
@@ -246,6 +255,10 @@ class ProjectionRuntime:
             projection = self.projections[name]
             return deferred_indexes.defer(conn, name, Tables(name, gen, projection.tables),
                                           projection.deferred_btrees) > 0
+
+    def _tables_of(self, name: str, generation: int | None) -> Tables:
+        gen = generation if generation is not None else self.generations[name]
+        return Tables(name, gen, self.projections[name].tables)
 
     def _build_indexes(self, name: str, generation: int | None) -> None:
         gen = generation if generation is not None else self.generations[name]

@@ -1,5 +1,5 @@
 """A rebuild fills its generation without GIN indexes (and a view's `deferred_btrees`) and makes them before the
-switch, also when resumed."""
+switch, also when resumed; then it analyses the generation's tables, as a long catch-up from position 0 does."""
 
 from __future__ import annotations
 
@@ -38,6 +38,15 @@ def _deferrable(c: Any, indexes: list[tuple[str, str]], view: str) -> list[str]:
         am == "btree" and not d.startswith("CREATE UNIQUE") and any(t in d for t in tables))]
 
 
+def _analysed(c: Any, view: str, generation: int) -> dict[str, Any]:
+    """Each table of the view's generation -> when it was last analysed by an ANALYZE statement (None: never)."""
+    names = [f"{view}_g{generation}_{t}" for t in c.runtime.projections[view].tables]
+    with c.pool.connection() as conn:
+        rows = conn.execute("SELECT relname, last_analyze FROM pg_stat_user_tables WHERE relname = ANY(%s)",
+                            (names,)).fetchall()
+    return {str(name): at for name, at in rows}
+
+
 def _deferred(c: Any) -> int:
     with c.pool.connection() as conn:
         return int(conn.execute(f"SELECT count(*) FROM {DEFERRED}").fetchone()[0])
@@ -67,6 +76,8 @@ def test_a_rebuilt_generation_has_every_index_of_a_fresh_one(container: Any, vie
     assert status.generation == gen + 1 and c.runtime.generations[view] == gen + 1
     assert _indexes(c, gen + 1, view) == before
     assert _deferred(c) == 0
+    analysed = _analysed(c, view, gen + 1)  # the planner's statistics made before it served
+    assert len(analysed) == len(c.runtime.projections[view].tables) and None not in analysed.values(), analysed
 
 
 def test_a_long_catch_up_from_position_0_fills_without_gin_indexes_and_ends_with_all_of_them(
@@ -91,11 +102,18 @@ def test_a_long_catch_up_from_position_0_fills_without_gin_indexes_and_ends_with
         assert _deferred(c) == len(deferrable)
         assert not gc.isenabled()  # a long catch-up runs without the cyclic collector (`projections/collector.py`)
 
+    assert set(_analysed(c, "search_view", gen).values()) == {None}  # new tables: no statistics yet
     c.runtime.long_catch_up = 1  # this short log counts as long
     monkeypatch.setattr(SearchView, "catch_up_batch", 2)
     c.runtime.catch_up("search_view", progress=in_the_middle)
     assert len(seen) > 1
     assert _indexes(c, gen, "search_view") == fresh and _deferred(c) == 0
+    analysed = _analysed(c, "search_view", gen)  # the filled tables analysed at the end, for the planner
+    assert len(analysed) == len(SearchView.tables) and None not in analysed.values(), analysed
+    with c.pool.connection() as conn:  # the statuses' shares are known: the plans of every search turn on them
+        shares = conn.execute("SELECT most_common_vals::text FROM pg_stats WHERE tablename = %s AND attname = 'status'",
+                              (f"search_view_g{gen}_search",)).fetchone()
+    assert shares is not None and "live" in shares[0]
     assert gc.isenabled()
     reads = c.services.reads
     found = listings_q.search_listings(reads, PostgresSearch(reads), listings_q.SearchListings(q="cookies"), AT.date())
@@ -104,6 +122,7 @@ def test_a_long_catch_up_from_position_0_fills_without_gin_indexes_and_ends_with
     make(c, "Deferred Index Later")  # a catch-up that does not start at position 0 keeps its indexes
     c.runtime.catch_up("search_view")
     assert _indexes(c, gen, "search_view") == fresh and _deferred(c) == 0
+    assert _analysed(c, "search_view", gen) == analysed  # and leaves the statistics to autovacuum
 
 
 def test_indexes_a_long_catch_up_left_deferred_are_built_on_the_next_start(container: Any) -> None:
