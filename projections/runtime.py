@@ -250,19 +250,17 @@ class ProjectionRuntime:
         that dies in between leaves their definitions, and the next start
         builds them (`setup`).
         """
-        gen = generation if generation is not None else self.generations[name]
         with self.pool.connection() as conn, conn.transaction():
-            projection = self.projections[name]
-            return deferred_indexes.defer(conn, name, Tables(name, gen, projection.tables),
-                                          projection.deferred_btrees) > 0
+            return deferred_indexes.defer(conn, name, self._tables_of(name, generation),
+                                          self.projections[name].deferred_btrees) > 0
 
     def _tables_of(self, name: str, generation: int | None) -> Tables:
+        """The tables of `generation`, or of the active one."""
         gen = generation if generation is not None else self.generations[name]
         return Tables(name, gen, self.projections[name].tables)
 
     def _build_indexes(self, name: str, generation: int | None) -> None:
-        gen = generation if generation is not None else self.generations[name]
-        deferred_indexes.build_in_parallel(self.pool, name, gen)
+        deferred_indexes.build_in_parallel(self.pool, name, self._tables_of(name, generation).generation)
 
     def run_all_once(self, names: Iterable[str] | None = None) -> bool:
         """One batch for each projection (or each of `names`); True if any moved."""
